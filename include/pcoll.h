@@ -1,0 +1,179 @@
+/*
+ * pcoll.h -- planned collectives: high-performance MPI collective algorithms
+ * that run on top of any MPI implementation.
+ *
+ * This is the one public header.  Every function returns an int: PCOLL_SUCCESS
+ * (0) or one of the negative PCOLL_ERR_* codes below.
+ *
+ * Ownership and lifetimes
+ * -----------------------
+ * - A plan (pcoll_plan_t) is created by one of the *_init calls, which are
+ *   collective over the communicator, and destroyed by pcoll_plan_free.  The
+ *   caller owns the plan.  Plans must be freed before MPI_Finalize.
+ * - Buffers, counts, datatypes and the communicator are bound at init, exactly
+ *   as for MPI persistent requests.  While a plan is active (between
+ *   pcoll_start and the pcoll_test/pcoll_wait that completes it) the send
+ *   buffer must not be modified and the receive buffer must not be accessed.
+ *   Between runs both may be read and written freely.  The caller keeps the
+ *   buffers allocated until the plan is freed.
+ * - Datatypes and info objects passed to init may be freed by the caller as
+ *   soon as init returns; the plan keeps what it needs.  The communicator must
+ *   stay valid until the plan is freed (the plan uses a private duplicate).
+ * - Library traffic runs on a duplicate of the communicator, made on the first
+ *   pcoll call on that communicator, so it never matches user messages.
+ * - Plans on the same communicator must be started in the same order on every
+ *   rank, as MPI requires for persistent collectives.  Several plans may be
+ *   active at the same time.
+ * - The one-shot calls (pcoll_alltoall, ...) cache plans per communicator,
+ *   keyed by every argument including buffer addresses; the cache is bounded
+ *   and is emptied when the communicator is freed or MPI is finalized.  They
+ *   check arguments locally, as MPI's own collectives do; the *_init calls also
+ *   agree on the verdict across ranks, so bad input on one rank makes every
+ *   rank return an error instead of hanging.
+ *
+ * Threads: pcoll adds no thread safety beyond MPI's.  Calls on distinct plans
+ * and communicators may be made from different threads only if MPI was
+ * initialized with MPI_THREAD_MULTIPLE and the calls do not share a
+ * communicator; the one-shot plan cache is not protected by locks.
+ */
+#ifndef PCOLL_H
+#define PCOLL_H
+
+#include <mpi.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(PCOLL_BUILDING) && defined(__GNUC__)
+#define PCOLL_API __attribute__((visibility("default")))
+#else
+#define PCOLL_API
+#endif
+
+#define PCOLL_VERSION_MAJOR 0
+#define PCOLL_VERSION_MINOR 1
+#define PCOLL_VERSION_PATCH 0
+
+/* Status codes: X(name, value, message).  The one table from which the enum,
+ * pcoll_err_name and pcoll_strerror are generated. */
+#define PCOLL_STATUS_MAP(X)                                                         \
+    X(SUCCESS, 0, "success")                                                        \
+    X(ERR_ARG, -1, "invalid argument")                                              \
+    X(ERR_NOMEM, -2, "out of memory")                                               \
+    X(ERR_MPI, -3, "an MPI call failed")                                            \
+    X(ERR_UNSUPPORTED, -4, "the algorithm cannot handle these arguments")           \
+    X(ERR_STATE, -5, "plan misuse (start twice, wait on inactive plan, free active)") \
+    X(ERR_MISMATCH, -6, "arguments inconsistent across ranks or between send and receive") \
+    X(ERR_INTERNAL, -7, "internal error")
+
+enum pcoll_status {
+#define PCOLL_STATUS_ENUM_(name, value, msg) PCOLL_##name = (value),
+    PCOLL_STATUS_MAP(PCOLL_STATUS_ENUM_)
+#undef PCOLL_STATUS_ENUM_
+};
+
+/* The message for a status code ("unknown status" for any other value). */
+PCOLL_API const char *pcoll_strerror(int rc);
+/* The code's name without prefix, e.g. "ERR_ARG" ("UNKNOWN" for any other value). */
+PCOLL_API const char *pcoll_err_name(int rc);
+/* The message that explains the last error this process returned, or "". */
+PCOLL_API const char *pcoll_last_error(void);
+
+typedef struct pcoll_plan pcoll_plan_t;
+
+/* ---------------------------------------------------------------------------
+ * Persistent (planned) collectives.  Same arguments as MPI-4's *_init calls,
+ * with the plan out last.  Collective over comm.  On error *plan is NULL.
+ *
+ * Info keys (all optional; the environment variables PCOLL_ALGORITHM,
+ * PCOLL_RADIX, ... and the per-collective PCOLL_ALLTOALL_ALGORITHM override
+ * them): pcoll_algorithm, pcoll_radix, pcoll_ports, pcoll_throttle,
+ * pcoll_cores_per_node, pcoll_aux_bytes, pcoll_aux_buffers.  An unknown
+ * algorithm or a malformed value returns PCOLL_ERR_ARG.
+ * ------------------------------------------------------------------------- */
+
+/* All-to-all.  sendbuf may be MPI_IN_PLACE (then recvbuf/recvcount/recvtype
+ * describe both directions).  Algorithms: linear, pairwise, scattered, auto. */
+PCOLL_API int pcoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
+
+/* Begin one run of the plan (non-blocking).  PCOLL_ERR_STATE if it is active. */
+PCOLL_API int pcoll_start(pcoll_plan_t *plan);
+/* Make progress without blocking; *flag = 1 once the run is complete (the plan
+ * is then inactive again).  PCOLL_ERR_STATE if the plan is not active. */
+PCOLL_API int pcoll_test(pcoll_plan_t *plan, int *flag);
+/* Complete the run.  PCOLL_ERR_STATE if the plan is not active. */
+PCOLL_API int pcoll_wait(pcoll_plan_t *plan);
+/* Free the plan and set *plan = NULL.  NULL or *plan == NULL is a no-op.
+ * PCOLL_ERR_STATE (and nothing freed) if the plan is active. */
+PCOLL_API int pcoll_plan_free(pcoll_plan_t **plan);
+/* The name of the algorithm the plan runs, e.g. "pairwise"; "" for NULL. */
+PCOLL_API const char *pcoll_plan_algorithm(const pcoll_plan_t *plan);
+/* Print the plan's schedule (rounds, peers, bytes) in readable form. */
+PCOLL_API int pcoll_plan_print(const pcoll_plan_t *plan, FILE *out);
+
+/* ---------------------------------------------------------------------------
+ * One-shot calls: exactly MPI's signatures; the algorithm comes from the
+ * environment (PCOLL_ALLTOALL_ALGORITHM, PCOLL_ALGORITHM) or the automatic
+ * choice; plans are cached per communicator.
+ * ------------------------------------------------------------------------- */
+PCOLL_API int pcoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm);
+
+/* ---------------------------------------------------------------------------
+ * Datatype helpers.
+ * ------------------------------------------------------------------------- */
+
+/* Derived datatypes that MPI lacks (zero-copy Bruck paper, Fig. 2).  Like
+ * MPI's constructors they return an UNCOMMITTED type that the caller commits
+ * and frees.  Counts are in oldtype units (items of oldtype, which may itself
+ * be derived or resized); invalid parameters return PCOLL_ERR_ARG.
+ *
+ * bounded vector: blocks of blocklength items every stride items, starting at
+ *   item 0 and covering the items with index < bound; the last block is cut
+ *   at bound.  Extent: bound items.
+ * circular vector: the same pattern laid on a ring of total items that starts
+ *   at item `start` and wraps from total-1 to 0; bound items of the ring are
+ *   spanned.  Extent: total items (so consecutive items tile whole rings).
+ * bucket: count buckets of bucketsize items; bucket i holds its first
+ *   counts[i] items (0 <= counts[i] <= bucketsize).  Extent: count*bucketsize.
+ */
+PCOLL_API int pcoll_type_create_bounded_vector(int bound, int blocklength, int stride,
+                                               MPI_Datatype oldtype, MPI_Datatype *newtype);
+PCOLL_API int pcoll_type_create_circular_vector(int total, int start, int bound,
+                                                int blocklength, int stride,
+                                                MPI_Datatype oldtype, MPI_Datatype *newtype);
+PCOLL_API int pcoll_type_create_bucket(int count, int bucketsize, const int counts[],
+                                       MPI_Datatype oldtype, MPI_Datatype *newtype);
+/* A contiguous type with the same type signature as one item of type (the
+ * paper's "signature type"): its extent equals its size.  Uncommitted. */
+PCOLL_API int pcoll_type_signature(MPI_Datatype type, MPI_Datatype *sigtype);
+
+/* Local copy of srccount items of srctype at src into dstcount items of
+ * dsttype at dst.  The two must carry the same number of bytes
+ * (PCOLL_ERR_MISMATCH otherwise).  Faster than a send-receive to self. */
+PCOLL_API int pcoll_typed_copy(const void *src, int srccount, MPI_Datatype srctype,
+                               void *dst, int dstcount, MPI_Datatype dsttype);
+
+/* ---------------------------------------------------------------------------
+ * Introspection of the algorithm tables (used by tests, benchmarks and
+ * documentation).  collective is "alltoall"; index counts from 0.  Returns
+ * the name of algorithm `index` or NULL past the end.
+ * ------------------------------------------------------------------------- */
+PCOLL_API const char *pcoll_algorithm_name(const char *collective, int index);
+PCOLL_API const char *pcoll_algorithm_description(const char *collective, int index);
+
+/* Bytes currently allocated by pcoll in this process, and the peak since the
+ * last reset (pcoll_mem_reset_peak). */
+PCOLL_API long long pcoll_mem_current(void);
+PCOLL_API long long pcoll_mem_peak(void);
+PCOLL_API void pcoll_mem_reset_peak(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PCOLL_H */

@@ -1,0 +1,58 @@
+/*
+ * All-to-all: the arguments every builder receives and the helpers they
+ * share.  Block b of the send (receive) buffer is the data for (from) rank b.
+ */
+#ifndef PCOLL_ALLTOALL_ALLTOALL_H
+#define PCOLL_ALLTOALL_ALLTOALL_H
+
+#include "core/algo.h"
+#include "core/options.h"
+#include "core/plan.h"
+
+/* Default number of exchanges in flight for `scattered`. */
+#define PCOLL__A2A_THROTTLE 32
+/* Auto: blocks up to this many bytes use `scattered`, larger ones `pairwise`. */
+#define PCOLL__A2A_SCATTERED_MAX 32768
+/* Auto, in place: above this many bytes in all, use `pairwise` (one block of
+ * scratch) rather than staging a copy of the whole buffer. */
+#define PCOLL__A2A_INPLACE_STAGE_MAX (1 << 20)
+
+typedef struct pcoll__a2a_args {
+    const void *sendbuf;
+    int sendcount;
+    MPI_Datatype sendtype;
+    void *recvbuf;
+    int recvcount;
+    MPI_Datatype recvtype;
+    int inplace;            /* the caller passed MPI_IN_PLACE */
+    MPI_Aint sblock;        /* extent of one send block in bytes */
+    MPI_Aint rblock;        /* extent of one receive block in bytes */
+    long long blockbytes;   /* payload bytes of one block */
+    pcoll__opts_t opts;
+} pcoll__a2a_args_t;
+
+extern const pcoll__algo_table_t pcoll__alltoall_table;
+
+/* Builders (one file each). */
+int pcoll__alltoall_linear(pcoll_plan_t *plan, const void *args);
+int pcoll__alltoall_pairwise(pcoll_plan_t *plan, const void *args);
+int pcoll__alltoall_scattered(pcoll_plan_t *plan, const void *args);
+
+/* Where block `peer` starts in the send / receive buffer. */
+static inline const void *pcoll__a2a_sbuf(const pcoll__a2a_args_t *a, int peer)
+{
+    return (const char *)a->sendbuf + (MPI_Aint)peer * a->sblock;
+}
+
+static inline void *pcoll__a2a_rbuf(const pcoll__a2a_args_t *a, int peer)
+{
+    return (char *)a->recvbuf + (MPI_Aint)peer * a->rblock;
+}
+
+/* Add the exchange with one peer: receive its block, send it ours. */
+int pcoll__a2a_exchange(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int sendto,
+                        int recvfrom);
+/* Add the copy of this rank's own block (nothing when in place). */
+int pcoll__a2a_self_copy(pcoll_plan_t *plan, const pcoll__a2a_args_t *a);
+
+#endif

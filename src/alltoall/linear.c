@@ -1,0 +1,31 @@
+/*
+ * alltoall `linear`: every receive is posted, then every send, in one round.
+ *
+ * Cost: 1 round; p-1 messages of n bytes sent and received per rank (n = one
+ * block); alpha*(p-1) + beta*n*(p-1) if the network overlaps nothing better.
+ * Scratch: none (in place: a packed copy of the whole buffer, p*n bytes).
+ * Best for few ranks; with many ranks all messages are in flight at once,
+ * which is what `scattered` throttles.
+ */
+#include "alltoall/alltoall.h"
+
+int pcoll__alltoall_linear(pcoll_plan_t *plan, const void *args)
+{
+    const pcoll__a2a_args_t *a = args;
+    int i, rc = PCOLL_SUCCESS, p = plan->size, r = plan->rank;
+
+    /* Prepost a receive from every other rank, nearest first. */
+    for (i = 1; i < p && rc == PCOLL_SUCCESS; i++) {
+        int from = (r - i + p) % p;
+        rc = pcoll__sched_recv(&plan->sched, pcoll__a2a_rbuf(a, from), a->recvcount,
+                               a->recvtype, from);
+    }
+    /* Then send every block, in the same cyclic order. */
+    for (i = 1; i < p && rc == PCOLL_SUCCESS; i++) {
+        int to = (r + i) % p;
+        rc = pcoll__sched_send(&plan->sched, pcoll__a2a_sbuf(a, to), a->sendcount, a->sendtype,
+                               to);
+    }
+    /* The own block is copied while the messages travel. */
+    return rc == PCOLL_SUCCESS ? pcoll__a2a_self_copy(plan, a) : rc;
+}

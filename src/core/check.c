@@ -1,0 +1,68 @@
+/*
+ * Argument checks and cross-rank agreement (see check.h).
+ */
+#include "core/check.h"
+#include "core/status.h"
+
+/* MPI has no query for "committed": a zero-count MPI_Pack refuses an
+ * uncommitted type in the MPIs we support, with errors returned. */
+static int is_committed(MPI_Datatype type)
+{
+    MPI_Errhandler saved;
+    char in = 0, out = 0;
+    int pos = 0, err;
+    MPI_Comm_get_errhandler(MPI_COMM_SELF, &saved);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    err = MPI_Pack(&in, 0, type, &out, 1, &pos, MPI_COMM_SELF);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, saved);
+    MPI_Errhandler_free(&saved);
+    return err == MPI_SUCCESS;
+}
+
+int pcoll__check_type(MPI_Datatype type, const char *what, const char *fn)
+{
+    int ni, na, nd, combiner;
+    if (type == MPI_DATATYPE_NULL)
+        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: %s is MPI_DATATYPE_NULL", fn, what);
+    if (MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: %s is not a datatype", fn, what);
+    if (combiner != MPI_COMBINER_NAMED && !is_committed(type))
+        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: %s is not committed", fn, what);
+    return PCOLL_SUCCESS;
+}
+
+int pcoll__check_count(int count, const char *what, const char *fn)
+{
+    if (count < 0)
+        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: %s is negative (%d)", fn, what, count);
+    return PCOLL_SUCCESS;
+}
+
+int pcoll__agree(MPI_Comm comm, int rc, const long long *vals, const char *const *what, int n,
+                 const char *fn)
+{
+    long long v[2 * PCOLL__AGREE_MAX + 1];
+    int i, mismatch = -1;
+    if (n > PCOLL__AGREE_MAX)
+        n = PCOLL__AGREE_MAX;
+    /* One MIN reduction gives the worst code and both the min and max of each value. */
+    v[0] = rc;
+    for (i = 0; i < n; i++) {
+        v[1 + 2 * i] = vals[i];
+        v[2 + 2 * i] = -vals[i];
+    }
+    if (MPI_Allreduce(MPI_IN_PLACE, v, 2 * n + 1, MPI_LONG_LONG, MPI_MIN, comm) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, 1, "%s: MPI_Allreduce failed", fn);
+    for (i = n - 1; i >= 0; i--)
+        if (v[1 + 2 * i] != -v[2 + 2 * i])
+            mismatch = i;
+    if (rc == PCOLL_SUCCESS && v[0] != PCOLL_SUCCESS)
+        rc = pcoll__error((int)v[0], 0, "%s: another rank reported %s", fn,
+                          pcoll_err_name((int)v[0]));
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    if (mismatch >= 0)
+        return pcoll__error(PCOLL_ERR_MISMATCH, 1, "%s: %s differs across ranks", fn,
+                            what[mismatch]);
+    return PCOLL_SUCCESS;
+}

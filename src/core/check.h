@@ -1,0 +1,25 @@
+/*
+ * Argument checks shared by the collectives, and the agreement step that
+ * makes *_init calls fail on every rank when any rank has bad input.
+ */
+#ifndef PCOLL_CORE_CHECK_H
+#define PCOLL_CORE_CHECK_H
+
+#include "pcoll.h"
+
+/* PCOLL_ERR_ARG for MPI_DATATYPE_NULL, an invalid or an uncommitted type. */
+int pcoll__check_type(MPI_Datatype type, const char *what, const char *fn);
+/* PCOLL_ERR_ARG for a negative count. */
+int pcoll__check_count(int count, const char *what, const char *fn);
+
+/* At most this many values are compared. */
+#define PCOLL__AGREE_MAX 8
+
+/* Collective over comm: combine every rank's local verdict rc and check that
+ * the n values in vals are equal on all ranks.  Returns rc if non-zero, else
+ * the most severe code of another rank, else PCOLL_ERR_MISMATCH if some value
+ * differs (what[i] names it), else PCOLL_SUCCESS. */
+int pcoll__agree(MPI_Comm comm, int rc, const long long *vals, const char *const *what, int n,
+                 const char *fn);
+
+#endif

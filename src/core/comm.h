@@ -1,0 +1,61 @@
+/*
+ * Communicator contexts.  The first pcoll call on a communicator (collective)
+ * duplicates it; the duplicate carries all library traffic.  The context is
+ * stored as an attribute of the user's communicator and holds the one-shot
+ * plan cache.  It is reference-counted: the attribute holds one reference and
+ * every plan one more, so the duplicate lives until the user's communicator
+ * is freed (or MPI is finalized) and the last plan on it is gone.
+ *
+ * Tags: one-shot plans are blocking and run one at a time, so they share
+ * PCOLL__ONESHOT_TAG; each persistent plan gets its own tag from a counter
+ * that advances identically on every rank, because init is collective.
+ */
+#ifndef PCOLL_CORE_COMM_H
+#define PCOLL_CORE_COMM_H
+
+#include <stddef.h>
+
+#include "pcoll.h"
+
+#define PCOLL__CACHE_SIZE 16
+#define PCOLL__CACHE_TYPES 4
+#define PCOLL__ONESHOT_TAG 0
+
+typedef struct pcoll__cache_entry {
+    void *key;               /* the collective's serialized arguments */
+    size_t keylen;
+    MPI_Datatype types[PCOLL__CACHE_TYPES]; /* derived types in the key */
+    int ntypes;
+    pcoll_plan_t *plan;
+    unsigned long long stamp; /* last use, for LRU eviction */
+    int stale;               /* a datatype in the key was freed */
+} pcoll__cache_entry_t;
+
+typedef struct pcoll__ctx {
+    MPI_Comm user;           /* MPI_COMM_NULL once the user's comm is gone */
+    MPI_Comm dup;
+    int refs;
+    int next_tag, tag_ub;
+    unsigned long long clock;
+    pcoll__cache_entry_t cache[PCOLL__CACHE_SIZE];
+    struct pcoll__ctx *next;
+} pcoll__ctx_t;
+
+/* The context of comm, created (collectively) on first use. */
+int pcoll__ctx_get(MPI_Comm comm, pcoll__ctx_t **ctx);
+void pcoll__ctx_retain(pcoll__ctx_t *ctx);
+void pcoll__ctx_release(pcoll__ctx_t *ctx);   /* NULL-safe */
+/* The tag for a new persistent plan. */
+int pcoll__ctx_tag(pcoll__ctx_t *ctx);
+
+/* The cached plan for key, or NULL. */
+pcoll_plan_t *pcoll__cache_find(pcoll__ctx_t *ctx, const void *key, size_t keylen);
+/* Hand plan to the cache under key; types are the datatypes the key names. */
+int pcoll__cache_add(pcoll__ctx_t *ctx, const void *key, size_t keylen,
+                     const MPI_Datatype *types, int ntypes, pcoll_plan_t *plan);
+
+/* Checks shared by every collective's entry points: MPI initialized, comm
+ * valid and an intracommunicator. */
+int pcoll__check_comm(MPI_Comm comm, const char *fn);
+
+#endif

@@ -1,0 +1,160 @@
+/*
+ * Plans: creation, owned resources, the start/test/wait state machine and
+ * freeing.  See plan.h.
+ */
+#include <string.h>
+
+#include "core/mem.h"
+#include "core/plan.h"
+#include "core/status.h"
+
+int pcoll__plan_create(pcoll__ctx_t *ctx, const char *collective, int tag,
+                       pcoll_plan_t **plan)
+{
+    pcoll_plan_t *p = pcoll__calloc(1, sizeof *p);
+    if (!p)
+        return pcoll__error(PCOLL_ERR_NOMEM, 1, "plan: cannot allocate");
+    p->collective = collective;
+    p->algorithm = "";
+    p->ctx = ctx;
+    pcoll__ctx_retain(ctx);
+    p->comm = ctx->dup;
+    p->tag = tag;
+    MPI_Comm_rank(p->comm, &p->rank);
+    MPI_Comm_size(p->comm, &p->size);
+    *plan = p;
+    return PCOLL_SUCCESS;
+}
+
+void *pcoll__plan_alloc(pcoll_plan_t *plan, size_t bytes)
+{
+    void **list = pcoll__realloc(plan->buffers, (size_t)(plan->nbuffers + 1) * sizeof *list);
+    void *buf;
+    if (!list)
+        return NULL;
+    plan->buffers = list;
+    buf = pcoll__calloc(1, bytes ? bytes : 1);
+    if (buf)
+        plan->buffers[plan->nbuffers++] = buf;
+    return buf;
+}
+
+int pcoll__plan_own_type(pcoll_plan_t *plan, MPI_Datatype *type)
+{
+    MPI_Datatype *list = pcoll__realloc(plan->types, (size_t)(plan->ntypes + 1) * sizeof *list);
+    if (!list) {
+        MPI_Type_free(type);
+        return pcoll__error(PCOLL_ERR_NOMEM, 1, "plan: datatype list");
+    }
+    plan->types = list;
+    plan->types[plan->ntypes++] = *type;
+    if (MPI_Type_commit(&plan->types[plan->ntypes - 1]) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, 1, "plan: MPI_Type_commit failed");
+    *type = plan->types[plan->ntypes - 1];
+    return PCOLL_SUCCESS;
+}
+
+int pcoll__plan_keep_type(pcoll_plan_t *plan, MPI_Datatype *type)
+{
+    int ni, na, nd, combiner;
+    MPI_Datatype copy;
+    MPI_Type_get_envelope(*type, &ni, &na, &nd, &combiner);
+    if (combiner == MPI_COMBINER_NAMED)
+        return PCOLL_SUCCESS;
+    if (MPI_Type_dup(*type, &copy) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, 1, "plan: MPI_Type_dup failed");
+    *type = copy;
+    return pcoll__plan_own_type(plan, type);
+}
+
+void pcoll__plan_destroy(pcoll_plan_t *plan)
+{
+    int i;
+    if (!plan)
+        return;
+    pcoll__sched_free(&plan->sched);
+    for (i = 0; i < plan->nbuffers; i++)
+        pcoll__free(plan->buffers[i]);
+    for (i = 0; i < plan->ntypes; i++)
+        MPI_Type_free(&plan->types[i]);
+    pcoll__free(plan->buffers);
+    pcoll__free(plan->types);
+    pcoll__ctx_release(plan->ctx);
+    pcoll__free(plan);
+}
+
+/* A run that failed leaves the plan inactive and freeable. */
+static int finish(pcoll_plan_t *plan, int rc, int done)
+{
+    if (rc != PCOLL_SUCCESS || done)
+        plan->state = PCOLL__INACTIVE;
+    return rc;
+}
+
+int pcoll_start(pcoll_plan_t *plan)
+{
+    if (!plan)
+        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_start: NULL plan");
+    if (plan->state == PCOLL__ACTIVE)
+        return pcoll__error(PCOLL_ERR_STATE, 1, "pcoll_start: plan is already active");
+    plan->state = PCOLL__ACTIVE;
+    if (plan->no_comm)
+        return PCOLL_SUCCESS;
+    return finish(plan, pcoll__sched_start(&plan->sched), 0);
+}
+
+int pcoll_test(pcoll_plan_t *plan, int *flag)
+{
+    int done = 0, rc;
+    if (!plan || !flag)
+        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_test: NULL plan or flag");
+    *flag = 0;
+    if (plan->state != PCOLL__ACTIVE)
+        return pcoll__error(PCOLL_ERR_STATE, 1, "pcoll_test: plan is not active");
+    rc = plan->no_comm ? PCOLL_SUCCESS : pcoll__sched_test(&plan->sched, &done);
+    done = done || plan->no_comm;
+    *flag = rc == PCOLL_SUCCESS && done;
+    return finish(plan, rc, done);
+}
+
+int pcoll_wait(pcoll_plan_t *plan)
+{
+    if (!plan)
+        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_wait: NULL plan");
+    if (plan->state != PCOLL__ACTIVE)
+        return pcoll__error(PCOLL_ERR_STATE, 1, "pcoll_wait: plan is not active");
+    return finish(plan, plan->no_comm ? PCOLL_SUCCESS : pcoll__sched_wait(&plan->sched), 1);
+}
+
+int pcoll__plan_run(pcoll_plan_t *plan)
+{
+    int rc = pcoll_start(plan);
+    return rc == PCOLL_SUCCESS ? pcoll_wait(plan) : rc;
+}
+
+int pcoll_plan_free(pcoll_plan_t **plan)
+{
+    if (!plan || !*plan)
+        return PCOLL_SUCCESS;
+    if ((*plan)->state == PCOLL__ACTIVE)
+        return pcoll__error(PCOLL_ERR_STATE, 1, "pcoll_plan_free: plan is active");
+    if ((*plan)->cached)
+        return pcoll__error(PCOLL_ERR_STATE, 1, "pcoll_plan_free: plan belongs to the cache");
+    pcoll__plan_destroy(*plan);
+    *plan = NULL;
+    return PCOLL_SUCCESS;
+}
+
+const char *pcoll_plan_algorithm(const pcoll_plan_t *plan)
+{
+    return plan ? plan->algorithm : "";
+}
+
+int pcoll_plan_print(const pcoll_plan_t *plan, FILE *out)
+{
+    if (!plan || !out)
+        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_plan_print: NULL plan or stream");
+    fprintf(out, "plan %s/%s: rank %d of %d, tag %d\n", plan->collective, plan->algorithm,
+            plan->rank, plan->size, plan->tag);
+    return pcoll__sched_print(&plan->sched, out);
+}

@@ -1,0 +1,32 @@
+/*
+ * The algorithm tables of every collective, for pcoll_algorithm_name and
+ * pcoll_algorithm_description (tests, benchmarks and docs iterate them).
+ */
+#include <string.h>
+
+#include "alltoall/alltoall.h"
+
+static const pcoll__algo_table_t *const tables[] = {&pcoll__alltoall_table};
+
+static const pcoll__algo_t *lookup(const char *collective, int index)
+{
+    size_t i;
+    if (!collective || index < 0)
+        return NULL;
+    for (i = 0; i < sizeof tables / sizeof *tables; i++)
+        if (strcmp(tables[i]->collective, collective) == 0)
+            return index < tables[i]->count ? &tables[i]->algos[index] : NULL;
+    return NULL;
+}
+
+const char *pcoll_algorithm_name(const char *collective, int index)
+{
+    const pcoll__algo_t *a = lookup(collective, index);
+    return a ? a->name : NULL;
+}
+
+const char *pcoll_algorithm_description(const char *collective, int index)
+{
+    const pcoll__algo_t *a = lookup(collective, index);
+    return a ? a->desc : NULL;
+}

@@ -1,0 +1,253 @@
+/*
+ * Schedule building, commit and execution (see schedule.h).
+ */
+#include <string.h>
+
+#include "core/mem.h"
+#include "core/schedule.h"
+#include "core/status.h"
+
+/* Grow *arr (of *cap items of size sz) to hold at least need items. */
+static int grow(void **arr, int *cap, int need, size_t sz)
+{
+    int ncap;
+    void *p;
+    if (need <= *cap)
+        return PCOLL_SUCCESS;
+    ncap = *cap ? 2 * *cap : 16;
+    while (ncap < need)
+        ncap *= 2;
+    p = pcoll__realloc(*arr, (size_t)ncap * sz);
+    if (!p)
+        return pcoll__error(PCOLL_ERR_NOMEM, 1, "schedule: cannot grow to %d items", ncap);
+    *arr = p;
+    *cap = ncap;
+    return PCOLL_SUCCESS;
+}
+
+int pcoll__sched_round(pcoll__sched_t *s)
+{
+    int rc = grow((void **)&s->round_first, &s->rounds_cap, s->nrounds + 2, sizeof(int));
+    if (rc == PCOLL_SUCCESS)
+        s->round_first[s->nrounds++] = s->nops;
+    return rc;
+}
+
+/* Append an op to the open round (opening round 0 if none is). */
+static int push(pcoll__sched_t *s, const pcoll__op_t *op)
+{
+    int rc;
+    if (s->committed)
+        return pcoll__error(PCOLL_ERR_INTERNAL, 1, "schedule: op added after commit");
+    if (s->nrounds == 0 && (rc = pcoll__sched_round(s)) != PCOLL_SUCCESS)
+        return rc;
+    rc = grow((void **)&s->ops, &s->ops_cap, s->nops + 1, sizeof *op);
+    if (rc == PCOLL_SUCCESS)
+        s->ops[s->nops++] = *op;
+    return rc;
+}
+
+static int push_p2p(pcoll__sched_t *s, pcoll__op_kind_t kind, const void *src, void *dst,
+                    int count, MPI_Datatype type, int peer)
+{
+    pcoll__op_t op = {.kind = kind, .peer = peer, .src = src, .dst = dst};
+    op.bytes = pcoll__type_bytes(type, count);
+    if (op.bytes < 0)
+        return pcoll__error(PCOLL_ERR_ARG, 1, "schedule: invalid datatype");
+    if (op.bytes == 0)
+        return PCOLL_SUCCESS;
+    op.scount = op.dcount = count;
+    op.stype = op.dtype = type;
+    return push(s, &op);
+}
+
+int pcoll__sched_send(pcoll__sched_t *s, const void *buf, int count, MPI_Datatype type,
+                      int peer)
+{
+    return push_p2p(s, PCOLL__OP_SEND, buf, NULL, count, type, peer);
+}
+
+int pcoll__sched_recv(pcoll__sched_t *s, void *buf, int count, MPI_Datatype type, int peer)
+{
+    return push_p2p(s, PCOLL__OP_RECV, NULL, buf, count, type, peer);
+}
+
+int pcoll__sched_copy(pcoll__sched_t *s, const void *src, int scount, MPI_Datatype stype,
+                      void *dst, int dcount, MPI_Datatype dtype)
+{
+    pcoll__op_t op = {.kind = PCOLL__OP_COPY, .peer = -1, .src = src, .scount = scount,
+                      .stype = stype, .dst = dst, .dcount = dcount, .dtype = dtype};
+    int rc = pcoll__copy_prepare(scount, stype, dcount, dtype, &op.copy);
+    if (rc != PCOLL_SUCCESS || op.copy.mode == PCOLL__COPY_NONE)
+        return rc;
+    op.bytes = (long long)op.copy.bytes;
+    if (op.copy.scratch > s->scratch_bytes)
+        s->scratch_bytes = op.copy.scratch;
+    return push(s, &op);
+}
+
+int pcoll__sched_reduce(pcoll__sched_t *s, const void *src, void *dst, int count,
+                        MPI_Datatype type, MPI_Op op)
+{
+    pcoll__op_t o = {.kind = PCOLL__OP_REDUCE, .peer = -1, .src = src, .scount = count,
+                     .stype = type, .dst = dst, .dcount = count, .dtype = type, .op = op};
+    o.bytes = pcoll__type_bytes(type, count);
+    if (o.bytes <= 0)
+        return o.bytes < 0 ? pcoll__error(PCOLL_ERR_ARG, 1, "schedule: invalid datatype")
+                           : PCOLL_SUCCESS;
+    return push(s, &o);
+}
+
+/* Create the persistent request of every send and receive, round by round. */
+static int make_requests(pcoll__sched_t *s, MPI_Comm comm, int tag)
+{
+    int r, i, n = 0, err = MPI_SUCCESS;
+    s->reqs = pcoll__malloc((size_t)(s->nops ? s->nops : 1) * sizeof *s->reqs);
+    s->req_first = pcoll__malloc((size_t)(s->nrounds + 1) * sizeof *s->req_first);
+    if (!s->reqs || !s->req_first)
+        return pcoll__error(PCOLL_ERR_NOMEM, 1, "schedule: request arrays");
+    for (r = 0; r < s->nrounds; r++) {
+        s->req_first[r] = n;
+        for (i = s->round_first[r]; i < s->round_first[r + 1] && err == MPI_SUCCESS; i++) {
+            pcoll__op_t *op = &s->ops[i];
+            if (op->kind == PCOLL__OP_SEND)
+                err = MPI_Send_init(op->src, op->scount, op->stype, op->peer, tag, comm,
+                                    &s->reqs[n]);
+            else if (op->kind == PCOLL__OP_RECV)
+                err = MPI_Recv_init(op->dst, op->dcount, op->dtype, op->peer, tag, comm,
+                                    &s->reqs[n]);
+            else
+                continue;
+            if (err == MPI_SUCCESS)
+                s->nreqs = ++n;
+        }
+        if (err != MPI_SUCCESS)
+            return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: persistent request (MPI %d)", err);
+    }
+    s->req_first[s->nrounds] = n;
+    return PCOLL_SUCCESS;
+}
+
+int pcoll__sched_commit(pcoll__sched_t *s, MPI_Comm comm, int tag)
+{
+    int rc;
+    if (s->nrounds == 0 && (rc = pcoll__sched_round(s)) != PCOLL_SUCCESS)
+        return rc;
+    s->round_first[s->nrounds] = s->nops;
+    s->committed = 1;
+    if (s->scratch_bytes > 0 && !(s->scratch = pcoll__malloc(s->scratch_bytes)))
+        return pcoll__error(PCOLL_ERR_NOMEM, 1, "schedule: %zu bytes of copy scratch",
+                            s->scratch_bytes);
+    return make_requests(s, comm, tag);
+}
+
+/* Begin round s->cursor: start its requests and run its local steps in order. */
+static int begin_round(pcoll__sched_t *s)
+{
+    int i, q = s->req_first[s->cursor], err = MPI_SUCCESS, rc = PCOLL_SUCCESS;
+    for (i = s->round_first[s->cursor]; i < s->round_first[s->cursor + 1]; i++) {
+        const pcoll__op_t *op = &s->ops[i];
+        switch (op->kind) {
+        case PCOLL__OP_SEND:
+        case PCOLL__OP_RECV:
+            err = MPI_Start(&s->reqs[q++]);
+            break;
+        case PCOLL__OP_COPY:
+            rc = pcoll__copy_run(&op->copy, op->src, op->scount, op->stype, op->dst,
+                                 op->dcount, op->dtype, s->scratch);
+            break;
+        case PCOLL__OP_REDUCE:
+            err = MPI_Reduce_local(op->src, op->dst, op->scount, op->stype, op->op);
+            break;
+        }
+        if (err != MPI_SUCCESS)
+            return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: round %d op %d (MPI %d)",
+                                s->cursor, i, err);
+        if (rc != PCOLL_SUCCESS)
+            return rc;
+    }
+    return PCOLL_SUCCESS;
+}
+
+int pcoll__sched_start(pcoll__sched_t *s)
+{
+    s->cursor = 0;
+    return begin_round(s);
+}
+
+/* The current round's requests are complete: begin the next one. */
+static int advance(pcoll__sched_t *s)
+{
+    s->cursor++;
+    return s->cursor < s->nrounds ? begin_round(s) : PCOLL_SUCCESS;
+}
+
+int pcoll__sched_test(pcoll__sched_t *s, int *done)
+{
+    int rc = PCOLL_SUCCESS;
+    while (rc == PCOLL_SUCCESS && s->cursor < s->nrounds) {
+        int first = s->req_first[s->cursor], n = s->req_first[s->cursor + 1] - first;
+        int flag = 1;
+        if (n > 0 && MPI_Testall(n, s->reqs + first, &flag, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+            return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: MPI_Testall in round %d",
+                                s->cursor);
+        if (!flag)
+            break;
+        rc = advance(s);
+    }
+    *done = s->cursor >= s->nrounds;
+    return rc;
+}
+
+int pcoll__sched_wait(pcoll__sched_t *s)
+{
+    int rc = PCOLL_SUCCESS;
+    while (rc == PCOLL_SUCCESS && s->cursor < s->nrounds) {
+        int first = s->req_first[s->cursor], n = s->req_first[s->cursor + 1] - first;
+        if (n > 0 && MPI_Waitall(n, s->reqs + first, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+            return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: MPI_Waitall in round %d",
+                                s->cursor);
+        rc = advance(s);
+    }
+    return rc;
+}
+
+void pcoll__sched_free(pcoll__sched_t *s)
+{
+    int i;
+    for (i = 0; i < s->nreqs; i++)
+        if (s->reqs[i] != MPI_REQUEST_NULL)
+            MPI_Request_free(&s->reqs[i]);
+    pcoll__free(s->reqs);
+    pcoll__free(s->req_first);
+    pcoll__free(s->ops);
+    pcoll__free(s->round_first);
+    pcoll__free(s->scratch);
+    memset(s, 0, sizeof *s);
+}
+
+static const char *const kind_name[] = {"send", "recv", "copy", "reduce"};
+
+int pcoll__sched_print(const pcoll__sched_t *s, FILE *out)
+{
+    int r, i;
+    long long sent = 0;
+    for (r = 0; r < s->nrounds; r++) {
+        int last = r + 1 < s->nrounds || s->committed ? s->round_first[r + 1] : s->nops;
+        fprintf(out, "  round %d:", r);
+        for (i = s->round_first[r]; i < last; i++) {
+            const pcoll__op_t *op = &s->ops[i];
+            fprintf(out, " %s %lld B", kind_name[op->kind], op->bytes);
+            if (op->kind == PCOLL__OP_SEND || op->kind == PCOLL__OP_RECV)
+                fprintf(out, " %s %d", op->kind == PCOLL__OP_SEND ? "to" : "from", op->peer);
+            if (op->kind == PCOLL__OP_SEND)
+                sent += op->bytes;
+            fputc(i + 1 < last ? ';' : '\n', out);
+        }
+        if (s->round_first[r] == last)
+            fputs(" (empty)\n", out);
+    }
+    fprintf(out, "  %d rounds, %d ops, %lld bytes sent, %zu bytes copy scratch\n", s->nrounds,
+            s->nops, sent, s->scratch_bytes);
+    return ferror(out) ? PCOLL_ERR_ARG : PCOLL_SUCCESS;
+}

@@ -1,0 +1,77 @@
+/*
+ * Schedules: rounds of operations built once at init and run many times.
+ *
+ * A round is a list of operations run in the order they were added: sends
+ * and receives are started (persistent requests made at commit time), local
+ * copies and reductions are done when reached.  A round is complete when all
+ * its requests are; then the next round begins.  So a builder that must use
+ * data received in round k adds the local step to round k+1 before the sends
+ * that depend on it, and a builder that wants receives preposted adds them
+ * first.  Messages of zero bytes are dropped when added (both sides drop
+ * them, as their sizes agree).
+ */
+#ifndef PCOLL_CORE_SCHEDULE_H
+#define PCOLL_CORE_SCHEDULE_H
+
+#include <stdio.h>
+
+#include "datatype/copy.h"
+#include "pcoll.h"
+
+typedef enum pcoll__op_kind {
+    PCOLL__OP_SEND,
+    PCOLL__OP_RECV,
+    PCOLL__OP_COPY,
+    PCOLL__OP_REDUCE
+} pcoll__op_kind_t;
+
+typedef struct pcoll__op {
+    pcoll__op_kind_t kind;
+    int peer;               /* send/recv: rank in the plan's communicator */
+    const void *src;        /* send, copy, reduce: input */
+    int scount;
+    MPI_Datatype stype;
+    void *dst;              /* recv, copy, reduce: output */
+    int dcount;
+    MPI_Datatype dtype;
+    MPI_Op op;              /* reduce: dst = src op dst */
+    pcoll__copy_t copy;     /* copy: how */
+    long long bytes;        /* payload, for printing */
+} pcoll__op_t;
+
+typedef struct pcoll__sched {
+    pcoll__op_t *ops;
+    int nops, ops_cap;
+    int *round_first;       /* ops of round r: [round_first[r], round_first[r+1]) */
+    int nrounds, rounds_cap;
+    MPI_Request *reqs;      /* one per send/recv, in op order */
+    int nreqs;              /* how many of them exist */
+    int *req_first;         /* requests of round r: [req_first[r], req_first[r+1]) */
+    void *scratch;          /* staging for copies that need it */
+    size_t scratch_bytes;
+    int cursor;             /* the round in progress */
+    int committed;
+} pcoll__sched_t;
+
+/* Building (before commit). */
+int pcoll__sched_round(pcoll__sched_t *s);
+int pcoll__sched_send(pcoll__sched_t *s, const void *buf, int count, MPI_Datatype type,
+                      int peer);
+int pcoll__sched_recv(pcoll__sched_t *s, void *buf, int count, MPI_Datatype type, int peer);
+int pcoll__sched_copy(pcoll__sched_t *s, const void *src, int scount, MPI_Datatype stype,
+                      void *dst, int dcount, MPI_Datatype dtype);
+int pcoll__sched_reduce(pcoll__sched_t *s, const void *src, void *dst, int count,
+                        MPI_Datatype type, MPI_Op op);
+
+/* Make the persistent requests on comm with tag, and the copy scratch. */
+int pcoll__sched_commit(pcoll__sched_t *s, MPI_Comm comm, int tag);
+
+/* Running (after commit); none of these allocates. */
+int pcoll__sched_start(pcoll__sched_t *s);
+int pcoll__sched_test(pcoll__sched_t *s, int *done);
+int pcoll__sched_wait(pcoll__sched_t *s);
+
+void pcoll__sched_free(pcoll__sched_t *s);
+int pcoll__sched_print(const pcoll__sched_t *s, FILE *out);
+
+#endif

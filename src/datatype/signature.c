@@ -1,0 +1,318 @@
+/*
+ * Type signatures (zero-copy Bruck paper, section 3.1): the sequence of basic
+ * types one item of a datatype carries, as a run-length list of (predefined
+ * type, count) with adjacent equal types merged, and the "signature type", a
+ * contiguous type with that signature whose extent equals its size.
+ *
+ * The list is read from MPI_Type_get_envelope / MPI_Type_get_contents,
+ * recursively.  A struct contributes blocklength[i] copies of the signature
+ * of types[i], in order.  Every other constructor (dup, contiguous, vector,
+ * hvector, indexed, hindexed, indexed_block, hindexed_block, subarray,
+ * darray, resized) has one oldtype and selects whole items of it, so its
+ * signature is size(type) / size(oldtype) copies of oldtype's -- which covers
+ * subarray and darray without redoing their distribution arithmetic.  The
+ * C pair types (MPI_DOUBLE_INT, MPI_2INT, ...) are expanded into their two
+ * members so that, e.g., MPI_2INT matches two MPI_INTs.
+ *
+ * Work is linear in the number of runs produced: copies of a one-run
+ * signature are a multiplied count, not expanded one by one.  Datatypes that
+ * MPI_Type_get_contents returns are freed unless predefined (MPI's rule).
+ */
+#include <limits.h>
+
+#include "core/mem.h"
+#include "core/status.h"
+#include "datatype/build.h"
+#include "datatype/signature.h"
+
+/* Append count items of the basic type, merging with the last run.  The
+ * capacity is implicit: the arrays are doubled whenever nruns reaches 0 or a
+ * power of two, so they always hold the next power of two >= nruns. */
+static int sig_push(pcoll__sig_t *s, MPI_Datatype type, long long count)
+{
+    int n = s->nruns;
+    if (count == 0)
+        return PCOLL_SUCCESS;
+    if (n > 0 && s->types[n - 1] == type) {
+        s->counts[n - 1] += count;
+        return PCOLL_SUCCESS;
+    }
+    if ((n & (n - 1)) == 0) {
+        size_t cap = n ? 2 * (size_t)n : 1;
+        MPI_Datatype *types = pcoll__realloc(s->types, cap * sizeof *types);
+        long long *counts = types ? pcoll__realloc(s->counts, cap * sizeof *counts) : NULL;
+        if (types)
+            s->types = types;
+        if (!counts)
+            return pcoll__error(PCOLL_ERR_NOMEM, 1, "signature: %zu runs", cap);
+        s->counts = counts;
+    }
+    s->types[n] = type;
+    s->counts[n] = count;
+    s->nruns = n + 1;
+    return PCOLL_SUCCESS;
+}
+
+/* Append reps copies of the runs of unit. */
+static int sig_repeat(pcoll__sig_t *s, const pcoll__sig_t *unit, long long reps)
+{
+    int rc = PCOLL_SUCCESS;
+    if (unit->nruns == 1)
+        return sig_push(s, unit->types[0], unit->counts[0] * reps);
+    for (long long r = 0; r < reps && rc == PCOLL_SUCCESS; r++)
+        for (int i = 0; i < unit->nruns && rc == PCOLL_SUCCESS; i++)
+            rc = sig_push(s, unit->types[i], unit->counts[i]);
+    return rc;
+}
+
+void pcoll__sig_free(pcoll__sig_t *sig)
+{
+    pcoll__free(sig->types);
+    pcoll__free(sig->counts);
+    sig->types = NULL;
+    sig->counts = NULL;
+    sig->nruns = 0;
+}
+
+int pcoll__sig_equal(const pcoll__sig_t *a, const pcoll__sig_t *b)
+{
+    if (a->nruns != b->nruns)
+        return 0;
+    for (int i = 0; i < a->nruns; i++)
+        if (a->types[i] != b->types[i] || a->counts[i] != b->counts[i])
+            return 0;
+    return 1;
+}
+
+/* A read position in reps copies of a run list: the current run and how
+ * many of its items are left (0 at the end).  A one-run list is one run of
+ * reps times its count. */
+typedef struct cursor {
+    const pcoll__sig_t *s;
+    long long reps, left;
+    int run;
+} cursor_t;
+
+static void cursor_init(cursor_t *c, const pcoll__sig_t *s, long long reps)
+{
+    c->s = s;
+    c->run = 0;
+    c->reps = s->nruns == 0 ? 0 : s->nruns == 1 ? (reps > 0) : reps;
+    c->left = c->reps == 0 ? 0 : s->nruns == 1 ? s->counts[0] * reps : s->counts[0];
+}
+
+static void cursor_take(cursor_t *c, long long n)
+{
+    c->left -= n;
+    if (c->left > 0)
+        return;
+    if (++c->run == c->s->nruns) {
+        c->run = 0;
+        if (--c->reps == 0)
+            return;
+    }
+    c->left = c->s->counts[c->run];
+}
+
+int pcoll__sig_match(const pcoll__sig_t *a, long long acount, const pcoll__sig_t *b,
+                     long long bcount)
+{
+    cursor_t x, y;
+    cursor_init(&x, a, acount);
+    cursor_init(&y, b, bcount);
+    while (x.left > 0 && y.left > 0) {
+        long long n = x.left < y.left ? x.left : y.left;
+        if (a->types[x.run] != b->types[y.run])
+            return 0;
+        cursor_take(&x, n);
+        cursor_take(&y, n);
+    }
+    return x.left == 0 && y.left == 0;
+}
+
+/* A named type: itself, or the two members of a C pair type. */
+static int push_named(pcoll__sig_t *s, MPI_Datatype type)
+{
+    const MPI_Datatype pairs[][3] = {
+        {MPI_FLOAT_INT, MPI_FLOAT, MPI_INT},   {MPI_DOUBLE_INT, MPI_DOUBLE, MPI_INT},
+        {MPI_LONG_INT, MPI_LONG, MPI_INT},     {MPI_SHORT_INT, MPI_SHORT, MPI_INT},
+        {MPI_2INT, MPI_INT, MPI_INT},          {MPI_LONG_DOUBLE_INT, MPI_LONG_DOUBLE, MPI_INT},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        if (type == pairs[i][0]) {
+            int rc = sig_push(s, pairs[i][1], 1);
+            return rc != PCOLL_SUCCESS ? rc : sig_push(s, pairs[i][2], 1);
+        }
+    }
+    return sig_push(s, type, 1);
+}
+
+/* Whether a type of this combiner is predefined (named, or a Fortran 90
+ * parameterized type): a basic type that MPI forbids freeing. */
+static int predefined_combiner(int combiner)
+{
+    return combiner == MPI_COMBINER_NAMED || combiner == MPI_COMBINER_F90_REAL ||
+           combiner == MPI_COMBINER_F90_COMPLEX || combiner == MPI_COMBINER_F90_INTEGER;
+}
+
+static int is_predefined(MPI_Datatype type)
+{
+    int ni, na, nd, combiner;
+    MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
+    return predefined_combiner(combiner);
+}
+
+/* What MPI_Type_get_contents returns for one derived type. */
+typedef struct contents {
+    int *ints;
+    MPI_Aint *addrs;
+    MPI_Datatype *types;
+    int ntypes; /* filled entries of types */
+} contents_t;
+
+static void contents_free(contents_t *c)
+{
+    for (int i = 0; i < c->ntypes; i++)
+        if (!is_predefined(c->types[i]))
+            MPI_Type_free(&c->types[i]);
+    pcoll__free(c->ints);
+    pcoll__free(c->addrs);
+    pcoll__free(c->types);
+}
+
+static int contents_get(MPI_Datatype type, int ni, int na, int nd, contents_t *c)
+{
+    c->ntypes = 0;
+    c->ints = pcoll__malloc((size_t)(ni > 0 ? ni : 1) * sizeof *c->ints);
+    c->addrs = pcoll__malloc((size_t)(na > 0 ? na : 1) * sizeof *c->addrs);
+    c->types = pcoll__malloc((size_t)(nd > 0 ? nd : 1) * sizeof *c->types);
+    if (!c->ints || !c->addrs || !c->types)
+        return pcoll__error(PCOLL_ERR_NOMEM, 1, "signature: type contents");
+    if (MPI_Type_get_contents(type, ni, na, nd, c->ints, c->addrs, c->types) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, 1, "signature: MPI_Type_get_contents failed");
+    c->ntypes = nd;
+    return PCOLL_SUCCESS;
+}
+
+static int decode(MPI_Datatype type, pcoll__sig_t *s);
+
+/* Append reps copies of the signature of one item of type. */
+static int decode_repeat(pcoll__sig_t *s, MPI_Datatype type, long long reps)
+{
+    pcoll__sig_t unit = {0};
+    int rc = reps == 0 ? PCOLL_SUCCESS : decode(type, &unit);
+    if (rc == PCOLL_SUCCESS && unit.nruns > 0)
+        rc = sig_repeat(s, &unit, reps);
+    pcoll__sig_free(&unit);
+    return rc;
+}
+
+/* A struct: blocklength[i] copies of types[i], in order. */
+static int decode_struct(const contents_t *c, pcoll__sig_t *s)
+{
+    int rc = PCOLL_SUCCESS;
+    for (int i = 0; i < c->ints[0] && rc == PCOLL_SUCCESS; i++)
+        rc = decode_repeat(s, c->types[i], c->ints[1 + i]);
+    return rc;
+}
+
+/* Any constructor over a single oldtype: size(type)/size(oldtype) copies. */
+static int decode_single(MPI_Datatype type, const contents_t *c, pcoll__sig_t *s)
+{
+    MPI_Count size, oldsize;
+    if (c->ntypes != 1)
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED, 1,
+                            "signature: a type constructor with %d oldtypes", c->ntypes);
+    if (MPI_Type_size_x(type, &size) != MPI_SUCCESS ||
+        MPI_Type_size_x(c->types[0], &oldsize) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, 1, "signature: MPI_Type_size_x failed");
+    if (oldsize == 0)
+        return PCOLL_SUCCESS;
+    if (size % oldsize != 0)
+        return pcoll__error(PCOLL_ERR_INTERNAL, 1,
+                            "signature: size %lld is no multiple of oldtype's %lld",
+                            (long long)size, (long long)oldsize);
+    return decode_repeat(s, c->types[0], (long long)(size / oldsize));
+}
+
+/* Append the signature of one item of type. */
+static int decode(MPI_Datatype type, pcoll__sig_t *s)
+{
+    int ni, na, nd, combiner, rc;
+    contents_t c = {0};
+    if (MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, 1, "signature: MPI_Type_get_envelope failed");
+    if (predefined_combiner(combiner))
+        return push_named(s, type);
+    rc = contents_get(type, ni, na, nd, &c);
+    if (rc == PCOLL_SUCCESS)
+        rc = combiner == MPI_COMBINER_STRUCT ? decode_struct(&c, s)
+                                             : decode_single(type, &c, s);
+    contents_free(&c);
+    return rc;
+}
+
+int pcoll__sig_of(MPI_Datatype type, int count, pcoll__sig_t *sig)
+{
+    pcoll__sig_t unit = {0};
+    int rc;
+    *sig = unit;
+    if (count < 0)
+        return pcoll__error(PCOLL_ERR_ARG, 1, "signature: negative count %d", count);
+    rc = count == 1 ? decode(type, sig) : decode_repeat(sig, type, count);
+    if (rc != PCOLL_SUCCESS)
+        pcoll__sig_free(sig);
+    return rc;
+}
+
+/* The contiguous type of the runs: one run -> MPI_Type_contiguous, several
+ * -> a struct at packed displacements; extent == size in both cases. */
+static int runs_type(const pcoll__sig_t *s, MPI_Datatype *out)
+{
+    MPI_Aint *disps = pcoll__malloc((size_t)s->nruns * (sizeof(MPI_Aint) + sizeof(int)));
+    int *lens, size, rc = PCOLL_SUCCESS;
+    MPI_Aint at = 0;
+    if (!disps)
+        return pcoll__error(PCOLL_ERR_NOMEM, 1, "signature: %d runs", s->nruns);
+    lens = (int *)(disps + s->nruns);
+    for (int i = 0; i < s->nruns && rc == PCOLL_SUCCESS; i++) {
+        if (s->counts[i] > INT_MAX)
+            rc = pcoll__error(PCOLL_ERR_UNSUPPORTED, 1,
+                              "pcoll_type_signature: a run of %lld items (more than INT_MAX)",
+                              s->counts[i]);
+        MPI_Type_size(s->types[i], &size);
+        disps[i] = at;
+        lens[i] = (int)s->counts[i];
+        at += (MPI_Aint)size * lens[i];
+    }
+    if (rc == PCOLL_SUCCESS && s->nruns == 1)
+        PCOLL_CHECK_MPI(MPI_Type_contiguous(lens[0], s->types[0], out), rc, done);
+    else if (rc == PCOLL_SUCCESS)
+        PCOLL_CHECK_MPI(MPI_Type_create_struct(s->nruns, lens, disps, s->types, out), rc, done);
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll__type_resize(out, 0, at);
+done:
+    pcoll__free(disps);
+    return rc;
+}
+
+int pcoll_type_signature(MPI_Datatype type, MPI_Datatype *sigtype)
+{
+    pcoll__sig_t sig;
+    int rc;
+    if (!sigtype)
+        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_type_signature: sigtype is NULL");
+    *sigtype = MPI_DATATYPE_NULL;
+    if (type == MPI_DATATYPE_NULL)
+        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_type_signature: MPI_DATATYPE_NULL");
+    rc = pcoll__sig_of(type, 1, &sig);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    if (sig.nruns == 0)
+        PCOLL_CHECK_MPI(MPI_Type_contiguous(0, MPI_BYTE, sigtype), rc, done);
+    else
+        rc = runs_type(&sig, sigtype);
+done:
+    pcoll__sig_free(&sig);
+    return rc;
+}

@@ -1,0 +1,91 @@
+/*
+ * Cost model formulas (see cost.h and docs/algorithms.md).
+ *
+ * Radix-r Bruck on p ranks takes S = ceil(log_r p) steps; in each, up to r-1
+ * messages leave at once (ports), each with about p/r blocks: per step
+ * (r-1) alpha + beta * (blocks of the step) * n, plus copying every received
+ * block once more (unpack) and 3p blocks for the rotations.  A direct exchange
+ * sends p-1 messages of n bytes.  Zero-copy Bruck copies nothing but walks
+ * two struct types per round.
+ */
+#include <stdlib.h>
+
+#include "patterns/bruck.h"
+#include "select/cost.h"
+
+static double env_or(const char *name, double fallback)
+{
+    const char *s = getenv(name);
+    char *end;
+    double v;
+    if (!s)
+        return fallback;
+    v = strtod(s, &end);
+    return (end != s && *end == '\0' && v >= 0) ? v : fallback;
+}
+
+pcoll__cost_t pcoll__cost_params(void)
+{
+    pcoll__cost_t c;
+    c.alpha = env_or("PCOLL_COST_ALPHA", 1.0e-6);
+    c.beta = env_or("PCOLL_COST_BETA", 2.0e-10);
+    c.gamma = env_or("PCOLL_COST_GAMMA", 1.0e-10);
+    c.delta = env_or("PCOLL_COST_DELTA", 2.0e-8);
+    return c;
+}
+
+/* Blocks moved in all steps of radix-r Bruck. */
+static long long bruck_blocks(int p, int r)
+{
+    long long w = 1, total = 0;
+    int d;
+    for (; w < p; w *= r)
+        for (d = 1; d < r; d++)
+            total += pcoll__bruck_digit_count(p, r, w, d);
+    return total;
+}
+
+double pcoll__cost_bruck(const pcoll__cost_t *c, int p, long long n, int r)
+{
+    int steps = pcoll__bruck_steps(p, r), msgs = 0;
+    long long blocks = bruck_blocks(p, r), w = 1;
+    int d;
+    for (; w < p; w *= r)
+        for (d = 1; d < r; d++)
+            msgs += pcoll__bruck_digit_count(p, r, w, d) > 0;
+    return msgs * c->alpha + (double)blocks * n * (c->beta + c->gamma) +
+           3.0 * p * n * c->gamma + (double)(blocks + steps) * c->delta;
+}
+
+double pcoll__cost_direct(const pcoll__cost_t *c, int p, long long n)
+{
+    return (p - 1) * (c->alpha + n * c->beta) + n * c->gamma;
+}
+
+double pcoll__cost_bruck_modified(const pcoll__cost_t *c, int p, long long n)
+{
+    long long blocks = bruck_blocks(p, 2);
+    return pcoll__bruck_steps(p, 2) * c->alpha + (double)blocks * n * (c->beta + c->gamma) +
+           (double)p * n * c->gamma + (double)blocks * c->delta;
+}
+
+double pcoll__cost_bruck_zerocopy(const pcoll__cost_t *c, int p, long long n)
+{
+    long long blocks = bruck_blocks(p, 2);
+    return pcoll__bruck_steps(p, 2) * c->alpha + (double)blocks * n * c->beta +
+           2.0 * (double)blocks * c->delta;
+}
+
+int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n)
+{
+    int r, best = 2;
+    double tbest = pcoll__cost_bruck(c, p, n, 2);
+    for (r = 3; r <= p; r++) {
+        double t = pcoll__cost_bruck(c, p, n, r);
+        if (t < tbest) {
+            tbest = t;
+            best = r;
+        }
+    }
+    return p < 2 ? 2 : best;
+}

@@ -1,0 +1,35 @@
+/*
+ * The alpha-beta cost model used by `auto` and by the radix choice (zero-copy
+ * Bruck paper section 2, multicore paper II-B, reduce-scatter paper 4.1):
+ * a message of n bytes costs alpha + beta*n, a local copy gamma per byte, and
+ * building or walking a derived datatype delta per block it describes.
+ *
+ * Defaults are this machine class's shared-memory MPI (see docs/algorithms.md)
+ * and can be replaced by measured values: PCOLL_COST_ALPHA, PCOLL_COST_BETA,
+ * PCOLL_COST_GAMMA, PCOLL_COST_DELTA (seconds, seconds per byte, per byte, per
+ * block), as printed by tools/pcoll-probe.
+ */
+#ifndef PCOLL_SELECT_COST_H
+#define PCOLL_SELECT_COST_H
+
+typedef struct pcoll__cost {
+    double alpha;  /* s per message */
+    double beta;   /* s per byte sent */
+    double gamma;  /* s per byte copied locally */
+    double delta;  /* s per block handled by a datatype */
+} pcoll__cost_t;
+
+/* The model parameters: defaults overridden by the environment. */
+pcoll__cost_t pcoll__cost_params(void);
+
+/* Predicted time of radix-r Bruck (r = 2: Basic Bruck) for p ranks, n bytes a block. */
+double pcoll__cost_bruck(const pcoll__cost_t *c, int p, long long n, int r);
+/* Predicted time of a direct exchange (linear, scattered, pairwise). */
+double pcoll__cost_direct(const pcoll__cost_t *c, int p, long long n);
+/* Predicted time of Modified and Zero-copy Bruck. */
+double pcoll__cost_bruck_modified(const pcoll__cost_t *c, int p, long long n);
+double pcoll__cost_bruck_zerocopy(const pcoll__cost_t *c, int p, long long n);
+/* The radix in [2, p] with the lowest predicted radix-r Bruck time. */
+int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n);
+
+#endif
