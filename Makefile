@@ -122,7 +122,10 @@ ASAN_CMAKE_ARGS := $(COMMON_CMAKE_ARGS) -DCMAKE_BUILD_TYPE=Debug -DPCOLL_SANITIZ
 
 CTEST_FILTER := $(if $(LABELS),-L '$(LABELS)') $(if $(filter 0 no off OFF,$(FULL)),-LE full) \
   $(if $(TESTS),-R '$(TESTS)')
-CTEST := ctest --output-on-failure --timeout 600 -j$(JOBS) $(CTEST_FILTER) $(CTEST_ARGS)
+# A failing test prints at most ~100 kB (its beginning and end).
+CTEST_OUTPUT := --test-output-size-failed 100000 \
+  $(shell ctest --help 2>/dev/null | grep -q output-truncation && echo --test-output-truncation middle)
+CTEST := ctest --output-on-failure $(CTEST_OUTPUT) -j$(JOBS) $(CTEST_FILTER) $(CTEST_ARGS)
 
 # Open MPI's libraries have no frame pointers: the slow unwinder finds the
 # library frames that the suppressions match (costly, so only there).

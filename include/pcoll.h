@@ -154,8 +154,10 @@ PCOLL_API int pcoll_type_create_bucket(int count, int bucketsize, const int coun
 PCOLL_API int pcoll_type_signature(MPI_Datatype type, MPI_Datatype *sigtype);
 
 /* Local copy of srccount items of srctype at src into dstcount items of
- * dsttype at dst.  The two must carry the same number of bytes
- * (PCOLL_ERR_MISMATCH otherwise).  Faster than a send-receive to self. */
+ * dsttype at dst.  The two must have the same type signature
+ * (PCOLL_ERR_MISMATCH otherwise); MPI_PACKED on either side matches any
+ * signature of the same size, as in MPI.  Faster than a send-receive to self:
+ * a memcpy when both layouts are contiguous, else one MPI_Pack/MPI_Unpack. */
 PCOLL_API int pcoll_typed_copy(const void *src, int srccount, MPI_Datatype srctype,
                                void *dst, int dstcount, MPI_Datatype dsttype);
 

@@ -6,10 +6,10 @@
  * be addressed with the actual element sizes.
  *
  * Built as MPI_Type_create_hindexed over the non-empty buckets (a full
- * bucket merged with the next one, as they touch), then resized.  Degenerate cases
- * collapse: no items -> an empty contiguous(0) resized; all counts equal ->
- * a vector (contiguous when the buckets are full or there is one bucket);
- * one merged block at item 0 -> contiguous.
+ * bucket merged with the next one, as they touch), then resized.  Degenerate
+ * cases collapse: no items -> an empty contiguous(0) resized; all counts
+ * equal -> a vector (contiguous when the buckets are full or there is one
+ * bucket); one merged block at item 0 -> contiguous.
  */
 #include <limits.h>
 

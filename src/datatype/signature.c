@@ -15,7 +15,8 @@
  * members so that, e.g., MPI_2INT matches two MPI_INTs.
  *
  * Work is linear in the number of runs produced: copies of a one-run
- * signature are a multiplied count, not expanded one by one.  Datatypes that
+ * signature are a multiplied count, not expanded one by one, and
+ * pcoll__sig_match compares count copies of two lists without making them.  Datatypes that
  * MPI_Type_get_contents returns are freed unless predefined (MPI's rule).
  */
 #include <limits.h>
