@@ -16,9 +16,13 @@
  *
  * Cost: ceil(log2 p) rounds; at most floor(p/2) blocks per round,
  * ceil(log2 p) floor(p/2) n bytes sent in all; local copies: the own block
- * only.  Scratch: p blocks (the paper's open problem of using floor(p/2) is
- * not solved here).  Types per round: two structs of up to floor(p/2) entries
- * (blocks variant: about 3 p / 2^(k+1)).  In place: a staged copy (p blocks).
+ * only.  Scratch: bruck_zerocopy assigns intermediate slots by interval
+ * colouring and needs exactly the peak number of elements live in one round
+ * (about 0.73 p, e.g. 94 of 128; the paper's Listing 3 uses p; its open
+ * problem, floor(p/2), is not reached: see docs/algorithms.md);
+ * bruck_zerocopy_blocks keeps slot j for element j (up to p blocks).  Types
+ * per round: two structs of up to floor(p/2) entries (blocks variant: about
+ * 3 entries per run of 2^k).  In place: a staged copy (p blocks).
  */
 #include "alltoall/bruck.h"
 #include "core/mem.h"
@@ -33,16 +37,35 @@ typedef struct entries {
     MPI_Datatype *types;
 } entries_t;
 
+/* Intermediate slots.  Element-wise, an element holds a slot from the round
+ * it arrives until the round it is sent on; slots it frees become reusable
+ * only in the next round (a receive must not land where a send of the same
+ * round reads).  Greedy assignment in round order uses exactly the peak
+ * number of slots live in one round.  The blocks variant keeps slot j for
+ * element j so runs stay contiguous. */
+typedef struct slots {
+    int *of;        /* of[j]: slot of element j while it is in the buffer */
+    int *free;      /* stack of reusable slots */
+    int nfree;
+    int *release;   /* slots freed by this round's sends */
+    int nrelease;
+    int used;       /* slots ever handed out: the buffer size */
+} slots_t;
+
 typedef struct zc {
     const pcoll__a2a_args_t *a;
     pcoll__bruck_types_t t;
-    int p, i;
-    char *inter;          /* slot j holds element j (signature type) */
+    int p, i, blocks;
+    int counting;         /* dry run: assign slots, build nothing */
+    char *inter;          /* intermediate buffer, signature-typed slots */
+    slots_t slots;
     entries_t send, recv;
 } zc_t;
 
-static void add(entries_t *e, const void *addr, int len, MPI_Datatype type)
+static void add(zc_t *z, entries_t *e, const void *addr, int len, MPI_Datatype type)
 {
+    if (z->counting)
+        return;
     MPI_Get_address(addr, &e->displs[e->n]);
     e->lens[e->n] = len;
     e->types[e->n++] = type;
@@ -52,14 +75,23 @@ static void add(entries_t *e, const void *addr, int len, MPI_Datatype type)
 static void add_ring(zc_t *z, entries_t *e, int j, int len)
 {
     int first = (z->i + j) % z->p, head = z->p - first < len ? z->p - first : len;
-    add(e, pcoll__a2a_rbuf(z->a, first), head, z->t.rblk);
+    add(z, e, pcoll__a2a_rbuf(z->a, first), head, z->t.rblk);
     if (len > head)
-        add(e, pcoll__a2a_rbuf(z->a, 0), len - head, z->t.rblk);
+        add(z, e, pcoll__a2a_rbuf(z->a, 0), len - head, z->t.rblk);
 }
 
-static void add_inter(zc_t *z, entries_t *e, int j, int len)
+/* Elements j .. j+len-1 arriving in (or, with out set, leaving) the buffer. */
+static void add_inter(zc_t *z, entries_t *e, int j, int len, int out)
 {
-    add(e, z->inter + (MPI_Aint)j * z->t.sigext, len, z->t.sig);
+    slots_t *s = &z->slots;
+    int slot = j;
+    if (!z->blocks && out)
+        slot = s->release[s->nrelease++] = s->of[j];
+    else if (!z->blocks)
+        slot = s->of[j] = s->nfree > 0 ? s->free[--s->nfree] : s->used++;
+    else if (j + len > s->used)
+        s->used = j + len;
+    add(z, e, z->inter + (MPI_Aint)slot * z->t.sigext, len, z->t.sig);
 }
 
 /* Elements j .. j+len-1 of round k: all share the parity of j's high bits. */
@@ -69,14 +101,14 @@ static void add_run(zc_t *z, unsigned k, int j, int len)
     if (odd)
         add_ring(z, &z->recv, j, len);
     else
-        add_inter(z, &z->recv, j, len);
+        add_inter(z, &z->recv, j, len, 0);
     if (((unsigned)j & (k - 1u)) == 0) {
-        add(&z->send, pcoll__a2a_sbuf(z->a, (z->i - j + z->p) % z->p), 1, z->t.sblk);
+        add(z, &z->send, pcoll__a2a_sbuf(z->a, (z->i - j + z->p) % z->p), 1, z->t.sblk);
         from++;
         len--;
     }
     if (len > 0 && odd)
-        add_inter(z, &z->send, from, len);
+        add_inter(z, &z->send, from, len, 1);
     else if (len > 0)
         add_ring(z, &z->send, from, len);
 }
@@ -89,19 +121,24 @@ static int commit_struct(pcoll_plan_t *plan, entries_t *e, MPI_Datatype *type)
     return pcoll__plan_own_type(plan, type);
 }
 
-/* Round k: one struct for what is sent, one for what is received. */
-static int round_types(pcoll_plan_t *plan, zc_t *z, unsigned k, int blocks, MPI_Datatype *st,
+/* Round k: one struct for what is sent, one for what is received; then the
+ * slots this round's sends vacate become free for later rounds. */
+static int round_types(pcoll_plan_t *plan, zc_t *z, unsigned k, MPI_Datatype *st,
                        MPI_Datatype *rt)
 {
-    int j, rc;
+    int j, rc = PCOLL_SUCCESS;
     for (j = (int)k; j < z->p; j += 2 * (int)k) {
         int len = z->p - j < (int)k ? z->p - j : (int)k, t;
-        if (blocks)
+        if (z->blocks)
             add_run(z, k, j, len);
         else
             for (t = 0; t < len; t++)
                 add_run(z, k, j + t, 1);
     }
+    while (z->slots.nrelease > 0)
+        z->slots.free[z->slots.nfree++] = z->slots.release[--z->slots.nrelease];
+    if (z->counting)
+        return PCOLL_SUCCESS;
     rc = commit_struct(plan, &z->send, st);
     return rc == PCOLL_SUCCESS ? commit_struct(plan, &z->recv, rt) : rc;
 }
@@ -116,20 +153,44 @@ static int alloc_entries(pcoll_plan_t *plan, entries_t *e, int n)
                : pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck_zerocopy: struct entries");
 }
 
+static int alloc_slots(pcoll_plan_t *plan, slots_t *s, int p)
+{
+    s->of = pcoll__plan_alloc(plan, sizeof(int) * (size_t)p);
+    s->free = pcoll__plan_alloc(plan, sizeof(int) * (size_t)p);
+    s->release = pcoll__plan_alloc(plan, sizeof(int) * (size_t)p);
+    return s->of && s->free && s->release
+               ? PCOLL_SUCCESS
+               : pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck_zerocopy: slot tables");
+}
+
+/* Size the intermediate buffer with a dry run of the slot assignment. */
+static int size_buffer(pcoll_plan_t *plan, zc_t *z)
+{
+    unsigned k;
+    z->counting = 1;
+    for (k = 1; k < (unsigned)z->p; k <<= 1)
+        round_types(plan, z, k, NULL, NULL);
+    z->counting = 0;
+    z->inter = pcoll__plan_alloc(plan, (size_t)z->slots.used * (size_t)z->t.sigext);
+    z->slots.nfree = z->slots.nrelease = z->slots.used = 0;
+    return z->inter ? PCOLL_SUCCESS
+                    : pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck_zerocopy: intermediate buffer");
+}
+
 static int zerocopy(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int blocks)
 {
-    zc_t z = {.a = a, .p = plan->size, .i = plan->rank};
+    zc_t z = {.a = a, .p = plan->size, .i = plan->rank, .blocks = blocks};
     unsigned k;
     int rc;
 
     PCOLL_CHECK(pcoll__bruck_types(plan, a, &z.t), rc, out);
-    if (!(z.inter = pcoll__plan_alloc(plan, (size_t)z.p * (size_t)z.t.sigext)))
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck_zerocopy: intermediate buffer");
+    PCOLL_CHECK(alloc_slots(plan, &z.slots, z.p), rc, out);
     PCOLL_CHECK(alloc_entries(plan, &z.send, z.p + 2), rc, out);
     PCOLL_CHECK(alloc_entries(plan, &z.recv, z.p + 2), rc, out);
+    PCOLL_CHECK(size_buffer(plan, &z), rc, out);
     for (k = 1; k < (unsigned)z.p; k <<= 1) {
         MPI_Datatype st, rt;
-        PCOLL_CHECK(round_types(plan, &z, k, blocks, &st, &rt), rc, out);
+        PCOLL_CHECK(round_types(plan, &z, k, &st, &rt), rc, out);
         PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
         PCOLL_CHECK(pcoll__sched_recv(&plan->sched, MPI_BOTTOM, 1, rt, (z.i + (int)k) % z.p), rc,
                     out);

@@ -55,8 +55,7 @@ int pcoll__pieces_pattern(pcoll__pieces_t *p, MPI_Aint disp, int len, int phase,
     return rc;
 }
 
-/* PCOLL_ERR_ARG unless the pattern parameters make sense. */
-static int check_pattern(const char *fn, int bound, int blocklength, int stride)
+int pcoll__check_pattern(const char *fn, int bound, int blocklength, int stride)
 {
     if (bound < 0 || blocklength < 0 || stride < 0)
         return pcoll__error(PCOLL_ERR_ARG, 1,
@@ -79,7 +78,7 @@ int pcoll_type_create_bounded_vector(int bound, int blocklength, int stride,
     int rc = pcoll__type_check_args(fn, oldtype, newtype);
 
     if (rc == PCOLL_SUCCESS)
-        rc = check_pattern(fn, bound, blocklength, stride);
+        rc = pcoll__check_pattern(fn, bound, blocklength, stride);
     if (rc != PCOLL_SUCCESS)
         return rc;
     PCOLL_CHECK_MPI(MPI_Type_get_extent(oldtype, &lb, &extent), rc, fail);

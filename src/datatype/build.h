@@ -43,6 +43,10 @@ void pcoll__pieces_free(pcoll__pieces_t *p);
  * has them; the original is freed. */
 int pcoll__type_resize(MPI_Datatype *type, MPI_Aint lb, MPI_Aint extent);
 
+/* PCOLL_ERR_ARG unless a block pattern (bound, blocklength, stride) makes
+ * sense: no negative value, blocklength <= stride, stride > 0 when bound > 0. */
+int pcoll__check_pattern(const char *fn, int bound, int blocklength, int stride);
+
 /* Common argument checks of the constructors: newtype not NULL (and set to
  * MPI_DATATYPE_NULL), oldtype not MPI_DATATYPE_NULL.  fn names the caller. */
 int pcoll__type_check_args(const char *fn, MPI_Datatype oldtype, MPI_Datatype *newtype);

@@ -32,12 +32,7 @@ static int check_ring(const char *fn, int total, int start, int bound, int block
                             start, total);
     if (bound > total)
         return pcoll__error(PCOLL_ERR_ARG, 1, "%s: bound %d > total %d", fn, bound, total);
-    if (blocklength > stride)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: blocklength %d > stride %d", fn,
-                            blocklength, stride);
-    if (stride == 0 && bound > 0)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: stride 0 with bound %d", fn, bound);
-    return PCOLL_SUCCESS;
+    return pcoll__check_pattern(fn, bound, blocklength, stride);
 }
 
 int pcoll_type_create_circular_vector(int total, int start, int bound, int blocklength,
