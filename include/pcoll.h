@@ -100,6 +100,19 @@ PCOLL_API int pcoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Dataty
                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                   MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
 
+/* Reduce-scatter: reduce the p*recvcount (block form) or sum(recvcounts)
+ * elements of sendbuf over all ranks with op, in rank order, and leave block
+ * i of the result at rank i.  sendbuf may be MPI_IN_PLACE (the input is then
+ * taken from recvbuf, which must hold the whole vector; the result is left at
+ * its start).  type may be derived if its type map is one predefined type.
+ * Algorithms: mst, ring, ring_prepost, recursive_halving, pairwise, auto. */
+PCOLL_API int pcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                              MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                              MPI_Info info, pcoll_plan_t **plan);
+PCOLL_API int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf,
+                                        const int recvcounts[], MPI_Datatype type, MPI_Op op,
+                                        MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
+
 /* Begin one run of the plan (non-blocking).  PCOLL_ERR_STATE if it is active. */
 PCOLL_API int pcoll_start(pcoll_plan_t *plan);
 /* Make progress without blocking; *flag = 1 once the run is complete (the plan
@@ -123,6 +136,11 @@ PCOLL_API int pcoll_plan_print(const pcoll_plan_t *plan, FILE *out);
 PCOLL_API int pcoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                              void *recvbuf, int recvcount, MPI_Datatype recvtype,
                              MPI_Comm comm);
+
+PCOLL_API int pcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                         MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+PCOLL_API int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                   MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 
 /* ---------------------------------------------------------------------------
  * Datatype helpers.
@@ -161,9 +179,21 @@ PCOLL_API int pcoll_type_signature(MPI_Datatype type, MPI_Datatype *sigtype);
 PCOLL_API int pcoll_typed_copy(const void *src, int srccount, MPI_Datatype srctype,
                                void *dst, int dstcount, MPI_Datatype dsttype);
 
+/* The same type map (and lower bound and extent) as type, described by the
+ * constructor tree with the lowest penalty pcoll can find (datatype
+ * performance guidelines paper): contiguous, vectors, two-level vectors,
+ * vectors with head and tail blocks, indexed_block, indexed, struct.  The
+ * result is uncommitted; the caller commits and frees it. */
+PCOLL_API int pcoll_type_normalize(MPI_Datatype type, MPI_Datatype *newtype);
+/* The guidelines paper's penalty of type's constructor tree: contiguous 0,
+ * vector 0, indexed_block n, indexed 2n, struct 3n (n blocks), plus O(1) per
+ * constructor, multiplied through nesting and summed over struct members. */
+PCOLL_API int pcoll_type_penalty(MPI_Datatype type, long *penalty);
+
 /* ---------------------------------------------------------------------------
  * Introspection of the algorithm tables (used by tests, benchmarks and
- * documentation).  collective is "alltoall"; index counts from 0.  Returns
+ * documentation).  collective is "alltoall", "reduce_scatter" (both forms
+ * share the table), ...; index counts from 0.  Returns
  * the name of algorithm `index` or NULL past the end.
  * ------------------------------------------------------------------------- */
 PCOLL_API const char *pcoll_algorithm_name(const char *collective, int index);

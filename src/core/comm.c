@@ -39,8 +39,10 @@ void pcoll__ctx_release(pcoll__ctx_t *ctx)
     if (!ctx || --ctx->refs > 0)
         return;
     MPI_Finalized(&fini);
-    if (!fini)
+    if (!fini) {
         MPI_Comm_free(&ctx->dup);
+        MPI_Comm_free(&ctx->ctl);
+    }
     pcoll__free(ctx);
 }
 
@@ -118,7 +120,13 @@ static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
         pcoll__free(ctx);
         return pcoll__error(PCOLL_ERR_MPI, 1, "MPI_Comm_dup failed");
     }
+    if (MPI_Comm_dup(comm, &ctx->ctl) != MPI_SUCCESS) {
+        MPI_Comm_free(&ctx->dup);
+        pcoll__free(ctx);
+        return pcoll__error(PCOLL_ERR_MPI, 1, "MPI_Comm_dup failed");
+    }
     MPI_Comm_set_errhandler(ctx->dup, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(ctx->ctl, MPI_ERRORS_RETURN);
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     ctx->tag_ub = flag ? *ub : 32767;
     ctx->user = comm;

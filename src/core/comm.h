@@ -34,6 +34,7 @@ typedef struct pcoll__cache_entry {
 typedef struct pcoll__ctx {
     MPI_Comm user;           /* MPI_COMM_NULL once the user's comm is gone */
     MPI_Comm dup;
+    MPI_Comm ctl;            /* a second duplicate for handshakes (never matches data) */
     int refs;
     int next_tag, tag_ub;
     unsigned long long clock;

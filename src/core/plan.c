@@ -19,6 +19,7 @@ int pcoll__plan_create(pcoll__ctx_t *ctx, const char *collective, int tag,
     p->ctx = ctx;
     pcoll__ctx_retain(ctx);
     p->comm = ctx->dup;
+    p->sched.ctl = ctx->ctl;
     p->tag = tag;
     MPI_Comm_rank(p->comm, &p->rank);
     MPI_Comm_size(p->comm, &p->size);

@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "alltoall/alltoall.h"
+#include "reduce_scatter/reduce_scatter.h"
 
-static const pcoll__algo_table_t *const tables[] = {&pcoll__alltoall_table};
+static const pcoll__algo_table_t *const tables[] = {&pcoll__alltoall_table,
+                                                    &pcoll__reduce_scatter_table};
 
 static const pcoll__algo_t *lookup(const char *collective, int index)
 {

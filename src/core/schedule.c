@@ -47,29 +47,65 @@ static int push(pcoll__sched_t *s, const pcoll__op_t *op)
     return rc;
 }
 
-static int push_p2p(pcoll__sched_t *s, pcoll__op_kind_t kind, const void *src, void *dst,
-                    int count, MPI_Datatype type, int peer)
+static int push_p2p(pcoll__sched_t *s, pcoll__op_t *op, int count, MPI_Datatype type)
 {
-    pcoll__op_t op = {.kind = kind, .peer = peer, .src = src, .dst = dst};
-    op.bytes = pcoll__type_bytes(type, count);
-    if (op.bytes < 0)
+    int rc;
+    op->bytes = pcoll__type_bytes(type, count);
+    if (op->bytes < 0)
         return pcoll__error(PCOLL_ERR_ARG, 1, "schedule: invalid datatype");
-    if (op.bytes == 0)
+    if (op->bytes == 0)
         return PCOLL_SUCCESS;
-    op.scount = op.dcount = count;
-    op.stype = op.dtype = type;
-    return push(s, &op);
+    op->scount = op->dcount = count;
+    op->stype = op->dtype = type;
+    if (s->nrounds == 0 && (rc = pcoll__sched_round(s)) != PCOLL_SUCCESS)
+        return rc;
+    if (op->done < s->nrounds - 1)
+        op->done = s->nrounds - 1;
+    return push(s, op);
+}
+
+int pcoll__sched_send_mode(pcoll__sched_t *s, const void *buf, int count, MPI_Datatype type,
+                           int peer, pcoll__send_mode_t mode)
+{
+    pcoll__op_t op = {.kind = PCOLL__OP_SEND, .peer = peer, .src = buf, .mode = mode};
+    return push_p2p(s, &op, count, type);
 }
 
 int pcoll__sched_send(pcoll__sched_t *s, const void *buf, int count, MPI_Datatype type,
                       int peer)
 {
-    return push_p2p(s, PCOLL__OP_SEND, buf, NULL, count, type, peer);
+    return pcoll__sched_send_mode(s, buf, count, type, peer, PCOLL__SEND_STANDARD);
+}
+
+int pcoll__sched_recv_until(pcoll__sched_t *s, void *buf, int count, MPI_Datatype type,
+                            int peer, int done)
+{
+    pcoll__op_t op = {.kind = PCOLL__OP_RECV, .peer = peer, .dst = buf, .done = done};
+    return push_p2p(s, &op, count, type);
 }
 
 int pcoll__sched_recv(pcoll__sched_t *s, void *buf, int count, MPI_Datatype type, int peer)
 {
-    return push_p2p(s, PCOLL__OP_RECV, NULL, buf, count, type, peer);
+    return pcoll__sched_recv_until(s, buf, count, type, peer, -1);
+}
+
+int pcoll__sched_token_send(pcoll__sched_t *s, int peer)
+{
+    pcoll__op_t op = {.kind = PCOLL__OP_SEND, .peer = peer, .src = &s->token[0],
+                      .mode = PCOLL__SEND_SYNC, .ctl = 1};
+    return push_p2p(s, &op, 1, MPI_BYTE);
+}
+
+int pcoll__sched_token_recv(pcoll__sched_t *s, int peer)
+{
+    pcoll__op_t op = {.kind = PCOLL__OP_RECV, .peer = peer, .dst = &s->token[1], .done = -1,
+                      .ctl = 1};
+    return push_p2p(s, &op, 1, MPI_BYTE);
+}
+
+int pcoll__sched_current(const pcoll__sched_t *s)
+{
+    return s->nrounds - 1;
 }
 
 int pcoll__sched_copy(pcoll__sched_t *s, const void *src, int scount, MPI_Datatype stype,
@@ -98,33 +134,46 @@ int pcoll__sched_reduce(pcoll__sched_t *s, const void *src, void *dst, int count
     return push(s, &o);
 }
 
-/* Create the persistent request of every send and receive, round by round. */
+/* The persistent request of one send or receive. */
+static int init_request(const pcoll__sched_t *s, const pcoll__op_t *op, MPI_Comm comm, int tag,
+                        MPI_Request *req)
+{
+    if (op->ctl)
+        comm = s->ctl;
+    if (op->kind == PCOLL__OP_RECV)
+        return MPI_Recv_init(op->dst, op->dcount, op->dtype, op->peer, tag, comm, req);
+    if (op->mode == PCOLL__SEND_READY)
+        return MPI_Rsend_init(op->src, op->scount, op->stype, op->peer, tag, comm, req);
+    if (op->mode == PCOLL__SEND_SYNC)
+        return MPI_Ssend_init(op->src, op->scount, op->stype, op->peer, tag, comm, req);
+    return MPI_Send_init(op->src, op->scount, op->stype, op->peer, tag, comm, req);
+}
+
+/* Create the persistent request of every send and receive, grouped by the
+ * round that waits for them (counting sort on op->done). */
 static int make_requests(pcoll__sched_t *s, MPI_Comm comm, int tag)
 {
-    int r, i, n = 0, err = MPI_SUCCESS;
+    int r, i, err = MPI_SUCCESS;
     s->reqs = pcoll__malloc((size_t)(s->nops ? s->nops : 1) * sizeof *s->reqs);
-    s->req_first = pcoll__malloc((size_t)(s->nrounds + 1) * sizeof *s->req_first);
+    s->req_first = pcoll__calloc((size_t)s->nrounds + 2, sizeof *s->req_first);
     if (!s->reqs || !s->req_first)
         return pcoll__error(PCOLL_ERR_NOMEM, 1, "schedule: request arrays");
-    for (r = 0; r < s->nrounds; r++) {
-        s->req_first[r] = n;
-        for (i = s->round_first[r]; i < s->round_first[r + 1] && err == MPI_SUCCESS; i++) {
-            pcoll__op_t *op = &s->ops[i];
-            if (op->kind == PCOLL__OP_SEND)
-                err = MPI_Send_init(op->src, op->scount, op->stype, op->peer, tag, comm,
-                                    &s->reqs[n]);
-            else if (op->kind == PCOLL__OP_RECV)
-                err = MPI_Recv_init(op->dst, op->dcount, op->dtype, op->peer, tag, comm,
-                                    &s->reqs[n]);
-            else
-                continue;
-            if (err == MPI_SUCCESS)
-                s->nreqs = ++n;
+    for (i = 0; i < s->nops; i++)
+        if (s->ops[i].kind == PCOLL__OP_SEND || s->ops[i].kind == PCOLL__OP_RECV) {
+            s->req_first[s->ops[i].done + 2]++;
+            s->reqs[s->nreqs++] = MPI_REQUEST_NULL;
         }
-        if (err != MPI_SUCCESS)
-            return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: persistent request (MPI %d)", err);
+    for (r = 0; r < s->nrounds; r++)
+        s->req_first[r + 2] += s->req_first[r + 1];
+    for (i = 0; i < s->nops && err == MPI_SUCCESS; i++) {
+        pcoll__op_t *op = &s->ops[i];
+        if (op->kind != PCOLL__OP_SEND && op->kind != PCOLL__OP_RECV)
+            continue;
+        op->req = s->req_first[op->done + 1]++;
+        err = init_request(s, op, comm, tag, &s->reqs[op->req]);
     }
-    s->req_first[s->nrounds] = n;
+    if (err != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: persistent request (MPI %d)", err);
     return PCOLL_SUCCESS;
 }
 
@@ -144,13 +193,13 @@ int pcoll__sched_commit(pcoll__sched_t *s, MPI_Comm comm, int tag)
 /* Begin round s->cursor: start its requests and run its local steps in order. */
 static int begin_round(pcoll__sched_t *s)
 {
-    int i, q = s->req_first[s->cursor], err = MPI_SUCCESS, rc = PCOLL_SUCCESS;
+    int i, err = MPI_SUCCESS, rc = PCOLL_SUCCESS;
     for (i = s->round_first[s->cursor]; i < s->round_first[s->cursor + 1]; i++) {
         const pcoll__op_t *op = &s->ops[i];
         switch (op->kind) {
         case PCOLL__OP_SEND:
         case PCOLL__OP_RECV:
-            err = MPI_Start(&s->reqs[q++]);
+            err = MPI_Start(&s->reqs[op->req]);
             break;
         case PCOLL__OP_COPY:
             rc = pcoll__copy_run(&op->copy, op->src, op->scount, op->stype, op->dst,

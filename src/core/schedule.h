@@ -25,9 +25,20 @@ typedef enum pcoll__op_kind {
     PCOLL__OP_REDUCE
 } pcoll__op_kind_t;
 
+/* Send modes (MPI_Send_init, MPI_Rsend_init, MPI_Ssend_init). */
+typedef enum pcoll__send_mode {
+    PCOLL__SEND_STANDARD,
+    PCOLL__SEND_READY,
+    PCOLL__SEND_SYNC
+} pcoll__send_mode_t;
+
 typedef struct pcoll__op {
     pcoll__op_kind_t kind;
     int peer;               /* send/recv: rank in the plan's communicator */
+    pcoll__send_mode_t mode; /* send */
+    int done;               /* send/recv: the round whose end waits for it */
+    int req;                /* send/recv: index in reqs (set at commit) */
+    int ctl;                /* send/recv: a handshake token on the control comm */
     const void *src;        /* send, copy, reduce: input */
     int scount;
     MPI_Datatype stype;
@@ -44,11 +55,13 @@ typedef struct pcoll__sched {
     int nops, ops_cap;
     int *round_first;       /* ops of round r: [round_first[r], round_first[r+1]) */
     int nrounds, rounds_cap;
-    MPI_Request *reqs;      /* one per send/recv, in op order */
+    MPI_Request *reqs;      /* one per send/recv, grouped by the round that waits */
     int nreqs;              /* how many of them exist */
-    int *req_first;         /* requests of round r: [req_first[r], req_first[r+1]) */
+    int *req_first;         /* waited at the end of round r: [req_first[r], req_first[r+1]) */
     void *scratch;          /* staging for copies that need it */
     size_t scratch_bytes;
+    MPI_Comm ctl;           /* the control communicator for handshake tokens */
+    char token[2];          /* what tokens carry */
     int cursor;             /* the round in progress */
     int committed;
 } pcoll__sched_t;
@@ -58,6 +71,19 @@ int pcoll__sched_round(pcoll__sched_t *s);
 int pcoll__sched_send(pcoll__sched_t *s, const void *buf, int count, MPI_Datatype type,
                       int peer);
 int pcoll__sched_recv(pcoll__sched_t *s, void *buf, int count, MPI_Datatype type, int peer);
+/* A send in another mode (ready: the matching receive must be posted). */
+int pcoll__sched_send_mode(pcoll__sched_t *s, const void *buf, int count, MPI_Datatype type,
+                           int peer, pcoll__send_mode_t mode);
+/* A receive started in the open round but waited for only at the end of
+ * round `done` (>= the open round): receives can be preposted early. */
+int pcoll__sched_recv_until(pcoll__sched_t *s, void *buf, int count, MPI_Datatype type,
+                            int peer, int done);
+/* Handshake tokens: one byte, synchronous send, on the control communicator
+ * (set s->ctl before commit), so they never match data messages. */
+int pcoll__sched_token_send(pcoll__sched_t *s, int peer);
+int pcoll__sched_token_recv(pcoll__sched_t *s, int peer);
+/* The index of the open round (-1 before the first). */
+int pcoll__sched_current(const pcoll__sched_t *s);
 int pcoll__sched_copy(pcoll__sched_t *s, const void *src, int scount, MPI_Datatype stype,
                       void *dst, int dcount, MPI_Datatype dtype);
 int pcoll__sched_reduce(pcoll__sched_t *s, const void *src, void *dst, int count,

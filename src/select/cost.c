@@ -89,3 +89,34 @@ int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n)
     }
     return p < 2 ? 2 : best;
 }
+
+/* ceil(log2 p) */
+static int log2_ceil(int p)
+{
+    int l = 0;
+    while ((1 << l) < p)
+        l++;
+    return l;
+}
+
+double pcoll__cost_rs_mst(const pcoll__cost_t *c, int p, double n)
+{
+    int l = log2_ceil(p);
+    return l * (c->alpha + n * c->beta + n * c->gamma) + l * c->alpha +
+           (p - 1.0) / p * n * c->beta;
+}
+
+double pcoll__cost_rs_ring(const pcoll__cost_t *c, int p, double n, int prepost)
+{
+    double alpha = prepost ? c->alpha / 2 : c->alpha;
+    return (p - 1) * (alpha + n / p * c->beta + n / p * c->gamma) + (prepost ? c->alpha : 0.0);
+}
+
+double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)
+{
+    int l = log2_ceil(p), pof2 = 1 << (l - (p > 1 && (1 << l) != p ? 1 : 0));
+    /* Other p: the extra ranks first fold their whole vector in and finally
+     * get their block back. */
+    double fold = pof2 == p ? 0.0 : 2 * c->alpha + n * (c->beta + c->gamma);
+    return log2_ceil(pof2) * c->alpha + (pof2 - 1.0) / pof2 * n * (c->beta + c->gamma) + fold;
+}

@@ -29,6 +29,13 @@ double pcoll__cost_direct(const pcoll__cost_t *c, int p, long long n);
 /* Predicted time of Modified and Zero-copy Bruck. */
 double pcoll__cost_bruck_modified(const pcoll__cost_t *c, int p, long long n);
 double pcoll__cost_bruck_zerocopy(const pcoll__cost_t *c, int p, long long n);
+/* Reduce-scatter of n bytes in all (reduce-scatter paper sections 4.1-4.4):
+ * MST reduce + scatter, the ring (bucket) algorithm (prepost: receives
+ * preposted and ready sends, alpha_light = alpha / 2), recursive halving. */
+double pcoll__cost_rs_mst(const pcoll__cost_t *c, int p, double n);
+double pcoll__cost_rs_ring(const pcoll__cost_t *c, int p, double n, int prepost);
+double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n);
+
 /* The radix in [2, p] with the lowest predicted radix-r Bruck time. */
 int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n);
 

@@ -1,0 +1,67 @@
+/*
+ * Reduce-scatter: the arguments every builder receives and the helpers they
+ * share.  The input is a vector of `total` elements of `type`; block k
+ * (counts[k] elements from element displs[k]) of the reduction ends at rank k.
+ * The block form (pcoll_reduce_scatter_block) is the counts form with equal
+ * counts.  Results follow MPI's definition: x(0) op x(1) op ... op x(p-1), in
+ * rank order, so non-commutative ops are handled by the algorithms that keep
+ * the order (mst, recursive_halving, pairwise); ring and ring_prepost answer
+ * PCOLL_ERR_UNSUPPORTED for them.  MPI_Reduce_local(in, inout) computes
+ * inout = in op inout, so "in" is always the lower ranks' part.
+ */
+#ifndef PCOLL_REDUCE_SCATTER_REDUCE_SCATTER_H
+#define PCOLL_REDUCE_SCATTER_REDUCE_SCATTER_H
+
+#include "core/algo.h"
+#include "core/options.h"
+#include "core/plan.h"
+
+typedef struct pcoll__rs_args {
+    const void *sendbuf;     /* the input vector (in place: a staged copy) */
+    void *recvbuf;           /* this rank's block of the result */
+    const int *counts;       /* p block sizes in elements (plan-owned copy) */
+    const long long *displs; /* p+1 prefix sums of counts */
+    MPI_Datatype type;
+    MPI_Op op;
+    int commutative;
+    int inplace;             /* the caller passed MPI_IN_PLACE */
+    MPI_Aint extent;         /* of one element */
+    long long total;         /* elements in the vector */
+    pcoll__opts_t opts;
+} pcoll__rs_args_t;
+
+extern const pcoll__algo_table_t pcoll__reduce_scatter_table;
+
+int pcoll__reduce_scatter_mst(pcoll_plan_t *plan, const void *args);
+int pcoll__reduce_scatter_ring(pcoll_plan_t *plan, const void *args);
+int pcoll__reduce_scatter_ring_prepost(pcoll_plan_t *plan, const void *args);
+int pcoll__reduce_scatter_recursive_halving(pcoll_plan_t *plan, const void *args);
+int pcoll__reduce_scatter_pairwise(pcoll_plan_t *plan, const void *args);
+
+/* Address of element e of a vector laid out like the input. */
+static inline void *pcoll__rs_at(const void *base, const pcoll__rs_args_t *a, long long e)
+{
+    return (char *)base + (MPI_Aint)e * a->extent;
+}
+
+/* Elements of blocks [first, last). */
+static inline long long pcoll__rs_span(const pcoll__rs_args_t *a, int first, int last)
+{
+    return a->displs[last] - a->displs[first];
+}
+
+/* Scratch for count elements of the type, addressed like a vector. */
+void *pcoll__rs_scratch(pcoll_plan_t *plan, const pcoll__rs_args_t *a, long long count);
+/* Add inout = in op inout over count elements (nothing for count 0). */
+int pcoll__rs_reduce(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *in, void *inout,
+                     long long count);
+/* Add a send or receive of count elements (nothing for count 0). */
+int pcoll__rs_send(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *buf,
+                   long long count, int peer);
+int pcoll__rs_recv(pcoll_plan_t *plan, const pcoll__rs_args_t *a, void *buf, long long count,
+                   int peer);
+/* Add a copy of count elements. */
+int pcoll__rs_copy(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *src, void *dst,
+                   long long count);
+
+#endif
