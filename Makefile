@@ -4,8 +4,18 @@
 #   make setup            create the MPI environment (pip wheel in a venv)
 #   make [build]          configure + build in build/<flavour>
 #   make test             build, then run the test suite (ctest)
-#   make demo             build, then run examples/demo on NP ranks
+#   make demo             build, then pcoll-bench on NP ranks: every alltoall
+#                         algorithm vs the MPI; table, build/<flavour>/demo.png
+#   make bench            build, then pcoll-bench $(BENCH_ARGS) on NP ranks
+#   make plot-deps        matplotlib in .venv (for pcoll-bench --plot)
 #   make asan             ASan+UBSan build in build/asan-<flavour> and its tests
+#   make stress           the stress tests (label stress, np 3..8) in build/stress-<flavour>;
+#                         never part of make test
+#   make sim              SimGrid SMPI (installed if missing): pcoll-bench built
+#                         with smpicc in build/sim, run at P = SIM_P on the
+#                         platforms of bench/platforms; build/sim/results/
+#   make dropin-mpi4py    mpi4py's collective tests at np MPI4PY_NP (2 4), without
+#                         and with the drop-in libpcoll_mpi (docs/dropin.md)
 #   make install          install to PREFIX
 #   make check-install    install to a scratch prefix, build a consumer with
 #                         find_package(pcoll) and with pkg-config, run both
@@ -20,7 +30,11 @@
 #   TESTS=regex           only tests whose name matches (ctest -R)
 #   JOBS=n                parallel build and ctest jobs (default: cores)
 #   BUILD_TYPE=...        CMake build type of the normal build (RelWithDebInfo)
-#   NP=n                  ranks for `make demo` (4)
+#   NP=n                  ranks for `make demo` and `make bench` (4)
+#   BENCH_ARGS=...        pcoll-bench's options for `make bench` (--help lists them)
+#   DEMO_ARGS=...         pcoll-bench's options for `make demo`
+#   SIM_P="64 256"        process counts of `make sim` (also 1024, 4096); the
+#                         other SIM_* settings are listed in bench/sim/run.sh
 #   PREFIX=dir            install prefix ($(CURDIR)/_install)
 #   CMAKE_ARGS=..., CTEST_ARGS=...   passed through
 #   CC=...                host compiler (the MPI wrapper only supplies flags);
@@ -108,6 +122,7 @@ TEST_ENV := $(subst $(space),;,$(strip $(RUN_ENV)))
 
 BUILD_DIR := $(ROOT)/build/$(FLAVOUR)
 ASAN_DIR := $(ROOT)/build/asan-$(FLAVOUR)
+STRESS_DIR := $(ROOT)/build/stress-$(FLAVOUR)
 CHECK_DIR := $(BUILD_DIR)/check-install
 
 # CMake sees a plain C compiler; FindMPI reads the wrapper for MPI's flags.
@@ -145,6 +160,7 @@ define configure
 endef
 
 .PHONY: all setup build test demo asan install check-install clean distclean show-mpi
+.PHONY: bench plot-deps stress sim sim-build dropin-mpi4py
 all: build
 
 # ---------------------------------------------------------------------------
@@ -188,8 +204,65 @@ build: setup
 test: build
 	cd $(BUILD_DIR) && $(CTEST)
 
+# pcoll-bench finds the launcher (for --native-sweep) and the python with
+# matplotlib (for --plot) in these variables.
+BENCH := $(BUILD_DIR)/tools/pcoll-bench
+PLOT_VENV := $(ROOT)/.venv
+PLOT_PYTHON := $(PLOT_VENV)/bin/python
+BENCH_RUN := PCOLL_PYTHON=$(PLOT_PYTHON) PCOLL_BENCH_MPIEXEC='$(strip $(MPIEXEC) $(MPIEXEC_PREFLAGS))' \
+  $(MPIEXEC) -n $(NP) $(strip $(MPIEXEC_PREFLAGS) $(BENCH))
+BENCH_ARGS ?=
+DEMO_ARGS ?= --coll alltoall --algorithms all --sizes 8:65536:x8 --mode persistent --native-sweep
+DEMO_OUT := $(BUILD_DIR)/demo
+
+# The table comes even where matplotlib cannot be installed (then no plot).
 demo: build
-	$(MPIEXEC) -n $(NP) $(strip $(MPIEXEC_PREFLAGS) $(BUILD_DIR)/examples/demo)
+	@rm -f $(DEMO_OUT).png
+	@$(MAKE) --no-print-directory plot-deps || echo "make demo: no matplotlib, so no plot" >&2
+	$(BENCH_RUN) $(DEMO_ARGS) --csv $(DEMO_OUT).csv \
+	  $$($(PLOT_PYTHON) -c 'import matplotlib' 2>/dev/null && echo --plot $(DEMO_OUT).png)
+	@test ! -f $(DEMO_OUT).png || echo "plot: $(DEMO_OUT).png  (data: $(DEMO_OUT).csv)"
+
+bench: build $(if $(findstring --plot,$(BENCH_ARGS)),plot-deps)
+	$(BENCH_RUN) $(BENCH_ARGS)
+
+# matplotlib for pcoll-bench --plot, in .venv whatever the MPI; pip runs
+# only when the venv's python cannot import it yet.
+plot-deps:
+	@test -x $(PLOT_PYTHON) || $(PYTHON) -m venv $(PLOT_VENV)
+	@$(PLOT_PYTHON) -c 'import matplotlib' 2>/dev/null || { \
+	  echo "== installing matplotlib into $(PLOT_VENV)"; \
+	  PIP_ROOT_USER_ACTION=ignore $(PLOT_PYTHON) -m pip install --disable-pip-version-check -q matplotlib; }
+
+# stress: a tree configured with PCOLL_STRESS=ON, where the stress tests
+# (tests/stress) are registered; only they run (TESTS=regex narrows them).
+stress: setup
+	$(call configure,$(STRESS_DIR),$(BUILD_CMAKE_ARGS) -DPCOLL_STRESS=ON)
+	cmake --build $(STRESS_DIR) -j$(JOBS)
+	cd $(STRESS_DIR) && ctest --output-on-failure $(CTEST_OUTPUT) -j$(JOBS) -L stress \
+	  $(if $(TESTS),-R '$(TESTS)') $(CTEST_ARGS)
+
+# ---------------------------------------------------------------------------
+# sim: simulation at scale with SimGrid's SMPI (docs/benchmarking.md).
+# libsimgrid-dev is installed when smpicc is missing (apt-get, as root or
+# through sudo); pcoll and pcoll-bench are compiled with smpicc into one
+# static program (bench/sim/build.mk), run by bench/sim/run.sh.  SIM_*
+# variables given to make reach run.sh through the environment.
+# ---------------------------------------------------------------------------
+SIM_P ?= 64 256
+export SIM_P
+
+sim-build:
+	@command -v smpicc >/dev/null || { \
+	  echo "== installing SimGrid (libsimgrid-dev) for smpicc and smpirun"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y libsimgrid-dev; \
+	  elif command -v sudo >/dev/null; then sudo apt-get update && sudo apt-get install -y libsimgrid-dev; \
+	  else echo "make sim: smpicc not found; install libsimgrid-dev (SimGrid >= 3.32)" >&2; exit 1; fi; }
+	$(MAKE) --no-print-directory -f $(ROOT)/bench/sim/build.mk -j$(JOBS) SIM_DIR=$(ROOT)/build/sim
+
+sim: sim-build
+	@$(MAKE) --no-print-directory plot-deps || echo "make sim: no matplotlib, so no plots" >&2
+	SIM_PYTHON=$(PLOT_PYTHON) $(ROOT)/bench/sim/run.sh
 
 # ---------------------------------------------------------------------------
 # asan: everything built with -fsanitize=address,undefined; leaks of MPI's own
@@ -199,6 +272,20 @@ asan: setup
 	$(call configure,$(ASAN_DIR),$(ASAN_CMAKE_ARGS))
 	cmake --build $(ASAN_DIR) -j$(JOBS)
 	cd $(ASAN_DIR) && $(SANITIZER_ENV) $(CTEST)
+
+# ---------------------------------------------------------------------------
+# dropin-mpi4py: mpi4py (installed into the MPI's venv) runs its own
+# collective test modules, fetched from its source release into the build
+# tree, without and with the drop-in (tests/dropin/run-mpi4py.sh).
+# ---------------------------------------------------------------------------
+MPI4PY_NP ?= 2 4
+dropin-mpi4py: build
+	@test -n "$(VENV)" || { echo "dropin-mpi4py: needs MPI=mpich or MPI=openmpi" >&2; exit 1; }
+	@$(VENV)/bin/python -c 'import mpi4py' 2>/dev/null || { \
+	  echo "== installing mpi4py into $(VENV)"; \
+	  PIP_ROOT_USER_ACTION=ignore $(VENV)/bin/python -m pip install --disable-pip-version-check -q mpi4py; }
+	$(ROOT)/tests/dropin/run-mpi4py.sh $(VENV)/bin/python $(MPIEXEC) '$(MPIEXEC_PREFLAGS)' \
+	  $(BUILD_DIR)/libpcoll_mpi.so $(BUILD_DIR)/mpi4py $(MPI4PY_NP)
 
 # ---------------------------------------------------------------------------
 # install / check-install

@@ -10,6 +10,10 @@
  * - A plan (pcoll_plan_t) is created by one of the *_init calls, which are
  *   collective over the communicator, and destroyed by pcoll_plan_free.  The
  *   caller owns the plan.  Plans must be freed before MPI_Finalize.
+ *   Plans of the node-aware algorithms (`hier`, pcoll_alltoall_multi_init)
+ *   hold a shared-memory window whose release is collective over the node:
+ *   free them in the same order on every rank (as MPI requires for
+ *   MPI_Win_free).
  * - Buffers, counts, datatypes and the communicator are bound at init, exactly
  *   as for MPI persistent requests.  While a plan is active (between
  *   pcoll_start and the pcoll_test/pcoll_wait that completes it) the send
@@ -95,10 +99,53 @@ typedef struct pcoll_plan pcoll_plan_t;
  * ------------------------------------------------------------------------- */
 
 /* All-to-all.  sendbuf may be MPI_IN_PLACE (then recvbuf/recvcount/recvtype
- * describe both directions).  Algorithms: linear, pairwise, scattered, auto. */
+ * describe both directions).  Algorithms: linear, pairwise, scattered, the
+ * Bruck family, hier (node-aware: see pcoll_alltoall_multi_init), auto. */
 PCOLL_API int pcoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                   MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
+
+/* All-to-all with a count and displacement per peer (MPI_Alltoallv).
+ * Algorithms: linear, pairwise, scattered, bruck_zerocopy (nearly regular
+ * sizes: see pcoll_bruck_irregularity), padded_bruck, inplace, hier, auto.
+ * sendbuf may be MPI_IN_PLACE (the receive layout is used for both
+ * directions, as in MPI). */
+PCOLL_API int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                   const int recvcounts[], const int rdispls[],
+                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                   pcoll_plan_t **plan);
+
+/* Multiple all-to-all (pencil FFT transposes; multicore all-to-all paper,
+ * section II-C): an alltoall inside every comm_row, all of them at once, the
+ * messages of ranks that share a node merged into one message per pair of
+ * nodes.  The arguments are those of MPI_Alltoall on comm_row (block i of the
+ * buffers belongs to rank i of comm_row; sendbuf may be MPI_IN_PLACE).
+ * comm_column is the perpendicular communicator of a 2-D process grid (e.g.
+ * from MPI_Cart_sub): it holds exactly one rank of every row, all rows have
+ * the same size, and every rank belongs to MPI_COMM_WORLD.  comm_column may
+ * be MPI_COMM_NULL: then only comm_row's alltoall is planned (alltoall
+ * `hier`).  Collective over the union of the rows (every rank of the grid).
+ * Rows and nodes need not align.  Info keys as for pcoll_alltoall_init
+ * (pcoll_cores_per_node, pcoll_ports, pcoll_radix, pcoll_throttle); the only
+ * algorithm is `hier` (PCOLL_ALLTOALL_MULTI_ALGORITHM). */
+PCOLL_API int pcoll_alltoall_multi_init(const void *sendbuf, int sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                        MPI_Datatype recvtype, MPI_Comm comm_row,
+                                        MPI_Comm comm_column, MPI_Info info,
+                                        pcoll_plan_t **plan);
+
+/* In-place alltoallv whose send and receive layouts differ: the outgoing
+ * blocks (sendcounts/sdispls) of buf are replaced by the incoming ones
+ * (recvcounts/rdispls), with extra memory independent of the message sizes:
+ * O(p) integers plus auxiliary buffers (info pcoll_aux_bytes, default 1 MiB,
+ * in pcoll_aux_buffers buffers, default max(1, p/8)).  Send blocks must not
+ * overlap each other, nor receive blocks each other; a send block may overlap
+ * receive blocks.  Displacements and counts are in items of type. */
+PCOLL_API int pcoll_alltoallv_inplace_init(void *buf, const int sendcounts[],
+                                           const int sdispls[], const int recvcounts[],
+                                           const int rdispls[], MPI_Datatype type,
+                                           MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
 
 /* Reduce-scatter: reduce the p*recvcount (block form) or sum(recvcounts)
  * elements of sendbuf over all ranks with op, in rank order, and leave block
@@ -137,6 +184,9 @@ PCOLL_API int pcoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype se
                              void *recvbuf, int recvcount, MPI_Datatype recvtype,
                              MPI_Comm comm);
 
+PCOLL_API int pcoll_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
 PCOLL_API int pcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                          MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 PCOLL_API int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
@@ -199,8 +249,9 @@ PCOLL_API int pcoll_type_penalty(MPI_Datatype type, long *penalty);
 PCOLL_API const char *pcoll_algorithm_name(const char *collective, int index);
 PCOLL_API const char *pcoll_algorithm_description(const char *collective, int index);
 
-/* Bytes currently allocated by pcoll in this process, and the peak since the
- * last reset (pcoll_mem_reset_peak). */
+/* Bytes currently allocated by pcoll in this process (plans, scratch,
+ * auxiliary buffers, caches), and the peak since the last reset
+ * (pcoll_mem_reset_peak). */
 PCOLL_API long long pcoll_mem_current(void);
 PCOLL_API long long pcoll_mem_peak(void);
 PCOLL_API void pcoll_mem_reset_peak(void);

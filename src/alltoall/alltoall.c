@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "alltoall/bruck.h"
+#include "alltoall/hier.h"
 #include "core/check.h"
 #include "core/mem.h"
 #include "core/status.h"
@@ -25,6 +26,7 @@ enum {
     ALGO_BRUCK_ZEROCOPY,
     ALGO_BRUCK_ZEROCOPY_BLOCKS,
     ALGO_BRUCK_RADIX,
+    ALGO_HIER,
     ALGO_AUTO
 };
 
@@ -59,29 +61,42 @@ static const pcoll__algo_t algos[] = {
     [ALGO_BRUCK_RADIX] = {"bruck_radix",
                           "radix-r Bruck, r-1 ports per step (pcoll_radix or cost model)",
                           pcoll__alltoall_bruck_radix},
+    [ALGO_HIER] = {"hier",
+                   "node-aware: blocks bundled per node pair in shared memory, radix-r Bruck "
+                   "between nodes on pcoll_ports ranks per node (pcoll_cores_per_node)",
+                   pcoll__alltoall_hier},
     [ALGO_AUTO] = {"auto", "the cost model over every algorithm (docs/algorithms.md)", NULL},
 };
 
 const pcoll__algo_table_t pcoll__alltoall_table = {
     "alltoall", "PCOLL_ALLTOALL_ALGORITHM", algos, (int)(sizeof algos / sizeof *algos)};
 
+int pcoll__a2a_recv(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int peer)
+{
+    return pcoll__sched_recv(&plan->sched, pcoll__a2a_rbuf(a, peer), pcoll__a2a_rcount(a, peer),
+                             a->recvtype, peer);
+}
+
+int pcoll__a2a_send(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int peer)
+{
+    return pcoll__sched_send(&plan->sched, pcoll__a2a_sbuf(a, peer), pcoll__a2a_scount(a, peer),
+                             a->sendtype, peer);
+}
+
 int pcoll__a2a_exchange(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int sendto,
                         int recvfrom)
 {
-    int rc = pcoll__sched_recv(&plan->sched, pcoll__a2a_rbuf(a, recvfrom), a->recvcount,
-                               a->recvtype, recvfrom);
-    if (rc == PCOLL_SUCCESS)
-        rc = pcoll__sched_send(&plan->sched, pcoll__a2a_sbuf(a, sendto), a->sendcount,
-                               a->sendtype, sendto);
-    return rc;
+    int rc = pcoll__a2a_recv(plan, a, recvfrom);
+    return rc == PCOLL_SUCCESS ? pcoll__a2a_send(plan, a, sendto) : rc;
 }
 
 int pcoll__a2a_self_copy(pcoll_plan_t *plan, const pcoll__a2a_args_t *a)
 {
+    int me = plan->rank;
     if (a->inplace)
         return PCOLL_SUCCESS;
-    return pcoll__sched_copy(&plan->sched, pcoll__a2a_sbuf(a, plan->rank), a->sendcount,
-                             a->sendtype, pcoll__a2a_rbuf(a, plan->rank), a->recvcount,
+    return pcoll__sched_copy(&plan->sched, pcoll__a2a_sbuf(a, me), pcoll__a2a_scount(a, me),
+                             a->sendtype, pcoll__a2a_rbuf(a, me), pcoll__a2a_rcount(a, me),
                              a->recvtype);
 }
 
@@ -124,13 +139,19 @@ out:
     return rc;
 }
 
-/* Candidates of the automatic choice and their predicted times. */
-static int choose_by_cost(const pcoll__a2a_args_t *a, int p)
+int pcoll__alltoall_args(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, int recvcount, MPI_Datatype recvtype, const char *fn,
+                         pcoll__a2a_args_t *a)
+{
+    return fill_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, fn, a);
+}
+
+/* Predicted times of the candidates of the automatic choice (-1: none). */
+static void predict(const pcoll__a2a_args_t *a, int p, double *t)
 {
     pcoll__cost_t c = pcoll__cost_params();
     long long n = a->blockbytes;
-    int r = pcoll__cost_best_radix(&c, p, n), i, best = ALGO_SCATTERED;
-    double t[ALGO_AUTO];
+    int r = pcoll__cost_best_radix(&c, p, n), i;
     for (i = 0; i < ALGO_AUTO; i++)
         t[i] = -1.0;
     t[ALGO_SCATTERED] = pcoll__cost_direct(&c, p, n);
@@ -139,6 +160,14 @@ static int choose_by_cost(const pcoll__a2a_args_t *a, int p)
     t[ALGO_BRUCK_ZEROCOPY] = pcoll__cost_bruck_zerocopy(&c, p, n);
     if (r > 2)
         t[ALGO_BRUCK_RADIX] = pcoll__cost_bruck(&c, p, n, r);
+}
+
+static int choose_by_cost(const pcoll__a2a_args_t *a, int p)
+{
+    long long n = a->blockbytes;
+    int i, best = ALGO_SCATTERED;
+    double t[ALGO_AUTO];
+    predict(a, p, t);
     for (i = 0; i < ALGO_AUTO; i++)
         if (t[i] >= 0 && t[i] < t[best])
             best = i;
@@ -146,6 +175,22 @@ static int choose_by_cost(const pcoll__a2a_args_t *a, int p)
     if (best == ALGO_SCATTERED && n > PCOLL__A2A_SCATTERED_MAX)
         best = ALGO_PAIRWISE;
     return best;
+}
+
+int (*pcoll__alltoall_best_bruck(int p, long long n))(pcoll_plan_t *, const void *)
+{
+    pcoll__cost_t c = pcoll__cost_params();
+    double t[4];
+    int ids[4] = {ALGO_BRUCK_BASIC, ALGO_BRUCK_MODIFIED, ALGO_BRUCK_ZEROCOPY, ALGO_BRUCK_RADIX};
+    int i, best = 0;
+    t[0] = pcoll__cost_bruck(&c, p, n, 2);
+    t[1] = pcoll__cost_bruck_modified(&c, p, n);
+    t[2] = pcoll__cost_bruck_zerocopy(&c, p, n);
+    t[3] = pcoll__cost_bruck(&c, p, n, pcoll__cost_best_radix(&c, p, n));
+    for (i = 1; i < 4; i++)
+        if (t[i] < t[best])
+            best = i;
+    return algos[ids[best]].build;
 }
 
 /* The algorithm to run: the requested one, or the automatic choice.  In
@@ -157,6 +202,27 @@ static int choose(const pcoll__a2a_args_t *a, int p)
     if (a->inplace && a->blockbytes * p > PCOLL__A2A_INPLACE_STAGE_MAX)
         return ALGO_PAIRWISE;
     return choose_by_cost(a, p);
+}
+
+static int is_auto(const pcoll__a2a_args_t *a)
+{
+    return a->opts.algorithm < 0 || a->opts.algorithm == ALGO_AUTO;
+}
+
+/* Persistent auto, after the agreement: `hier` when there are several nodes
+ * of several ranks and the cost model prefers it to the flat choice (finding
+ * the nodes is collective; the one-shot path never considers it). */
+static int consider_hier(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *a, int p, int chosen)
+{
+    double t[ALGO_AUTO], flat = -1.0;
+    int i;
+    if (a->blockbytes == 0 || (a->inplace && chosen == ALGO_PAIRWISE))
+        return chosen;
+    predict(a, p, t);
+    for (i = 0; i < ALGO_AUTO; i++)
+        if (t[i] >= 0 && (flat < 0 || t[i] < flat))
+            flat = t[i];
+    return pcoll__hier_pays(ctx, &a->opts, a->blockbytes, flat) ? ALGO_HIER : chosen;
 }
 
 /* In place, for builders that need a separate send buffer: copy the receive
@@ -201,6 +267,7 @@ static int build(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *args, int tag,
     algo = choose(&a, plan->size);
     plan->algorithm = algos[algo].name;
     plan->no_comm = a.opts.no_comm;
+    plan->normalize = plan->normalize || a.opts.normalize;
     PCOLL_CHECK(pcoll__plan_keep_type(plan, &a.recvtype), rc, fail);
     if (a.inplace)
         a.sendtype = a.recvtype;
@@ -208,7 +275,8 @@ static int build(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *args, int tag,
         PCOLL_CHECK(pcoll__plan_keep_type(plan, &a.sendtype), rc, fail);
     /* Blocks of zero bytes: nothing to do, an empty schedule. */
     if (a.blockbytes > 0) {
-        if (a.inplace && algo != ALGO_PAIRWISE)
+        /* hier copies every block in before any is copied out. */
+        if (a.inplace && algo != ALGO_PAIRWISE && algo != ALGO_HIER)
             PCOLL_CHECK(stage_inplace(plan, &a), rc, fail);
         PCOLL_CHECK(algos[algo].build(plan, &a), rc, fail);
     }
@@ -232,11 +300,12 @@ int pcoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                         MPI_Info info, pcoll_plan_t **plan)
 {
     static const char *const what[] = {"the block size in bytes", "the algorithm",
-                                       "MPI_IN_PLACE use", "pcoll_radix"};
+                                       "MPI_IN_PLACE use", "pcoll_radix",
+                                       "the use of the automatic choice"};
     const char *fn = "pcoll_alltoall_init";
     pcoll__a2a_args_t a;
     pcoll__ctx_t *ctx;
-    long long vals[4];
+    long long vals[5];
     int rc, local, size;
 
     memset(&a, 0, sizeof a);
@@ -257,11 +326,14 @@ int pcoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     vals[1] = choose(&a, size);
     vals[2] = a.inplace;
     vals[3] = a.opts.radix;
+    vals[4] = is_auto(&a);
     /* The no-communication mode (plan creation cost alone) skips the agreement. */
     if (local != PCOLL_SUCCESS && a.opts.no_comm)
         return local;
-    if (!a.opts.no_comm && (rc = pcoll__agree(ctx->dup, local, vals, what, 4, fn)))
+    if (!a.opts.no_comm && (rc = pcoll__agree(ctx->dup, local, vals, what, 5, fn)))
         return rc;
+    if (!a.opts.no_comm && is_auto(&a))
+        a.opts.algorithm = consider_hier(ctx, &a, size, (int)vals[1]);
     return build(ctx, &a, a.opts.no_comm ? PCOLL__ONESHOT_TAG : pcoll__ctx_tag(ctx), plan);
 }
 
@@ -301,6 +373,16 @@ int pcoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
         key.sendtype = sendtype;
         key.sendcount = sendcount;
     }
+    /* hier's planning is collective (nodes, shared segment): planned on
+     * every call, never cached, since ranks may hit the cache differently. */
+    if (key.opts.algorithm == ALGO_HIER) {
+        rc = pcoll_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 comm, MPI_INFO_NULL, &plan);
+        if (rc == PCOLL_SUCCESS)
+            rc = pcoll__plan_run(plan);
+        pcoll_plan_free(&plan);
+        return rc;
+    }
     plan = pcoll__cache_find(ctx, &key, sizeof key);
     if (!plan) {
         MPI_Datatype types[2] = {key.recvtype, key.sendtype};
@@ -315,6 +397,34 @@ int pcoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
         }
     }
     rc = pcoll__plan_run(plan);
+out:
+    return rc;
+}
+
+/* The drop-in layer's MPI_Ialltoall: a plan from local checks only (no
+ * agreement, no cache) on a fresh tag, which every rank takes in the same
+ * order because MPI orders non-blocking collectives alike on all ranks.
+ * hier plans collectively, so it is refused (PCOLL_ERR_UNSUPPORTED). */
+int pcoll__alltoall_plan_local(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, pcoll_plan_t **plan)
+{
+    const char *fn = "pcoll__alltoall_plan_local";
+    pcoll__a2a_args_t a;
+    pcoll__ctx_t *ctx;
+    int rc;
+
+    memset(&a, 0, sizeof a);
+    *plan = NULL;
+    PCOLL_CHECK(pcoll__check_comm(comm, fn), rc, out);
+    PCOLL_CHECK(pcoll__opts_read(MPI_INFO_NULL, &pcoll__alltoall_table, comm_rank(comm) == 0,
+                                 &a.opts), rc, out);
+    if (a.opts.algorithm == ALGO_HIER)
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED, 1, "%s: hier plans collectively", fn);
+    PCOLL_CHECK(fill_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, fn, &a),
+                rc, out);
+    PCOLL_CHECK(pcoll__ctx_get(comm, &ctx), rc, out);
+    rc = build(ctx, &a, pcoll__ctx_tag(ctx), plan);
 out:
     return rc;
 }

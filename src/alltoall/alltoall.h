@@ -27,32 +27,70 @@ typedef struct pcoll__a2a_args {
     int inplace;            /* the caller passed MPI_IN_PLACE */
     MPI_Aint sblock;        /* extent of one send block in bytes */
     MPI_Aint rblock;        /* extent of one receive block in bytes */
-    long long blockbytes;   /* payload bytes of one block */
+    long long blockbytes;   /* payload bytes of one block (alltoallv: of the largest) */
+    /* alltoallv: per-peer counts and displacements in items (NULL for
+     * alltoall); sext and rext are the item extents. */
+    const int *scounts, *sdispls, *rcounts, *rdispls;
+    MPI_Aint sext, rext;
     pcoll__opts_t opts;
 } pcoll__a2a_args_t;
 
 extern const pcoll__algo_table_t pcoll__alltoall_table;
+
+/* pcoll_alltoall_init's local checks, filling *a (MPI_IN_PLACE resolved);
+ * nothing is allocated.  For other entry points (the multiple all-to-all). */
+int pcoll__alltoall_args(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, int recvcount, MPI_Datatype recvtype, const char *fn,
+                         pcoll__a2a_args_t *a);
+
+/* The builder of the Bruck variant the cost model predicts fastest for p
+ * ranks and blocks of n bytes (alltoallv's padded_bruck runs it). */
+int (*pcoll__alltoall_best_bruck(int p, long long n))(pcoll_plan_t *, const void *);
 
 /* Builders (one file each). */
 int pcoll__alltoall_linear(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_pairwise(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_scattered(pcoll_plan_t *plan, const void *args);
 
-/* Where block `peer` starts in the send / receive buffer. */
+/* Where block `peer` starts in the send / receive buffer, and its count. */
 static inline const void *pcoll__a2a_sbuf(const pcoll__a2a_args_t *a, int peer)
 {
+    if (a->sdispls)
+        return (const char *)a->sendbuf + (MPI_Aint)a->sdispls[peer] * a->sext;
     return (const char *)a->sendbuf + (MPI_Aint)peer * a->sblock;
 }
 
 static inline void *pcoll__a2a_rbuf(const pcoll__a2a_args_t *a, int peer)
 {
+    if (a->rdispls)
+        return (char *)a->recvbuf + (MPI_Aint)a->rdispls[peer] * a->rext;
     return (char *)a->recvbuf + (MPI_Aint)peer * a->rblock;
 }
+
+static inline int pcoll__a2a_scount(const pcoll__a2a_args_t *a, int peer)
+{
+    return a->scounts ? a->scounts[peer] : a->sendcount;
+}
+
+static inline int pcoll__a2a_rcount(const pcoll__a2a_args_t *a, int peer)
+{
+    return a->rcounts ? a->rcounts[peer] : a->recvcount;
+}
+
+/* Add the receive of peer's block, or the send of ours to it. */
+int pcoll__a2a_recv(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int peer);
+int pcoll__a2a_send(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int peer);
 
 /* Add the exchange with one peer: receive its block, send it ours. */
 int pcoll__a2a_exchange(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int sendto,
                         int recvfrom);
 /* Add the copy of this rank's own block (nothing when in place). */
 int pcoll__a2a_self_copy(pcoll_plan_t *plan, const pcoll__a2a_args_t *a);
+
+/* The drop-in layer's non-blocking MPI_Ialltoall: a plan built from local
+ * checks only, on a fresh tag (see alltoall.c). */
+int pcoll__alltoall_plan_local(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, pcoll_plan_t **plan);
 
 #endif

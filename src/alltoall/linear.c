@@ -15,17 +15,11 @@ int pcoll__alltoall_linear(pcoll_plan_t *plan, const void *args)
     int i, rc = PCOLL_SUCCESS, p = plan->size, r = plan->rank;
 
     /* Prepost a receive from every other rank, nearest first. */
-    for (i = 1; i < p && rc == PCOLL_SUCCESS; i++) {
-        int from = (r - i + p) % p;
-        rc = pcoll__sched_recv(&plan->sched, pcoll__a2a_rbuf(a, from), a->recvcount,
-                               a->recvtype, from);
-    }
+    for (i = 1; i < p && rc == PCOLL_SUCCESS; i++)
+        rc = pcoll__a2a_recv(plan, a, (r - i + p) % p);
     /* Then send every block, in the same cyclic order. */
-    for (i = 1; i < p && rc == PCOLL_SUCCESS; i++) {
-        int to = (r + i) % p;
-        rc = pcoll__sched_send(&plan->sched, pcoll__a2a_sbuf(a, to), a->sendcount, a->sendtype,
-                               to);
-    }
+    for (i = 1; i < p && rc == PCOLL_SUCCESS; i++)
+        rc = pcoll__a2a_send(plan, a, (r + i) % p);
     /* The own block is copied while the messages travel. */
     return rc == PCOLL_SUCCESS ? pcoll__a2a_self_copy(plan, a) : rc;
 }

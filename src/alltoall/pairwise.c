@@ -18,28 +18,28 @@
 
 static int build_inplace(pcoll_plan_t *plan, const pcoll__a2a_args_t *a)
 {
-    int p = plan->size, r = plan->rank, k, rc = PCOLL_SUCCESS;
-    int n = (int)a->blockbytes;
+    int p = plan->size, r = plan->rank, k, size, rc = PCOLL_SUCCESS;
     void *tmp;
 
     if (a->blockbytes > 0x7fffffff)
         return pcoll__error(PCOLL_ERR_UNSUPPORTED, 1, "pairwise in place: block over 2 GiB");
-    if (!(tmp = pcoll__plan_alloc(plan, (size_t)n)))
+    if (!(tmp = pcoll__plan_alloc(plan, (size_t)a->blockbytes)))
         return pcoll__error(PCOLL_ERR_NOMEM, 1, "pairwise in place: scratch block");
+    MPI_Type_size(a->recvtype, &size);
     for (k = 0; k < pcoll__pairing_rounds(p) && rc == PCOLL_SUCCESS; k++) {
-        int peer = pcoll__pairing_partner(r, p, k);
+        int peer = pcoll__pairing_partner(r, p, k), count = pcoll__a2a_rcount(a, peer);
         void *block = pcoll__a2a_rbuf(a, peer);
         if (peer == r)
             continue;
         /* Pack the outgoing block aside, then exchange it for the incoming one. */
         rc = pcoll__sched_round(&plan->sched);
         if (rc == PCOLL_SUCCESS)
-            rc = pcoll__sched_copy(&plan->sched, block, a->recvcount, a->recvtype, tmp, n,
+            rc = pcoll__sched_copy(&plan->sched, block, count, a->recvtype, tmp, count * size,
                                    MPI_PACKED);
         if (rc == PCOLL_SUCCESS)
-            rc = pcoll__sched_recv(&plan->sched, block, a->recvcount, a->recvtype, peer);
+            rc = pcoll__a2a_recv(plan, a, peer);
         if (rc == PCOLL_SUCCESS)
-            rc = pcoll__sched_send(&plan->sched, tmp, n, MPI_PACKED, peer);
+            rc = pcoll__sched_send(&plan->sched, tmp, count * size, MPI_PACKED, peer);
     }
     return rc;
 }

@@ -21,16 +21,10 @@ int pcoll__alltoall_scattered(pcoll_plan_t *plan, const void *args)
         int last = first + t < p ? first + t : p;
         rc = pcoll__sched_round(&plan->sched);
         /* Receives of the group first, so the matching sends find them posted. */
-        for (i = first; i < last && rc == PCOLL_SUCCESS; i++) {
-            int from = (r - i + p) % p;
-            rc = pcoll__sched_recv(&plan->sched, pcoll__a2a_rbuf(a, from), a->recvcount,
-                                   a->recvtype, from);
-        }
-        for (i = first; i < last && rc == PCOLL_SUCCESS; i++) {
-            int to = (r + i) % p;
-            rc = pcoll__sched_send(&plan->sched, pcoll__a2a_sbuf(a, to), a->sendcount,
-                                   a->sendtype, to);
-        }
+        for (i = first; i < last && rc == PCOLL_SUCCESS; i++)
+            rc = pcoll__a2a_recv(plan, a, (r - i + p) % p);
+        for (i = first; i < last && rc == PCOLL_SUCCESS; i++)
+            rc = pcoll__a2a_send(plan, a, (r + i) % p);
         /* The own block is copied while the first group travels. */
         if (first == 1 && rc == PCOLL_SUCCESS)
             rc = pcoll__a2a_self_copy(plan, a);

@@ -31,6 +31,18 @@ int pcoll__check_type(MPI_Datatype type, const char *what, const char *fn)
     return PCOLL_SUCCESS;
 }
 
+int pcoll__op_predefined(MPI_Op op)
+{
+    static const MPI_Op ops[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,    MPI_PROD,   MPI_LAND,
+                                 MPI_BAND, MPI_LOR,  MPI_BOR,    MPI_LXOR,   MPI_BXOR,
+                                 MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+    size_t i;
+    for (i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (op == ops[i])
+            return 1;
+    return 0;
+}
+
 int pcoll__check_count(int count, const char *what, const char *fn)
 {
     if (count < 0)
@@ -38,11 +50,11 @@ int pcoll__check_count(int count, const char *what, const char *fn)
     return PCOLL_SUCCESS;
 }
 
-int pcoll__agree(MPI_Comm comm, int rc, const long long *vals, const char *const *what, int n,
-                 const char *fn)
+int pcoll__agree_range(MPI_Comm comm, int rc, const long long *vals, int n, long long *mins,
+                       long long *maxs, const char *fn)
 {
     long long v[2 * PCOLL__AGREE_MAX + 1];
-    int i, mismatch = -1;
+    int i;
     if (n > PCOLL__AGREE_MAX)
         n = PCOLL__AGREE_MAX;
     /* One MIN reduction gives the worst code and both the min and max of each value. */
@@ -53,16 +65,27 @@ int pcoll__agree(MPI_Comm comm, int rc, const long long *vals, const char *const
     }
     if (MPI_Allreduce(MPI_IN_PLACE, v, 2 * n + 1, MPI_LONG_LONG, MPI_MIN, comm) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, 1, "%s: MPI_Allreduce failed", fn);
-    for (i = n - 1; i >= 0; i--)
-        if (v[1 + 2 * i] != -v[2 + 2 * i])
-            mismatch = i;
+    for (i = 0; i < n; i++) {
+        mins[i] = v[1 + 2 * i];
+        maxs[i] = -v[2 + 2 * i];
+    }
     if (rc == PCOLL_SUCCESS && v[0] != PCOLL_SUCCESS)
         rc = pcoll__error((int)v[0], 0, "%s: another rank reported %s", fn,
                           pcoll_err_name((int)v[0]));
-    if (rc != PCOLL_SUCCESS)
-        return rc;
-    if (mismatch >= 0)
-        return pcoll__error(PCOLL_ERR_MISMATCH, 1, "%s: %s differs across ranks", fn,
-                            what[mismatch]);
-    return PCOLL_SUCCESS;
+    return rc;
+}
+
+int pcoll__agree(MPI_Comm comm, int rc, const long long *vals, const char *const *what, int n,
+                 const char *fn)
+{
+    long long mins[PCOLL__AGREE_MAX], maxs[PCOLL__AGREE_MAX];
+    int i;
+    if (n > PCOLL__AGREE_MAX)
+        n = PCOLL__AGREE_MAX;
+    rc = pcoll__agree_range(comm, rc, vals, n, mins, maxs, fn);
+    for (i = 0; rc == PCOLL_SUCCESS && i < n; i++)
+        if (mins[i] != maxs[i])
+            return pcoll__error(PCOLL_ERR_MISMATCH, 1, "%s: %s differs across ranks", fn,
+                                what[i]);
+    return rc;
 }

@@ -9,6 +9,8 @@
 
 /* PCOLL_ERR_ARG for MPI_DATATYPE_NULL, an invalid or an uncommitted type. */
 int pcoll__check_type(MPI_Datatype type, const char *what, const char *fn);
+/* Whether op is one of MPI's predefined reduction operations. */
+int pcoll__op_predefined(MPI_Op op);
 /* PCOLL_ERR_ARG for a negative count. */
 int pcoll__check_count(int count, const char *what, const char *fn);
 
@@ -21,5 +23,9 @@ int pcoll__check_count(int count, const char *what, const char *fn);
  * differs (what[i] names it), else PCOLL_SUCCESS. */
 int pcoll__agree(MPI_Comm comm, int rc, const long long *vals, const char *const *what, int n,
                  const char *fn);
+/* The same single reduction, returning each value's minimum and maximum over
+ * all ranks instead of requiring them equal (mins, maxs: n entries each). */
+int pcoll__agree_range(MPI_Comm comm, int rc, const long long *vals, int n, long long *mins,
+                       long long *maxs, const char *fn);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "core/comm.h"
 #include "core/mem.h"
+#include "core/node.h"
 #include "core/plan.h"
 #include "core/status.h"
 
@@ -38,6 +39,7 @@ void pcoll__ctx_release(pcoll__ctx_t *ctx)
     int fini = 0;
     if (!ctx || --ctx->refs > 0)
         return;
+    pcoll__node_cache_free(ctx);
     MPI_Finalized(&fini);
     if (!fini) {
         MPI_Comm_free(&ctx->dup);

@@ -39,6 +39,7 @@ typedef struct pcoll__ctx {
     int next_tag, tag_ub;
     unsigned long long clock;
     pcoll__cache_entry_t cache[PCOLL__CACHE_SIZE];
+    struct pcoll__node *nodes; /* cached node topologies (core/node.h) */
     struct pcoll__ctx *next;
 } pcoll__ctx_t;
 

@@ -72,6 +72,11 @@ void pcoll__free(void *p)
     free(h);
 }
 
+void pcoll__mem_note(long long bytes)
+{
+    count(bytes);
+}
+
 long long pcoll_mem_current(void)
 {
     return mem_current;

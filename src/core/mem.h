@@ -9,5 +9,8 @@ void *pcoll__malloc(size_t bytes);           /* NULL on failure or bytes == 0 */
 void *pcoll__calloc(size_t n, size_t size);  /* zeroed */
 void *pcoll__realloc(void *p, size_t bytes);
 void pcoll__free(void *p);                   /* NULL-safe */
+/* Count bytes that MPI allocated for pcoll (shared windows): +bytes when
+ * allocated, -bytes when freed. */
+void pcoll__mem_note(long long bytes);
 
 #endif

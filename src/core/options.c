@@ -1,7 +1,8 @@
 /*
  * Option parsing (see options.h).  Values are whole numbers >= 1 (strtoll
- * with nothing trailing); algorithm names must be in the collective's table,
- * and the error message lists the valid ones.
+ * with nothing trailing); flags (pcoll_no_comm, pcoll_normalize) are 0, 1,
+ * true or false; algorithm names must be in the collective's table, and the
+ * error message lists the valid ones.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -26,6 +27,7 @@ static const numeric_key_t numeric_keys[] = {
     KEY_("pcoll_cores_per_node", "PCOLL_CORES_PER_NODE", cores_per_node, 0),
     KEY_("pcoll_aux_buffers", "PCOLL_AUX_BUFFERS", aux_buffers, 0),
     KEY_("pcoll_aux_bytes", "PCOLL_AUX_BYTES", aux_bytes, 1),
+    KEY_("pcoll_regular_ratio", "PCOLL_REGULAR_RATIO", regular_ratio, 0),
 };
 #undef KEY_
 
@@ -93,19 +95,17 @@ static int read_algorithm(MPI_Info info, const pcoll__algo_table_t *t, int print
                         t->collective, buf, list);
 }
 
-/* pcoll_no_comm / PCOLL_NO_COMM: 1, 0, true or false. */
-static int read_no_comm(MPI_Info info, int print, int *value)
+int pcoll__opts_flag(MPI_Info info, const char *key, const char *env, int print, int *value)
 {
     char buf[16];
     *value = 0;
-    if (!lookup(info, "pcoll_no_comm", "PCOLL_NO_COMM", buf, (int)sizeof buf))
+    if (!lookup(info, key, env, buf, (int)sizeof buf))
         return PCOLL_SUCCESS;
     if (strcmp(buf, "1") == 0 || strcmp(buf, "true") == 0)
         *value = 1;
     else if (strcmp(buf, "0") != 0 && strcmp(buf, "false") != 0)
         return pcoll__error(PCOLL_ERR_ARG, print,
-                            "option pcoll_no_comm: malformed value \"%s\" (0, 1, true, false)",
-                            buf);
+                            "option %s: malformed value \"%s\" (0, 1, true, false)", key, buf);
     return PCOLL_SUCCESS;
 }
 
@@ -117,7 +117,10 @@ int pcoll__opts_read(MPI_Info info, const pcoll__algo_table_t *table, int print,
     memset(opts, 0, sizeof *opts);
     rc = read_algorithm(info, table, print, &opts->algorithm);
     if (rc == PCOLL_SUCCESS)
-        rc = read_no_comm(info, print, &opts->no_comm);
+        rc = pcoll__opts_flag(info, "pcoll_no_comm", "PCOLL_NO_COMM", print, &opts->no_comm);
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll__opts_flag(info, "pcoll_normalize", "PCOLL_NORMALIZE", print,
+                              &opts->normalize);
     for (k = 0; rc == PCOLL_SUCCESS && k < sizeof numeric_keys / sizeof *numeric_keys; k++) {
         const numeric_key_t *nk = &numeric_keys[k];
         char buf[64];

@@ -17,8 +17,15 @@ typedef struct pcoll__opts {
     int cores_per_node;
     int aux_buffers;
     long long aux_bytes;
+    int regular_ratio;   /* alltoallv: zero-copy Bruck needs max <= ratio * min */
     int no_comm;         /* pcoll_no_comm: build and free plans, never communicate */
+    int normalize;       /* pcoll_normalize: plans keep user types normalized */
 } pcoll__opts_t;
+
+/* A flag option: the environment variable env, else the info key; "1",
+ * "true", "0" or "false" (anything else is PCOLL_ERR_ARG, printed when print
+ * is set); *value is 0 when neither is set. */
+int pcoll__opts_flag(MPI_Info info, const char *key, const char *env, int print, int *value);
 
 /* Read every option for table's collective.  Errors (unknown algorithm,
  * malformed values) return PCOLL_ERR_ARG and are printed when print is set. */

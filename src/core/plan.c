@@ -2,9 +2,11 @@
  * Plans: creation, owned resources, the start/test/wait state machine and
  * freeing.  See plan.h.
  */
+#include <sched.h>
 #include <string.h>
 
 #include "core/mem.h"
+#include "core/options.h"
 #include "core/plan.h"
 #include "core/status.h"
 
@@ -21,6 +23,8 @@ int pcoll__plan_create(pcoll__ctx_t *ctx, const char *collective, int tag,
     p->comm = ctx->dup;
     p->sched.ctl = ctx->ctl;
     p->tag = tag;
+    /* A malformed value was refused when the options were read. */
+    pcoll__opts_flag(MPI_INFO_NULL, "pcoll_normalize", "PCOLL_NORMALIZE", 0, &p->normalize);
     MPI_Comm_rank(p->comm, &p->rank);
     MPI_Comm_size(p->comm, &p->size);
     *plan = p;
@@ -62,10 +66,25 @@ int pcoll__plan_keep_type(pcoll_plan_t *plan, MPI_Datatype *type)
     MPI_Type_get_envelope(*type, &ni, &na, &nd, &combiner);
     if (combiner == MPI_COMBINER_NAMED)
         return PCOLL_SUCCESS;
-    if (MPI_Type_dup(*type, &copy) != MPI_SUCCESS)
+    /* A type normalization cannot handle (too large) is kept as it is. */
+    if (!(plan->normalize && pcoll_type_normalize(*type, &copy) == PCOLL_SUCCESS) &&
+        MPI_Type_dup(*type, &copy) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, 1, "plan: MPI_Type_dup failed");
     *type = copy;
     return pcoll__plan_own_type(plan, type);
+}
+
+int pcoll__plan_on_free(pcoll_plan_t *plan, void (*fn)(void *arg), void *arg)
+{
+    pcoll__on_free_t *list =
+        pcoll__realloc(plan->on_free, (size_t)(plan->non_free + 1) * sizeof *list);
+    if (!list) {
+        fn(arg);
+        return pcoll__error(PCOLL_ERR_NOMEM, 1, "plan: release list");
+    }
+    plan->on_free = list;
+    plan->on_free[plan->non_free++] = (pcoll__on_free_t){fn, arg};
+    return PCOLL_SUCCESS;
 }
 
 void pcoll__plan_destroy(pcoll_plan_t *plan)
@@ -73,7 +92,12 @@ void pcoll__plan_destroy(pcoll_plan_t *plan)
     int i;
     if (!plan)
         return;
+    if (plan->ops && plan->ops->destroy)
+        plan->ops->destroy(plan);
     pcoll__sched_free(&plan->sched);
+    for (i = plan->non_free - 1; i >= 0; i--)
+        plan->on_free[i].fn(plan->on_free[i].arg);
+    pcoll__free(plan->on_free);
     for (i = 0; i < plan->nbuffers; i++)
         pcoll__free(plan->buffers[i]);
     for (i = 0; i < plan->ntypes; i++)
@@ -92,6 +116,12 @@ static int finish(pcoll_plan_t *plan, int rc, int done)
     return rc;
 }
 
+/* One non-blocking step of the run. */
+static int progress(pcoll_plan_t *plan, int *done)
+{
+    return plan->ops ? plan->ops->test(plan, done) : pcoll__sched_test(&plan->sched, done);
+}
+
 int pcoll_start(pcoll_plan_t *plan)
 {
     if (!plan)
@@ -101,7 +131,7 @@ int pcoll_start(pcoll_plan_t *plan)
     plan->state = PCOLL__ACTIVE;
     if (plan->no_comm)
         return PCOLL_SUCCESS;
-    return finish(plan, pcoll__sched_start(&plan->sched), 0);
+    return finish(plan, plan->ops ? plan->ops->start(plan) : pcoll__sched_start(&plan->sched), 0);
 }
 
 int pcoll_test(pcoll_plan_t *plan, int *flag)
@@ -112,7 +142,7 @@ int pcoll_test(pcoll_plan_t *plan, int *flag)
     *flag = 0;
     if (plan->state != PCOLL__ACTIVE)
         return pcoll__error(PCOLL_ERR_STATE, 1, "pcoll_test: plan is not active");
-    rc = plan->no_comm ? PCOLL_SUCCESS : pcoll__sched_test(&plan->sched, &done);
+    rc = plan->no_comm ? PCOLL_SUCCESS : progress(plan, &done);
     done = done || plan->no_comm;
     *flag = rc == PCOLL_SUCCESS && done;
     return finish(plan, rc, done);
@@ -124,13 +154,28 @@ int pcoll_wait(pcoll_plan_t *plan)
         return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_wait: NULL plan");
     if (plan->state != PCOLL__ACTIVE)
         return pcoll__error(PCOLL_ERR_STATE, 1, "pcoll_wait: plan is not active");
-    return finish(plan, plan->no_comm ? PCOLL_SUCCESS : pcoll__sched_wait(&plan->sched), 1);
+    if (plan->no_comm)
+        return finish(plan, PCOLL_SUCCESS, 1);
+    if (!plan->ops)
+        return finish(plan, pcoll__sched_wait(&plan->sched), 1);
+    for (;;) {
+        int done = 0, rc = plan->ops->test(plan, &done);
+        if (rc != PCOLL_SUCCESS || done)
+            return finish(plan, rc, 1);
+        sched_yield(); /* oversubscribed peers must get the processor */
+    }
 }
+
+const char *pcoll__last_run_algorithm = "";
 
 int pcoll__plan_run(pcoll_plan_t *plan)
 {
     int rc = pcoll_start(plan);
-    return rc == PCOLL_SUCCESS ? pcoll_wait(plan) : rc;
+    rc = rc == PCOLL_SUCCESS ? pcoll_wait(plan) : rc;
+    /* Recorded last, so an outer plan's name wins over its children's. */
+    if (plan)
+        pcoll__last_run_algorithm = plan->algorithm;
+    return rc;
 }
 
 int pcoll_plan_free(pcoll_plan_t **plan)

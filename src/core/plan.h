@@ -15,6 +15,16 @@
 
 typedef enum pcoll__plan_state { PCOLL__INACTIVE, PCOLL__ACTIVE } pcoll__plan_state_t;
 
+/* Algorithms whose work depends on the data at run time (not a fixed
+ * schedule) drive the plan themselves: start begins a run, test makes
+ * progress without blocking and sets *done, destroy frees plan->priv.
+ * pcoll_wait calls test until done, yielding the processor in between. */
+typedef struct pcoll__plan_ops {
+    int (*start)(pcoll_plan_t *plan);
+    int (*test)(pcoll_plan_t *plan, int *done);
+    void (*destroy)(pcoll_plan_t *plan);
+} pcoll__plan_ops_t;
+
 struct pcoll_plan {
     pcoll__plan_state_t state;
     const char *collective;  /* "alltoall" */
@@ -25,12 +35,24 @@ struct pcoll_plan {
     int rank, size;
     int cached;              /* owned by the one-shot cache: pcoll_plan_free refuses */
     int no_comm;             /* runs complete at once without communicating */
+    int normalize;           /* keep user types normalized (pcoll_normalize); the
+                                default comes from PCOLL_NORMALIZE */
     pcoll__sched_t sched;
+    const pcoll__plan_ops_t *ops; /* NULL: run the schedule */
+    void *priv;              /* the algorithm's own state (ops only) */
     void **buffers;          /* owned scratch */
     int nbuffers;
     MPI_Datatype *types;     /* owned committed datatypes */
     int ntypes;
+    struct pcoll__on_free *on_free; /* resources released by callbacks */
+    int non_free;
 };
+
+/* A resource a plan releases through a callback (windows, communicators). */
+typedef struct pcoll__on_free {
+    void (*fn)(void *arg);
+    void *arg;
+} pcoll__on_free_t;
 
 /* A new empty plan on ctx (taking a reference) with the given tag. */
 int pcoll__plan_create(pcoll__ctx_t *ctx, const char *collective, int tag,
@@ -40,11 +62,20 @@ void *pcoll__plan_alloc(pcoll_plan_t *plan, size_t bytes);
 /* Commit *type and make the plan own it. */
 int pcoll__plan_own_type(pcoll_plan_t *plan, MPI_Datatype *type);
 /* The caller may free its datatypes once init returns: replace a derived
- * *type by a duplicate the plan owns (predefined types are kept as they are). */
+ * *type by a duplicate the plan owns (predefined types are kept as they are),
+ * or, when plan->normalize is set, by its normalized form
+ * (pcoll_type_normalize: the same type map, lower bound and extent). */
 int pcoll__plan_keep_type(pcoll_plan_t *plan, MPI_Datatype *type);
+/* Call fn(arg) when the plan is destroyed (after its requests are freed, in
+ * the reverse order of registration).  On failure fn(arg) is called at once. */
+int pcoll__plan_on_free(pcoll_plan_t *plan, void (*fn)(void *arg), void *arg);
 /* Release everything; NULL and half-built plans accepted; ignores the state. */
 void pcoll__plan_destroy(pcoll_plan_t *plan);
 /* Start and wait (the one-shot path). */
 int pcoll__plan_run(pcoll_plan_t *plan);
+
+/* The algorithm of the plan pcoll__plan_run completed last ("" before any):
+ * the one-shot calls' choice, which the drop-in layer's log reports. */
+extern const char *pcoll__last_run_algorithm;
 
 #endif

@@ -5,9 +5,15 @@
 #include <string.h>
 
 #include "alltoall/alltoall.h"
+#include "alltoall/hier.h"
+#include "alltoallv/alltoallv.h"
+#include "alltoallv/inplace.h"
 #include "reduce_scatter/reduce_scatter.h"
 
 static const pcoll__algo_table_t *const tables[] = {&pcoll__alltoall_table,
+                                                    &pcoll__alltoall_multi_table,
+                                                    &pcoll__alltoallv_table,
+                                                    &pcoll__alltoallv_inplace_table,
                                                     &pcoll__reduce_scatter_table};
 
 static const pcoll__algo_t *lookup(const char *collective, int index)
@@ -15,6 +21,8 @@ static const pcoll__algo_t *lookup(const char *collective, int index)
     size_t i;
     if (!collective || index < 0)
         return NULL;
+    if (strcmp(collective, "reduce_scatter_block") == 0)
+        collective = "reduce_scatter"; /* both forms share one table */
     for (i = 0; i < sizeof tables / sizeof *tables; i++)
         if (strcmp(tables[i]->collective, collective) == 0)
             return index < tables[i]->count ? &tables[i]->algos[index] : NULL;

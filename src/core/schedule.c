@@ -1,11 +1,21 @@
 /*
  * Schedule building, commit and execution (see schedule.h).
  */
+#include <sched.h>
 #include <string.h>
 
 #include "core/mem.h"
 #include "core/schedule.h"
+#include "core/check.h"
 #include "core/status.h"
+#include "datatype/blocks.h"
+
+static void free_runs(pcoll__blocks_t *runs)
+{
+    if (runs)
+        pcoll__blocks_free(runs);
+    pcoll__free(runs);
+}
 
 /* Grow *arr (of *cap items of size sz) to hold at least need items. */
 static int grow(void **arr, int *cap, int need, size_t sz)
@@ -89,6 +99,12 @@ int pcoll__sched_recv(pcoll__sched_t *s, void *buf, int count, MPI_Datatype type
     return pcoll__sched_recv_until(s, buf, count, type, peer, -1);
 }
 
+int pcoll__sched_poll(pcoll__sched_t *s, pcoll__poll_t poll)
+{
+    pcoll__op_t op = {.kind = PCOLL__OP_POLL, .peer = -1, .poll = poll};
+    return push(s, &op);
+}
+
 int pcoll__sched_token_send(pcoll__sched_t *s, int peer)
 {
     pcoll__op_t op = {.kind = PCOLL__OP_SEND, .peer = peer, .src = &s->token[0],
@@ -122,16 +138,56 @@ int pcoll__sched_copy(pcoll__sched_t *s, const void *src, int scount, MPI_Dataty
     return push(s, &op);
 }
 
+/* MPI_Reduce_local need not accept a predefined op on a derived type (MPICH
+ * refuses), though MPI's reductions allow a type map of one predefined type:
+ * such a reduction is flattened once into runs of the basic type. */
+static int flatten_for_reduce(pcoll__op_t *o)
+{
+    if (pcoll__type_predefined(o->stype) || !pcoll__op_predefined(o->op))
+        return PCOLL_SUCCESS;
+    if (!(o->runs = pcoll__calloc(1, sizeof *o->runs)))
+        return pcoll__error(PCOLL_ERR_NOMEM, 1, "schedule: reduction runs");
+    return pcoll__flatten(o->stype, o->runs);
+}
+
 int pcoll__sched_reduce(pcoll__sched_t *s, const void *src, void *dst, int count,
                         MPI_Datatype type, MPI_Op op)
 {
     pcoll__op_t o = {.kind = PCOLL__OP_REDUCE, .peer = -1, .src = src, .scount = count,
                      .stype = type, .dst = dst, .dcount = count, .dtype = type, .op = op};
+    int rc;
     o.bytes = pcoll__type_bytes(type, count);
     if (o.bytes <= 0)
         return o.bytes < 0 ? pcoll__error(PCOLL_ERR_ARG, 1, "schedule: invalid datatype")
                            : PCOLL_SUCCESS;
-    return push(s, &o);
+    if ((rc = flatten_for_reduce(&o)) == PCOLL_SUCCESS && (rc = push(s, &o)) == PCOLL_SUCCESS)
+        return rc;
+    free_runs(o.runs);
+    return rc;
+}
+
+/* Run a reduction: directly, or run by run of the basic type. */
+static int reduce(const pcoll__op_t *op)
+{
+    MPI_Aint lb, ext, bext;
+    long k, b;
+    int err = MPI_SUCCESS;
+    if (!op->runs)
+        return MPI_Reduce_local(op->src, op->dst, op->scount, op->stype, op->op);
+    MPI_Type_get_extent(op->stype, &lb, &ext);
+    for (k = 0; k < op->scount && err == MPI_SUCCESS; k++)
+        for (b = 0; b < op->runs->n && err == MPI_SUCCESS; b++) {
+            const pcoll__block_t *r = &op->runs->b[b];
+            MPI_Aint at = (MPI_Aint)k * ext + r->disp;
+            long long e, dense;
+            MPI_Type_get_extent(r->type, &lb, &bext);
+            dense = r->ext == bext ? r->len : 1;
+            for (e = 0; e < r->len && err == MPI_SUCCESS; e += dense)
+                err = MPI_Reduce_local((const char *)op->src + at + e * r->ext,
+                                       (char *)op->dst + at + e * r->ext, (int)dense, r->type,
+                                       op->op);
+        }
+    return err;
 }
 
 /* The persistent request of one send or receive. */
@@ -206,7 +262,10 @@ static int begin_round(pcoll__sched_t *s)
                                  op->dcount, op->dtype, s->scratch);
             break;
         case PCOLL__OP_REDUCE:
-            err = MPI_Reduce_local(op->src, op->dst, op->scount, op->stype, op->op);
+            err = reduce(op);
+            break;
+        case PCOLL__OP_POLL:
+            op->poll.arrive(op->poll.arg);
             break;
         }
         if (err != MPI_SUCCESS)
@@ -231,16 +290,32 @@ static int advance(pcoll__sched_t *s)
     return s->cursor < s->nrounds ? begin_round(s) : PCOLL_SUCCESS;
 }
 
+/* Whether the poll ops of the current round are all satisfied. */
+static int polls_done(const pcoll__sched_t *s)
+{
+    int i;
+    for (i = s->round_first[s->cursor]; i < s->round_first[s->cursor + 1]; i++)
+        if (s->ops[i].kind == PCOLL__OP_POLL && !s->ops[i].poll.poll(s->ops[i].poll.arg))
+            return 0;
+    return 1;
+}
+
+/* Is the current round complete?  Never blocks. */
+static int round_done(pcoll__sched_t *s, int *flag)
+{
+    int first = s->req_first[s->cursor], n = s->req_first[s->cursor + 1] - first;
+    *flag = 1;
+    if (n > 0 && MPI_Testall(n, s->reqs + first, flag, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: MPI_Testall in round %d", s->cursor);
+    *flag = *flag && polls_done(s);
+    return PCOLL_SUCCESS;
+}
+
 int pcoll__sched_test(pcoll__sched_t *s, int *done)
 {
-    int rc = PCOLL_SUCCESS;
+    int rc = PCOLL_SUCCESS, flag;
     while (rc == PCOLL_SUCCESS && s->cursor < s->nrounds) {
-        int first = s->req_first[s->cursor], n = s->req_first[s->cursor + 1] - first;
-        int flag = 1;
-        if (n > 0 && MPI_Testall(n, s->reqs + first, &flag, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-            return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: MPI_Testall in round %d",
-                                s->cursor);
-        if (!flag)
+        if ((rc = round_done(s, &flag)) != PCOLL_SUCCESS || !flag)
             break;
         rc = advance(s);
     }
@@ -248,15 +323,32 @@ int pcoll__sched_test(pcoll__sched_t *s, int *done)
     return rc;
 }
 
+/* Does the current round wait for anything but its requests? */
+static int has_polls(const pcoll__sched_t *s)
+{
+    int i;
+    for (i = s->round_first[s->cursor]; i < s->round_first[s->cursor + 1]; i++)
+        if (s->ops[i].kind == PCOLL__OP_POLL)
+            return 1;
+    return 0;
+}
+
 int pcoll__sched_wait(pcoll__sched_t *s)
 {
-    int rc = PCOLL_SUCCESS;
+    int rc = PCOLL_SUCCESS, flag = 0;
     while (rc == PCOLL_SUCCESS && s->cursor < s->nrounds) {
         int first = s->req_first[s->cursor], n = s->req_first[s->cursor + 1] - first;
-        if (n > 0 && MPI_Waitall(n, s->reqs + first, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-            return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: MPI_Waitall in round %d",
-                                s->cursor);
-        rc = advance(s);
+        if (!has_polls(s)) {
+            if (n > 0 && MPI_Waitall(n, s->reqs + first, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+                return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: MPI_Waitall in round %d",
+                                    s->cursor);
+        } else {
+            /* Poll with MPI progress; yield so oversubscribed peers can run. */
+            while ((rc = round_done(s, &flag)) == PCOLL_SUCCESS && !flag)
+                sched_yield();
+        }
+        if (rc == PCOLL_SUCCESS)
+            rc = advance(s);
     }
     return rc;
 }
@@ -267,6 +359,8 @@ void pcoll__sched_free(pcoll__sched_t *s)
     for (i = 0; i < s->nreqs; i++)
         if (s->reqs[i] != MPI_REQUEST_NULL)
             MPI_Request_free(&s->reqs[i]);
+    for (i = 0; i < s->nops; i++)
+        free_runs(s->ops[i].runs);
     pcoll__free(s->reqs);
     pcoll__free(s->req_first);
     pcoll__free(s->ops);
@@ -275,7 +369,7 @@ void pcoll__sched_free(pcoll__sched_t *s)
     memset(s, 0, sizeof *s);
 }
 
-static const char *const kind_name[] = {"send", "recv", "copy", "reduce"};
+static const char *const kind_name[] = {"send", "recv", "copy", "reduce", "poll"};
 
 int pcoll__sched_print(const pcoll__sched_t *s, FILE *out)
 {

@@ -22,8 +22,18 @@ typedef enum pcoll__op_kind {
     PCOLL__OP_SEND,
     PCOLL__OP_RECV,
     PCOLL__OP_COPY,
-    PCOLL__OP_REDUCE
+    PCOLL__OP_REDUCE,
+    PCOLL__OP_POLL
 } pcoll__op_kind_t;
+
+/* A local condition a round waits for besides its requests (e.g. a node
+ * barrier in shared memory): arrive is called when the op is reached, poll
+ * until it returns non-zero; neither may block. */
+typedef struct pcoll__poll {
+    void (*arrive)(void *arg);
+    int (*poll)(void *arg);
+    void *arg;
+} pcoll__poll_t;
 
 /* Send modes (MPI_Send_init, MPI_Rsend_init, MPI_Ssend_init). */
 typedef enum pcoll__send_mode {
@@ -47,6 +57,9 @@ typedef struct pcoll__op {
     MPI_Datatype dtype;
     MPI_Op op;              /* reduce: dst = src op dst */
     pcoll__copy_t copy;     /* copy: how */
+    pcoll__poll_t poll;     /* poll: what */
+    struct pcoll__blocks *runs; /* reduce: a predefined op on a derived type,
+                                   applied run by run of its basic type */
     long long bytes;        /* payload, for printing */
 } pcoll__op_t;
 
@@ -78,6 +91,8 @@ int pcoll__sched_send_mode(pcoll__sched_t *s, const void *buf, int count, MPI_Da
  * round `done` (>= the open round): receives can be preposted early. */
 int pcoll__sched_recv_until(pcoll__sched_t *s, void *buf, int count, MPI_Datatype type,
                             int peer, int done);
+/* A poll op (see pcoll__poll_t) in the open round. */
+int pcoll__sched_poll(pcoll__sched_t *s, pcoll__poll_t poll);
 /* Handshake tokens: one byte, synchronous send, on the control communicator
  * (set s->ctl before commit), so they never match data messages. */
 int pcoll__sched_token_send(pcoll__sched_t *s, int peer);

@@ -16,14 +16,15 @@
  *
  * Work is linear in the number of runs produced: copies of a one-run
  * signature are a multiplied count, not expanded one by one, and
- * pcoll__sig_match compares count copies of two lists without making them.  Datatypes that
- * MPI_Type_get_contents returns are freed unless predefined (MPI's rule).
+ * pcoll__sig_match compares count copies of two lists without making them.  Each
+ * level is read with pcoll__contents_get (contents.c).
  */
 #include <limits.h>
 
 #include "core/mem.h"
 #include "core/status.h"
 #include "datatype/build.h"
+#include "datatype/contents.h"
 #include "datatype/signature.h"
 
 /* Append count items of the basic type, merging with the last run.  The
@@ -148,53 +149,6 @@ static int push_named(pcoll__sig_t *s, MPI_Datatype type)
     return sig_push(s, type, 1);
 }
 
-/* Whether a type of this combiner is predefined (named, or a Fortran 90
- * parameterized type): a basic type that MPI forbids freeing. */
-static int predefined_combiner(int combiner)
-{
-    return combiner == MPI_COMBINER_NAMED || combiner == MPI_COMBINER_F90_REAL ||
-           combiner == MPI_COMBINER_F90_COMPLEX || combiner == MPI_COMBINER_F90_INTEGER;
-}
-
-static int is_predefined(MPI_Datatype type)
-{
-    int ni, na, nd, combiner;
-    MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
-    return predefined_combiner(combiner);
-}
-
-/* What MPI_Type_get_contents returns for one derived type. */
-typedef struct contents {
-    int *ints;
-    MPI_Aint *addrs;
-    MPI_Datatype *types;
-    int ntypes; /* filled entries of types */
-} contents_t;
-
-static void contents_free(contents_t *c)
-{
-    for (int i = 0; i < c->ntypes; i++)
-        if (!is_predefined(c->types[i]))
-            MPI_Type_free(&c->types[i]);
-    pcoll__free(c->ints);
-    pcoll__free(c->addrs);
-    pcoll__free(c->types);
-}
-
-static int contents_get(MPI_Datatype type, int ni, int na, int nd, contents_t *c)
-{
-    c->ntypes = 0;
-    c->ints = pcoll__malloc((size_t)(ni > 0 ? ni : 1) * sizeof *c->ints);
-    c->addrs = pcoll__malloc((size_t)(na > 0 ? na : 1) * sizeof *c->addrs);
-    c->types = pcoll__malloc((size_t)(nd > 0 ? nd : 1) * sizeof *c->types);
-    if (!c->ints || !c->addrs || !c->types)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "signature: type contents");
-    if (MPI_Type_get_contents(type, ni, na, nd, c->ints, c->addrs, c->types) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "signature: MPI_Type_get_contents failed");
-    c->ntypes = nd;
-    return PCOLL_SUCCESS;
-}
-
 static int decode(MPI_Datatype type, pcoll__sig_t *s);
 
 /* Append reps copies of the signature of one item of type. */
@@ -209,7 +163,7 @@ static int decode_repeat(pcoll__sig_t *s, MPI_Datatype type, long long reps)
 }
 
 /* A struct: blocklength[i] copies of types[i], in order. */
-static int decode_struct(const contents_t *c, pcoll__sig_t *s)
+static int decode_struct(const pcoll__contents_t *c, pcoll__sig_t *s)
 {
     int rc = PCOLL_SUCCESS;
     for (int i = 0; i < c->ints[0] && rc == PCOLL_SUCCESS; i++)
@@ -218,7 +172,7 @@ static int decode_struct(const contents_t *c, pcoll__sig_t *s)
 }
 
 /* Any constructor over a single oldtype: size(type)/size(oldtype) copies. */
-static int decode_single(MPI_Datatype type, const contents_t *c, pcoll__sig_t *s)
+static int decode_single(MPI_Datatype type, const pcoll__contents_t *c, pcoll__sig_t *s)
 {
     MPI_Count size, oldsize;
     if (c->ntypes != 1)
@@ -239,17 +193,14 @@ static int decode_single(MPI_Datatype type, const contents_t *c, pcoll__sig_t *s
 /* Append the signature of one item of type. */
 static int decode(MPI_Datatype type, pcoll__sig_t *s)
 {
-    int ni, na, nd, combiner, rc;
-    contents_t c = {0};
-    if (MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "signature: MPI_Type_get_envelope failed");
-    if (predefined_combiner(combiner))
-        return push_named(s, type);
-    rc = contents_get(type, ni, na, nd, &c);
-    if (rc == PCOLL_SUCCESS)
-        rc = combiner == MPI_COMBINER_STRUCT ? decode_struct(&c, s)
-                                             : decode_single(type, &c, s);
-    contents_free(&c);
+    pcoll__contents_t c = {0};
+    int rc = pcoll__contents_get(type, "signature", &c);
+    if (rc == PCOLL_SUCCESS && pcoll__combiner_predefined(c.combiner))
+        rc = push_named(s, type);
+    else if (rc == PCOLL_SUCCESS)
+        rc = c.combiner == MPI_COMBINER_STRUCT ? decode_struct(&c, s)
+                                               : decode_single(type, &c, s);
+    pcoll__contents_free(&c);
     return rc;
 }
 

@@ -13,7 +13,7 @@
 #include "core/check.h"
 #include "core/mem.h"
 #include "core/status.h"
-#include "datatype/signature.h"
+#include "datatype/contents.h"
 #include "reduce_scatter/reduce_scatter.h"
 #include "select/cost.h"
 
@@ -78,35 +78,34 @@ int pcoll__rs_copy(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *sr
 
 /* ---- checks ---------------------------------------------------------------- */
 
-static int is_predefined_op(MPI_Op op)
+/* Whether every leaf of type's constructor tree is the same predefined type
+ * (*leaf, set by the first leaf found).  Pair types such as MPI_DOUBLE_INT
+ * are leaves of their own. */
+static int one_leaf(MPI_Datatype type, MPI_Datatype *leaf)
 {
-    static const MPI_Op ops[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,
-                                 MPI_BAND, MPI_LOR,  MPI_BOR,  MPI_LXOR,   MPI_BXOR,
-                                 MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
-    size_t i;
-    for (i = 0; i < sizeof ops / sizeof *ops; i++)
-        if (op == ops[i])
-            return 1;
-    return 0;
+    pcoll__contents_t c = {0};
+    int i, ok;
+    if (pcoll__type_predefined(type)) {
+        if (*leaf == MPI_DATATYPE_NULL)
+            *leaf = type;
+        return *leaf == type;
+    }
+    if (pcoll__contents_get(type, "reduce_scatter", &c) != PCOLL_SUCCESS)
+        return 0;
+    for (i = 0, ok = 1; i < c.ntypes && ok; i++)
+        ok = one_leaf(c.types[i], leaf);
+    pcoll__contents_free(&c);
+    return ok;
 }
 
-/* A predefined op needs a type map of one predefined type (a pair type such
- * as MPI_DOUBLE_INT decodes as two alternating basic types). */
+/* A predefined op needs a type map of one predefined type. */
 static int check_op_type(MPI_Datatype type, MPI_Op op, const char *fn)
 {
-    pcoll__sig_t sig = {0};
-    int ni, na, nd, combiner, i, ok = 1;
-    MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
-    if (!is_predefined_op(op) || combiner == MPI_COMBINER_NAMED)
+    MPI_Datatype leaf = MPI_DATATYPE_NULL;
+    if (!pcoll__op_predefined(op) || one_leaf(type, &leaf))
         return PCOLL_SUCCESS;
-    if (pcoll__sig_of(type, 1, &sig) != PCOLL_SUCCESS)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: cannot decode the datatype", fn);
-    for (i = 2; i < sig.nruns; i++)
-        ok = ok && sig.types[i] == sig.types[i - 2];
-    pcoll__sig_free(&sig);
-    return ok ? PCOLL_SUCCESS
-              : pcoll__error(PCOLL_ERR_ARG, 1,
-                             "%s: a predefined op needs a type made of one predefined type", fn);
+    return pcoll__error(PCOLL_ERR_ARG, 1,
+                        "%s: a predefined op needs a type made of one predefined type", fn);
 }
 
 /* Local checks of everything but the counts; fill *a. */
@@ -203,6 +202,7 @@ static int build(pcoll__ctx_t *ctx, const pcoll__rs_args_t *args, int tag, pcoll
     algo = choose(&a, p);
     plan->algorithm = algos[algo].name;
     plan->no_comm = a.opts.no_comm;
+    plan->normalize = plan->normalize || a.opts.normalize;
     if (!supports(algo, &a)) {
         rc = pcoll__error(PCOLL_ERR_UNSUPPORTED, 1,
                           "reduce_scatter %s: the op is not commutative", algos[algo].name);
@@ -393,5 +393,38 @@ int pcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
         return pcoll__error(PCOLL_ERR_NOMEM, 1, "%s: counts", fn);
     rc = oneshot(sendbuf, recvbuf, counts, type, op, comm, fn);
     pcoll__free(counts);
+    return rc;
+}
+
+/* The drop-in layer's MPI_Ireduce_scatter(_block): a plan from local checks
+ * only (no agreement, no cache) on a fresh tag, which every rank takes in
+ * the same order. */
+int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                     MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                     pcoll_plan_t **plan)
+{
+    const char *fn = "pcoll__reduce_scatter_plan_local";
+    long long *displs = NULL;
+    pcoll__rs_args_t a;
+    pcoll__ctx_t *ctx;
+    int rc, p, rank;
+
+    memset(&a, 0, sizeof a);
+    *plan = NULL;
+    PCOLL_CHECK(pcoll__check_comm(comm, fn), rc, out);
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &rank);
+    if (!(displs = pcoll__malloc(sizeof(long long) * (size_t)(p + 1)))) {
+        rc = pcoll__error(PCOLL_ERR_NOMEM, 1, "%s: displacements", fn);
+        goto out;
+    }
+    PCOLL_CHECK(pcoll__opts_read(MPI_INFO_NULL, &pcoll__reduce_scatter_table, rank == 0,
+                                 &a.opts), rc, out);
+    PCOLL_CHECK(fill_args(sendbuf, recvbuf, type, op, fn, &a), rc, out);
+    PCOLL_CHECK(fill_counts(recvcounts, p, fn, displs, &a), rc, out);
+    PCOLL_CHECK(pcoll__ctx_get(comm, &ctx), rc, out);
+    rc = build(ctx, &a, pcoll__ctx_tag(ctx), plan);
+out:
+    pcoll__free(displs);
     return rc;
 }

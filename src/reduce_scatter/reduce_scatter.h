@@ -64,4 +64,10 @@ int pcoll__rs_recv(pcoll_plan_t *plan, const pcoll__rs_args_t *a, void *buf, lon
 int pcoll__rs_copy(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *src, void *dst,
                    long long count);
 
+/* The drop-in layer's non-blocking MPI_Ireduce_scatter(_block): a plan
+ * built from local checks only, on a fresh tag (see reduce_scatter.c). */
+int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                     MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                     pcoll_plan_t **plan);
+
 #endif

@@ -30,12 +30,15 @@ static int arriving(int i, int s, int p)
 /* Round 0: every receive, then the handshake. */
 static int prepost(pcoll_plan_t *plan, const pcoll__rs_args_t *a, void **into)
 {
-    int p = plan->size, i = plan->rank, s, rc;
+    int p = plan->size, i = plan->rank, s, rc, base;
     PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
+    /* Step s runs s rounds after this one (rounds before it, e.g. in-place
+     * staging, shift everything). */
+    base = pcoll__sched_current(&plan->sched);
     PCOLL_CHECK(pcoll__sched_token_recv(&plan->sched, (i + 1) % p), rc, out);
     for (s = 1; s < p; s++)
         PCOLL_CHECK(pcoll__sched_recv_until(&plan->sched, into[s], a->counts[arriving(i, s, p)],
-                                            a->type, (i - 1 + p) % p, s), rc, out);
+                                            a->type, (i - 1 + p) % p, base + s), rc, out);
     rc = pcoll__sched_token_send(&plan->sched, (i - 1 + p) % p);
 out:
     return rc;

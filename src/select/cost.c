@@ -90,6 +90,40 @@ int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n)
     return p < 2 ? 2 : best;
 }
 
+double pcoll__cost_hier(const pcoll__cost_t *c, int N, int m, int ports, long long z, int r)
+{
+    int s, d, steps = pcoll__bruck_steps(N, r), P = ports > 0 && ports < m ? ports : m;
+    double t = 2.0 * N * (double)z / m * c->gamma + 2.0 * c->alpha;
+    long long w = 1;
+    for (s = 0; s < steps; s++, w *= r) {
+        long long slots = 0;
+        int msgs = 0, busy;
+        for (d = 1; d < r; d++) {
+            long long k = pcoll__bruck_digit_count(N, r, w, d);
+            msgs += k > 0;
+            slots += k;
+        }
+        busy = msgs < P ? msgs : P;
+        t += (double)((msgs + P - 1) / P) * c->alpha + c->alpha;
+        t += (double)slots * z / (busy ? busy : 1) * (c->beta + (s + 1 < steps ? c->gamma : 0));
+    }
+    return t;
+}
+
+int pcoll__cost_hier_radix(const pcoll__cost_t *c, int N, int m, int ports, long long z)
+{
+    int r, best = N > 2 ? N : 2;
+    double tbest = pcoll__cost_hier(c, N, m, ports, z, best);
+    for (r = 2; r < N; r++) {
+        double t = pcoll__cost_hier(c, N, m, ports, z, r);
+        if (t < tbest) {
+            tbest = t;
+            best = r;
+        }
+    }
+    return best;
+}
+
 /* ceil(log2 p) */
 static int log2_ceil(int p)
 {

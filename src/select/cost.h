@@ -36,6 +36,16 @@ double pcoll__cost_rs_mst(const pcoll__cost_t *c, int p, double n);
 double pcoll__cost_rs_ring(const pcoll__cost_t *c, int p, double n, int prepost);
 double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n);
 
+/* Node-aware all-to-all (multicore paper II-A/B; alltoall `hier`): N nodes
+ * of m ranks, `ports` of them sending (0: all), bundles (slots) of z bytes
+ * between two nodes, radix-r Bruck between nodes (r >= N: one step).  Per
+ * step: ceil(messages / ports) start-ups and the slots one port sends, their
+ * unpacking but after the last step, a node barrier (alpha); plus copying p n
+ * bytes in and out per rank and two more barriers. */
+double pcoll__cost_hier(const pcoll__cost_t *c, int N, int m, int ports, long long z, int r);
+/* The radix in [2, N] with the lowest predicted hier time. */
+int pcoll__cost_hier_radix(const pcoll__cost_t *c, int N, int m, int ports, long long z);
+
 /* The radix in [2, p] with the lowest predicted radix-r Bruck time. */
 int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n);
 

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Merge the simulated pcoll-bench runs of bench/sim/run.sh into tables.
+
+  report.py --out DIR --tag PLAT-PN --platform PLAT --nprocs N
+      reads DIR/TAG.pcoll.csv (pcoll algorithms + SMPI's default
+      MPI_Alltoall) and DIR/TAG.smpi-NAME.csv (one SMPI algorithm each),
+      writes DIR/TAG.csv (pcoll-bench's CSV format; the SMPI algorithms are
+      rows of kind native_forced named smpi:NAME), DIR/TAG.md (a Markdown
+      table: one row per algorithm, one column per size) and, when
+      tools/pcoll-plot.py exists, DIR/TAG.png.
+  report.py --out DIR --summary
+      concatenates every DIR/*.md table, in platform and P order, into
+      DIR/summary.md.
+
+Only the standard library; the plot script brings its own needs.
+"""
+import argparse
+import csv
+import glob
+import math
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def median(row):
+    try:
+        v = float(row["median_us"])
+    except (KeyError, ValueError):
+        return math.nan
+    return v if row.get("result") == "ok" else math.nan
+
+
+def command_of(log):
+    """The command line run.sh wrote at the top of a log, paths relative."""
+    try:
+        with open(log) as f:
+            first = f.readline().rstrip("\n")
+    except OSError:
+        return ""
+    return first[2:].replace(ROOT + "/", "") if first.startswith("$ ") else ""
+
+
+def timing(log):
+    """Simulated seconds (SMPI's display-timing) and run.sh's CPU line."""
+    try:
+        with open(log) as f:
+            text = f.read()
+    except OSError:
+        return None
+    sim = re.search(r"Simulated time: ([0-9.e+-]+) seconds", text)
+    cpu = re.search(r"^cpu: ([0-9.]+) s user, ([0-9.]+) s system, ([0-9.]+) s wall", text, re.M)
+    if not sim or not cpu:
+        return None
+    return (f"#   simulated {float(sim.group(1)):.4f} s; simulation: "
+            f"{float(cpu.group(1)) + float(cpu.group(2)):.0f} s CPU, {float(cpu.group(3)):.0f} s wall")
+
+
+def merge(args):
+    out, tag = args.out, args.tag
+    pcoll_csv = os.path.join(out, tag + ".pcoll.csv")
+    rows = read_rows(pcoll_csv) if os.path.exists(pcoll_csv) else []
+    fields = list(rows[0].keys()) if rows else None
+    baselines = []
+    for path in sorted(glob.glob(os.path.join(out, tag + ".smpi-*.csv"))):
+        name = path[len(os.path.join(out, tag + ".smpi-")):-len(".csv")]
+        baselines.append(name)
+        for r in read_rows(path):
+            if r["kind"] != "native":
+                continue
+            r["algorithm"], r["kind"] = "smpi:" + name, "native_forced"
+            rows.append(r)
+            fields = fields or list(r.keys())
+    if not rows:
+        print(f"report.py: no results for {tag}", file=sys.stderr)
+        return 1
+    sizes = sorted({int(r["size"]) for r in rows})
+    default = {int(r["size"]): median(r) for r in rows if r["kind"] == "native"}
+    for r in rows:  # speedup against SMPI's default MPI_Alltoall, as pcoll-bench does
+        m, d = median(r), default.get(int(r["size"]), math.nan)
+        r["speedup"] = "" if math.isnan(m) or math.isnan(d) else f"{d / m:.4f}"
+    merged = os.path.join(out, tag + ".csv")
+    with open(merged, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+    write_table(args, rows, sizes, baselines)
+    plot(merged, os.path.join(out, tag + ".png"))
+    return 0
+
+
+def label(r):
+    if r["kind"] == "native":
+        return "SMPI default (MPI_Alltoall)"
+    if r["kind"] == "native_forced":
+        return "SMPI " + r["algorithm"][len("smpi:"):]
+    runs = r.get("runs") or ""
+    return "pcoll " + r["algorithm"] + (f" (= {runs})" if runs else "")
+
+
+def write_table(args, rows, sizes, baselines):
+    order = {"native": 0, "native_forced": 1, "pcoll": 2}
+    rows = sorted(rows, key=lambda r: order.get(r["kind"], 3))
+    names, cells = [], {}
+    for r in rows:
+        name = label(r)
+        if name not in cells:
+            names.append(name)
+            cells[name] = {}
+        cells[name][int(r["size"])] = r
+    best = {s: min((median(c[s]) for c in cells.values() if s in c and not math.isnan(median(c[s]))),
+                   default=math.nan) for s in sizes}
+    lines = [f"#### {args.platform}, P = {args.nprocs}", "",
+             "Median time per call in simulated microseconds (bold: fastest at that size).", "",
+             "| algorithm | " + " | ".join(f"{s} B" for s in sizes) + " |",
+             "|---|" + "---:|" * len(sizes)]
+    for name in names:
+        out = []
+        for s in sizes:
+            r = cells[name].get(s)
+            m = median(r) if r else math.nan
+            if r is None:
+                out.append("")
+            elif math.isnan(m):
+                out.append(r.get("result", "") or "-")
+            else:
+                out.append(f"**{m:.1f}**" if m == best[s] else f"{m:.1f}")
+        lines.append(f"| {name} | " + " | ".join(out) + " |")
+    lines.append("| best pcoll / best SMPI | " + " | ".join(ratio(cells, s) for s in sizes) + " |")
+    lines += ["", "Commands (run in the repository root; hostfile written by bench/sim/run.sh):", "", "```"]
+    for kind in ["pcoll"] + ["smpi-" + b for b in baselines]:
+        log = os.path.join(args.out, f"{args.tag}.{kind}.log")
+        cmd = command_of(log)
+        note = timing(log)
+        if cmd:
+            lines.append(cmd)
+        if note:
+            lines.append(note)
+    lines += ["```", ""]
+    with open(os.path.join(args.out, args.tag + ".md"), "w") as f:
+        f.write("\n".join(lines))
+
+
+def ratio(cells, size):
+    """Best pcoll time over best SMPI time (<1: pcoll faster), with names."""
+    def best_of(prefix):
+        cand = [(median(c[size]), n) for n, c in cells.items()
+                if n.startswith(prefix) and size in c and not math.isnan(median(c[size]))]
+        return min(cand, default=None)
+    p, s = best_of("pcoll "), best_of("SMPI ")
+    if not p or not s:
+        return "-"
+    pn = p[1][len("pcoll "):].split(" ")[0]
+    sn = s[1][len("SMPI "):].split(" ")[0]
+    return f"{p[0] / s[0]:.2f} ({pn} / {sn})"
+
+
+def plot(csv_path, png):
+    script = os.path.join(ROOT, "tools", "pcoll-plot.py")
+    if not os.path.exists(script):
+        return
+    rc = subprocess.call([sys.executable, script, csv_path, png])
+    if rc != 0:
+        print(f"report.py: {script} failed for {csv_path} (exit {rc})", file=sys.stderr)
+
+
+def summary(args):
+    def key(path):
+        m = re.match(r"(.*)-P(\d+)\.md$", os.path.basename(path))
+        return (m.group(1), int(m.group(2))) if m else (path, 0)
+    tables = sorted((p for p in glob.glob(os.path.join(args.out, "*-P*.md"))), key=key)
+    with open(os.path.join(args.out, "summary.md"), "w") as f:
+        f.write("### Simulated alltoall (bench/sim/run.sh)\n\n")
+        for p in tables:
+            with open(p) as t:
+                f.write(t.read() + "\n")
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--tag")
+    ap.add_argument("--platform")
+    ap.add_argument("--nprocs")
+    ap.add_argument("--summary", action="store_true")
+    args = ap.parse_args()
+    if args.summary:
+        return summary(args)
+    if not (args.tag and args.platform and args.nprocs):
+        ap.error("--tag, --platform and --nprocs are needed without --summary")
+    return merge(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

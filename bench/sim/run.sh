@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# bench/sim/run.sh -- pcoll-bench simulated at scale with SimGrid SMPI.
+#
+# For every platform and process count P: one smpirun of pcoll-bench timing
+# every pcoll alltoall algorithm (persistent plans) next to SMPI's default
+# MPI_Alltoall, then one smpirun per SMPI alltoall algorithm
+# (--cfg=smpi/alltoall:NAME, pcoll-bench --native-only) for the baselines;
+# bench/sim/report.py merges them into one CSV, a Markdown table and a plot
+# per platform and P.  `make sim` builds build/sim/pcoll-bench and runs this.
+#
+# Settings (environment variables; `make sim VAR=...` passes them on):
+#   SIM_P="64 256"           process counts (1024 and 4096 also work; see
+#                            docs/benchmarking.md for their run times)
+#   SIM_PLATFORMS="fat-ib multicore-ib"   files bench/platforms/NAME.xml
+#   SIM_SIZES="8 256 4096 40000"  bytes per block, before the memory cap
+#   SIM_MEM_GB=8             memory cap: a size is left out at P when
+#                            SIM_MEM_FACTOR * P^2 * size > SIM_MEM_GB GiB
+#                            (all P simulated ranks live in this one process)
+#   SIM_MEM_FACTOR=4         bytes held per byte of one rank's send buffer
+#                            (send, receive, reference, plan scratch)
+#   SIM_REPS=3 SIM_WARMUP=1  timed and warm-up calls (the simulation is
+#                            deterministic: a few are enough)
+#   SIM_ALGORITHMS=all       pcoll algorithms (--algorithms)
+#   SIM_BASELINES="bruck pair basic_linear ring mpich ompi mvapich2 impi"
+#                            SMPI algorithms, each a separate smpirun ("" none)
+#   SIM_CORES=16             ranks per node on the multicore platforms
+#   SIM_COMPUTE=no           smpi/simulate-computation: "yes" also charges the
+#                            CPU time pcoll spends between MPI calls (its
+#                            memcpy copies, the executor), timed on this
+#                            machine -- not reproducible, see the docs
+#   SIM_HOST_SPEED=100Gf     smpi/host-speed; equal to the platforms' host
+#                            speed, so computation is injected 1:1
+#   SIM_BIN=build/sim/pcoll-bench  SIM_OUT=build/sim/results
+#   SIM_PYTHON=python3       runs report.py (and tools/pcoll-plot.py, which
+#                            needs matplotlib: the Makefile passes .venv's)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SIM_P=${SIM_P:-"64 256"}
+SIM_PLATFORMS=${SIM_PLATFORMS:-"fat-ib multicore-ib"}
+SIM_SIZES=${SIM_SIZES:-"8 256 4096 40000"}
+SIM_MEM_GB=${SIM_MEM_GB:-8}
+SIM_MEM_FACTOR=${SIM_MEM_FACTOR:-4}
+SIM_REPS=${SIM_REPS:-3}
+SIM_WARMUP=${SIM_WARMUP:-1}
+SIM_ALGORITHMS=${SIM_ALGORITHMS:-all}
+SIM_BASELINES=${SIM_BASELINES-"bruck pair basic_linear ring mpich ompi mvapich2 impi"}
+SIM_CORES=${SIM_CORES:-16}
+SIM_COMPUTE=${SIM_COMPUTE:-no}
+SIM_HOST_SPEED=${SIM_HOST_SPEED:-100Gf}
+SIM_BIN=${SIM_BIN:-$ROOT/build/sim/pcoll-bench}
+SIM_OUT=${SIM_OUT:-$ROOT/build/sim/results}
+SIM_PYTHON=${SIM_PYTHON:-python3}
+
+die() { echo "bench/sim/run.sh: $*" >&2; exit 1; }
+command -v smpirun >/dev/null || die "smpirun not found (Debian/Ubuntu: apt-get install libsimgrid-dev)"
+[ -x "$SIM_BIN" ] || die "$SIM_BIN not built (make sim builds it)"
+mkdir -p "$SIM_OUT"
+SIM_OUT=$(cd "$SIM_OUT" && pwd)
+SIM_BIN=$(cd "$(dirname "$SIM_BIN")" && pwd)/$(basename "$SIM_BIN")
+
+# Simulation settings shared by every run (documented in docs/benchmarking.md;
+# the network and MPI-overhead settings are in the platform files).
+CFG=(--cfg=smpi/privatization:1 --cfg=smpi/simulate-computation:"$SIM_COMPUTE"
+     --cfg=smpi/host-speed:"$SIM_HOST_SPEED" --cfg=smpi/display-timing:yes
+     --log=xbt_cfg.thres:warning --log=smpi_coll.thres:warning)
+
+# The sizes of SIM_SIZES that fit in SIM_MEM_GB at P ranks, comma-separated.
+sizes_for() {
+    local p=$1 s out=""
+    for s in $SIM_SIZES; do
+        if awk -v p="$p" -v s="$s" -v f="$SIM_MEM_FACTOR" -v g="$SIM_MEM_GB" \
+               'BEGIN { exit !(f * p * p * s <= g * 2^30) }'; then
+            out+=${out:+,}$s
+        fi
+    done
+    echo "$out"
+}
+
+# hostfile(platform, P, file): one line per node; multicore platforms put
+# SIM_CORES consecutive ranks on a node.
+hostfile() {
+    local plat=$1 p=$2 file=$3 i
+    : > "$file"
+    case $plat in
+        multicore*) for ((i = 0; i * SIM_CORES < p; i++)); do echo "node-$i:$SIM_CORES"; done ;;
+        *) for ((i = 0; i < p; i++)); do echo "node-$i"; done ;;
+    esac > "$file"
+}
+
+# run(log, command...): echo the command into the log, run it, keep its
+# output; the simulated and wall-clock times go to stderr.
+# smpirun makes its temporary hostfile in the current directory: run it in
+# SIM_OUT.  The log ends with SMPI's timing lines and the CPU time.
+run() {
+    local log=$1 rc=0
+    shift
+    printf '$ %s\n' "$*" > "$log"
+    local TIMEFORMAT='cpu: %U s user, %S s system, %R s wall'
+    { time (cd "$SIM_OUT" && "$@") >> "$log" 2>&1 || rc=$?; } 2>> "$log"
+    if [ $rc -ne 0 ]; then
+        echo "  FAILED (exit $rc): see $log" >&2
+        return 1
+    fi
+    echo "  simulated $(sed -n 's/.*Simulated time: \([0-9.e+-]*\) seconds.*/\1/p' "$log" | head -1) s;" \
+         "$(tail -1 "$log")" >&2
+}
+
+status=0
+for plat in $SIM_PLATFORMS; do
+    platfile=$ROOT/bench/platforms/$plat.xml
+    [ -f "$platfile" ] || die "no platform $platfile"
+    for p in $SIM_P; do
+        sizes=$(sizes_for "$p")
+        [ -n "$sizes" ] || { echo "== $plat P=$p: no size fits SIM_MEM_GB=$SIM_MEM_GB, skipped" >&2; continue; }
+        tag=$plat-P$p
+        hf=$SIM_OUT/$tag.hosts
+        hostfile "$plat" "$p" "$hf"
+        base=(smpirun -np "$p" -platform "$platfile" -hostfile "$hf" "${CFG[@]}")
+        bench=(--coll alltoall --sizes "$sizes" --reps "$SIM_REPS" --warmup "$SIM_WARMUP" --progress)
+        echo "== $plat P=$p sizes $sizes: pcoll algorithms" >&2
+        rm -f "$SIM_OUT/$tag".*.csv
+        run "$SIM_OUT/$tag.pcoll.log" "${base[@]}" "$SIM_BIN" "${bench[@]}" --mode persistent \
+            --algorithms "$SIM_ALGORITHMS" --csv "$SIM_OUT/$tag.pcoll.csv" || status=1
+        for b in $SIM_BASELINES; do
+            echo "== $plat P=$p: SMPI alltoall $b" >&2
+            run "$SIM_OUT/$tag.smpi-$b.log" "${base[@]}" --cfg=smpi/alltoall:"$b" "$SIM_BIN" \
+                "${bench[@]}" --native-only --csv "$SIM_OUT/$tag.smpi-$b.csv" || status=1
+        done
+        "$SIM_PYTHON" "$ROOT/bench/sim/report.py" --out "$SIM_OUT" --tag "$tag" \
+            --platform "$plat" --nprocs "$p" || status=1
+    done
+done
+"$SIM_PYTHON" "$ROOT/bench/sim/report.py" --out "$SIM_OUT" --summary || status=1
+echo "results: $SIM_OUT (summary.md, one .csv/.md/.png per platform and P)" >&2
+exit $status

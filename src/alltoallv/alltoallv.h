@@ -1,0 +1,42 @@
+/*
+ * alltoallv: the arguments its builders receive.  The first member is the
+ * per-peer form of the alltoall arguments, so alltoall's direct builders
+ * (linear, pairwise, scattered) serve alltoallv unchanged.
+ */
+#ifndef PCOLL_ALLTOALLV_ALLTOALLV_H
+#define PCOLL_ALLTOALLV_ALLTOALLV_H
+
+#include "alltoall/alltoall.h"
+
+/* Default of pcoll_regular_ratio: zero-copy Bruck needs the largest element
+ * to be at most this many times the smallest (over all ranks). */
+#define PCOLL__A2AV_REGULAR_RATIO 2
+
+typedef struct pcoll__a2av_args {
+    pcoll__a2a_args_t a;      /* counts, displacements, types, buffers */
+    /* Known after the persistent init's reduction (-1 on the one-shot path):
+     * the smallest and largest element (block) in bytes over all ranks. */
+    long long minbytes, maxbytes;
+    /* The one predefined type both signatures are made of (MPI_DATATYPE_NULL
+     * if they mix types), and how many of it one send / receive item holds. */
+    MPI_Datatype basic;
+    int sunit, runit;
+} pcoll__a2av_args_t;
+
+extern const pcoll__algo_table_t pcoll__alltoallv_table;
+
+int pcoll__alltoallv_bruck_zerocopy(pcoll_plan_t *plan, const void *args);
+int pcoll__alltoallv_padded_bruck(pcoll_plan_t *plan, const void *args);
+int pcoll__alltoallv_hier(pcoll_plan_t *plan, const void *args);
+
+/* Whether the sizes are regular enough for zero-copy Bruck. */
+int pcoll__alltoallv_regular(const pcoll__a2av_args_t *v);
+
+/* The drop-in layer's non-blocking MPI_Ialltoallv: a plan built from local
+ * checks only, on a fresh tag (see alltoallv.c). */
+int pcoll__alltoallv_plan_local(const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm, pcoll_plan_t **plan);
+
+#endif

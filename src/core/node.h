@@ -1,0 +1,93 @@
+/*
+ * Nodes: which ranks of a communicator share memory (multicore all-to-all
+ * paper, sections II-A and IV-A), and the node-level shared segment and
+ * barrier that node-aware algorithms use.
+ *
+ * Topology (node.c).  MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) finds the
+ * physical nodes; with pcoll_cores_per_node = c each of them is cut into
+ * virtual nodes of c ranks in communicator order (the last one possibly
+ * smaller), so one machine can stand for many nodes.  Nodes are numbered by
+ * their smallest rank; the members of a node are listed in communicator order
+ * and a rank's local index is its position there.  Topologies are cached per
+ * communicator context and value of c (collective to make, free to look up).
+ *
+ * Segment and barrier (node_shm.c).  One zero-filled MPI_Win_allocate_shared
+ * segment per plan and node, made at init and reused by every run.  The node
+ * barrier is a poll op (pcoll__sched_poll): a counter at the head of the
+ * window that only grows (each rank's k-th arrival waits for k * nlocal arrivals), C11
+ * atomics with MPI_Win_sync around them; pcoll_wait yields between polls, so
+ * it is correct on oversubscribed cores.  Where C11 atomics are not lock-free,
+ * or under SimGrid SMPI (whose simulated ranks switch only inside MPI calls),
+ * the barrier is an MPI_Ibarrier on a node communicator of the plan's own.
+ */
+#ifndef PCOLL_CORE_NODE_H
+#define PCOLL_CORE_NODE_H
+
+#include <stddef.h>
+
+#include "core/plan.h"
+#include "core/schedule.h"
+
+typedef struct pcoll__node {
+    int cores;            /* the pcoll_cores_per_node it was made for (0: physical) */
+    int p;                /* ranks in the communicator */
+    int nnodes;           /* N */
+    int node, local;      /* this rank's node and its index there */
+    int *node_of;         /* [p] node of every rank */
+    int *local_of;        /* [p] local index of every rank */
+    int *first;           /* [N+1] members of node k: members[first[k] .. first[k+1]) */
+    int *members;         /* [p] ranks grouped by node, in communicator order */
+    int maxlocal;         /* ranks of the largest node */
+    MPI_Comm comm;        /* this rank's node, ranked by local index */
+    struct pcoll__node *next; /* the context's cache */
+} pcoll__node_t;
+
+/* Ranks of node k. */
+static inline int pcoll__node_size(const pcoll__node_t *t, int k)
+{
+    return t->first[k + 1] - t->first[k];
+}
+
+/* The topology of ctx's communicator for cores ranks per node (0: physical
+ * nodes).  Collective over ctx->dup the first time for a value of cores;
+ * cached.  Every rank must pass the same cores (callers agree on it first:
+ * a rank that finds it cached must not skip a collective the others make). */
+int pcoll__node_get(pcoll__ctx_t *ctx, int cores, const pcoll__node_t **node);
+/* Free ctx's cached topologies (from pcoll__ctx_release). */
+void pcoll__node_cache_free(pcoll__ctx_t *ctx);
+
+/* A plan's node-level resources; freed with the plan. */
+typedef struct pcoll__node_shm {
+    int nlocal;
+    int shared;           /* 1: a shared window; 0: private memory (one-rank node) */
+    int mpi_barrier;      /* barrier by MPI_Ibarrier on comm */
+    MPI_Comm comm;        /* mpi_barrier: the plan's own duplicate of the node */
+    MPI_Win win;
+    void *ctl;            /* the shared arrival counter (the window's first bytes) */
+    char *seg;            /* the segment (after the counter), zero-filled */
+    size_t bytes;         /* of the segment */
+    long long arrivals;   /* this rank's arrivals so far */
+    MPI_Request req;      /* the MPI barrier in flight */
+} pcoll__node_shm_t;
+
+/* The plan's segment of bytes on t's node and its barrier, freed with the
+ * plan (or by pcoll__node_shm_drop).  Collective over the node.  *ok = 0 (and
+ * PCOLL_SUCCESS) when the node's MPI cannot allocate the shared window, or
+ * the environment variable PCOLL_HIER_SHM=0 says not to (tests use it).  The
+ * local rank 0 zeroes the segment and counts it in pcoll_mem_current: a
+ * collective over the node (pcoll__node_shm_ready) must follow before use. */
+int pcoll__node_shm_create(pcoll_plan_t *plan, const pcoll__node_t *t, size_t bytes,
+                           pcoll__node_shm_t **shm, int *ok);
+/* Whether every rank of comm (a superset of the node) got a segment: one MIN
+ * reduction over comm, which also publishes the zeroed segment. */
+int pcoll__node_shm_ready(MPI_Comm comm, pcoll__node_shm_t *shm, int *all_ok);
+/* Free the window now (collective over the node). */
+void pcoll__node_shm_drop(pcoll__node_shm_t *shm);
+
+/* Poll ops for the node barrier: arrive and wait; arrive only (a split
+ * barrier whose wait comes later); wait for the last arrival only. */
+pcoll__poll_t pcoll__node_barrier(pcoll__node_shm_t *shm);
+pcoll__poll_t pcoll__node_barrier_arrive(pcoll__node_shm_t *shm);
+pcoll__poll_t pcoll__node_barrier_wait(pcoll__node_shm_t *shm);
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * A plan's node-level shared segment and node barrier (see node.h).
+ *
+ * One window per plan and node: the barrier's arrival counter (one cache
+ * line) followed by the segment, allocated by the node's local rank 0 with
+ * MPI_Win_allocate_shared on the topology's node communicator and mapped by
+ * the others with MPI_Win_shared_query.  It is locked once (MPI_Win_lock_all)
+ * so that MPI_Win_sync can order the plain loads and stores of the segment
+ * around the barrier (the unified memory model, MPI-3.1 section 11.4).  A
+ * one-rank node uses private memory and needs no barrier.  MPI_Win_free is
+ * collective over the node, so plans holding windows must be freed in the
+ * same order on every rank (include/pcoll.h says so).
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/mem.h"
+#include "core/node.h"
+#include "core/status.h"
+
+#define CTL_BYTES 64 /* one cache line for the counter */
+
+void pcoll__node_shm_drop(pcoll__node_shm_t *s)
+{
+    int fini = 0;
+    MPI_Finalized(&fini);
+    if (fini)
+        return;
+    if (s->req != MPI_REQUEST_NULL)
+        MPI_Wait(&s->req, MPI_STATUS_IGNORE);
+    if (s->win != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(s->win);
+        MPI_Win_free(&s->win);
+        if (s->ctl)
+            pcoll__mem_note(-(long long)(s->bytes + CTL_BYTES));
+    }
+    if (s->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&s->comm);
+    s->ctl = NULL;
+    s->seg = NULL;
+}
+
+static void shm_free(void *arg)
+{
+    pcoll__node_shm_drop(arg);
+    pcoll__free(arg);
+}
+
+/* SimGrid's simulated ranks run one at a time and switch only inside MPI
+ * calls, so a barrier must be made of MPI calls there. */
+static int is_smpi(void)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0;
+    MPI_Get_library_version(version, &len);
+    return strstr(version, "SMPI") != NULL;
+}
+
+/* The window on local rank 0, mapped everywhere, locked, zeroed there. */
+static int map_window(pcoll__node_shm_t *s, MPI_Comm comm)
+{
+    const char *env = getenv("PCOLL_HIER_SHM");
+    size_t bytes = s->bytes + CTL_BYTES;
+    MPI_Aint size;
+    int local, unit;
+    char *base;
+    MPI_Comm_rank(comm, &local);
+    if ((env && strcmp(env, "0") == 0) ||
+        MPI_Win_allocate_shared(local == 0 ? (MPI_Aint)bytes : 0, 1, MPI_INFO_NULL, comm, &base,
+                                &s->win) != MPI_SUCCESS) {
+        s->win = MPI_WIN_NULL;
+        return 0;
+    }
+    MPI_Win_shared_query(s->win, 0, &size, &unit, &base);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
+    if (local == 0) {
+        memset(base, 0, bytes);
+        pcoll__mem_note((long long)bytes);
+        s->ctl = base; /* marks the rank that counts the bytes */
+    }
+    MPI_Win_sync(s->win);
+    s->seg = base + CTL_BYTES;
+    return 1;
+}
+
+int pcoll__node_shm_create(pcoll_plan_t *plan, const pcoll__node_t *t, size_t bytes,
+                           pcoll__node_shm_t **shm, int *ok)
+{
+    pcoll__node_shm_t *s = pcoll__calloc(1, sizeof *s);
+    int rc;
+    if (!s)
+        return pcoll__error(PCOLL_ERR_NOMEM, 1, "node: segment state");
+    s->comm = MPI_COMM_NULL;
+    s->win = MPI_WIN_NULL;
+    s->req = MPI_REQUEST_NULL;
+    s->bytes = bytes;
+    s->nlocal = pcoll__node_size(t, t->node);
+    if ((rc = pcoll__plan_on_free(plan, shm_free, s)) != PCOLL_SUCCESS)
+        return rc;
+    *shm = s;
+    *ok = 1;
+    if (s->nlocal == 1) {
+        s->seg = pcoll__plan_alloc(plan, bytes);
+        return s->seg ? PCOLL_SUCCESS
+                      : pcoll__error(PCOLL_ERR_NOMEM, 1, "node: %zu bytes of segment", bytes);
+    }
+    s->mpi_barrier = ATOMIC_LLONG_LOCK_FREE != 2 || is_smpi();
+    if (s->mpi_barrier && MPI_Comm_dup(t->comm, &s->comm) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, 1, "node: MPI_Comm_dup failed");
+    *ok = s->shared = map_window(s, t->comm);
+    return PCOLL_SUCCESS;
+}
+
+int pcoll__node_shm_ready(MPI_Comm comm, pcoll__node_shm_t *s, int *all_ok)
+{
+    *all_ok = s->nlocal == 1 || s->shared;
+    if (MPI_Allreduce(MPI_IN_PLACE, all_ok, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, 1, "node: MPI_Allreduce failed");
+    if (s->win != MPI_WIN_NULL)
+        MPI_Win_sync(s->win);
+    return PCOLL_SUCCESS;
+}
+
+/* ---- the barrier ---------------------------------------------------------- */
+
+static atomic_llong *counter(const pcoll__node_shm_t *s)
+{
+    return (atomic_llong *)(void *)(s->seg - CTL_BYTES);
+}
+
+static void sync_segment(const pcoll__node_shm_t *s)
+{
+    if (s->win != MPI_WIN_NULL)
+        MPI_Win_sync(s->win);
+}
+
+static void arrive(void *arg)
+{
+    pcoll__node_shm_t *s = arg;
+    s->arrivals++;
+    sync_segment(s);
+    if (!s->mpi_barrier) {
+        atomic_fetch_add_explicit(counter(s), 1, memory_order_acq_rel);
+    } else if (MPI_Ibarrier(s->comm, &s->req) != MPI_SUCCESS) {
+        s->req = MPI_REQUEST_NULL;
+        pcoll__error(PCOLL_ERR_MPI, 1, "node barrier: MPI_Ibarrier failed");
+    }
+}
+
+/* Have all ranks of the node arrived as often as this one? */
+static int reached(void *arg)
+{
+    pcoll__node_shm_t *s = arg;
+    int flag = 1;
+    if (!s->mpi_barrier)
+        flag = atomic_load_explicit(counter(s), memory_order_acquire) >=
+               s->arrivals * s->nlocal;
+    else if (s->req != MPI_REQUEST_NULL &&
+             MPI_Test(&s->req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        flag = 1; /* reported nowhere better; do not hang */
+    if (flag)
+        sync_segment(s);
+    return flag;
+}
+
+static int at_once(void *arg)
+{
+    (void)arg;
+    return 1;
+}
+
+static void stay(void *arg)
+{
+    (void)arg;
+}
+
+pcoll__poll_t pcoll__node_barrier(pcoll__node_shm_t *shm)
+{
+    return (pcoll__poll_t){arrive, reached, shm};
+}
+
+pcoll__poll_t pcoll__node_barrier_arrive(pcoll__node_shm_t *shm)
+{
+    return (pcoll__poll_t){arrive, at_once, shm};
+}
+
+pcoll__poll_t pcoll__node_barrier_wait(pcoll__node_shm_t *shm)
+{
+    return (pcoll__poll_t){stay, reached, shm};
+}

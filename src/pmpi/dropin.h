@@ -1,0 +1,123 @@
+/*
+ * The drop-in layer (libpcoll_mpi): definitions of MPI's own functions that
+ * hand MPI_Alltoall, MPI_Alltoallv, MPI_Reduce_scatter and
+ * MPI_Reduce_scatter_block -- blocking, non-blocking, persistent and
+ * large-count forms -- to pcoll, and pass everything pcoll does not serve to
+ * the MPI library through the profiling interface (PMPI_*).  See
+ * docs/dropin.md for the mechanism and its limits.
+ *
+ * Files: state.c (switches, re-entrancy, outcome of a pcoll call), log.c
+ * (PCOLL_DROPIN_LOG, MPI_Finalize), requests.c (the requests that stand for
+ * pcoll plans and their progress), complete.c (MPI_Start, the Wait and Test
+ * families, MPI_Request_free), and one file per collective.
+ */
+#ifndef PCOLL_PMPI_DROPIN_H
+#define PCOLL_PMPI_DROPIN_H
+
+#include "pcoll.h"
+
+/* Non-blocking collectives behind generalized requests: not under SimGrid
+ * SMPI 3.32, whose MPI_Waitall leaves completed generalized requests
+ * allocated (SMPI's own MPI_Ialltoall ... serve them there). */
+#ifndef SMPI_H
+#define PCOLL__DROPIN_HAVE_NONBLOCKING 1
+#endif
+/* Persistent collectives: MPI-4, and Open MPI 5 (which says MPI 3.1). */
+#if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
+#define PCOLL__DROPIN_HAVE_PERSISTENT 1
+#endif
+/* Large-count (_c) functions: MPI-4. */
+#if MPI_VERSION >= 4
+#define PCOLL__DROPIN_HAVE_LARGE_COUNT 1
+#endif
+/* MPI_Request_get_status_all/any/some: MPI-4.1. */
+#if MPI_VERSION > 4 || (MPI_VERSION == 4 && MPI_SUBVERSION >= 1)
+#define PCOLL__DROPIN_HAVE_GET_STATUS_MANY 1
+#endif
+
+/* The collectives and forms, one row of the log each. */
+enum { PCOLL__DROPIN_ALLTOALL, PCOLL__DROPIN_ALLTOALLV, PCOLL__DROPIN_REDUCE_SCATTER,
+       PCOLL__DROPIN_REDUCE_SCATTER_BLOCK, PCOLL__DROPIN_NCOLL };
+enum { PCOLL__DROPIN_BLOCKING, PCOLL__DROPIN_NONBLOCKING, PCOLL__DROPIN_PERSISTENT,
+       PCOLL__DROPIN_NFORMS };
+/* Why a call went to the MPI library. */
+enum { PCOLL__DROPIN_FELL_INTER, PCOLL__DROPIN_FELL_LARGE, PCOLL__DROPIN_FELL_ARG,
+       PCOLL__DROPIN_FELL_UNSUPPORTED, PCOLL__DROPIN_FELL_MISMATCH, PCOLL__DROPIN_FELL_STATE,
+       PCOLL__DROPIN_NREASONS };
+
+/* ---- state.c ---------------------------------------------------------------- */
+
+/* Whether the wrappers serve calls now: PCOLL_DROPIN is not "off" and this
+ * thread is not inside pcoll (whose own MPI calls go straight to PMPI). */
+int pcoll__dropin_on(void);
+/* Whether the drop-in is switched on at all (PCOLL_DROPIN). */
+int pcoll__dropin_enabled(void);
+/* Bracket every call into pcoll. */
+void pcoll__dropin_enter(void);
+void pcoll__dropin_leave(void);
+/* The lock of the request table (recursive; never held while blocking). */
+void pcoll__dropin_lock(void);
+void pcoll__dropin_unlock(void);
+
+/* Whether a collective on comm may go to pcoll: the drop-in is on and comm is
+ * an intracommunicator (an intercommunicator is logged as falling through). */
+int pcoll__dropin_serves(MPI_Comm comm, int coll, int form);
+
+/* After pcoll's call for one collective returned rc (plan: the plan made
+ * for the non-blocking and persistent forms, else NULL).  Returns 1 when the
+ * caller must make the MPI call instead: pcoll refused the arguments for a
+ * reason every rank shares (logged).  Otherwise returns 0 with *err the MPI
+ * return code: MPI_SUCCESS once the call is served -- for the non-blocking
+ * and persistent forms *request then stands for the plan -- or an error
+ * raised on comm's error handler. */
+int pcoll__dropin_finish(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll, int form,
+                         MPI_Request *request, int *err);
+/* Raise an error on comm's handler for a failed pcoll call; the MPI code. */
+int pcoll__dropin_raise(MPI_Comm comm, int rc);
+/* p copies of count (malloc'd), for the block form of reduce-scatter. */
+int *pcoll__dropin_block_counts(MPI_Comm comm, int count);
+/* 0 <= n <= INT_MAX (large-count arguments that pcoll's int API can take). */
+int pcoll__dropin_fits(long long n);
+#ifdef PCOLL__DROPIN_HAVE_LARGE_COUNT
+/* Whether count items of type hold at most INT_MAX bytes; then *out is the
+ * count as an int (0 for a huge count of a type of size 0: no data). */
+int pcoll__dropin_small(MPI_Count count, MPI_Datatype type, int *out);
+#endif
+
+/* ---- log.c -------------------------------------------------------------------- */
+
+void pcoll__dropin_log_served(int coll, int form, const char *algorithm);
+void pcoll__dropin_log_fell(int coll, int form, int reason);
+
+/* ---- requests.c ---------------------------------------------------------------- */
+
+/* Start plan and make *request stand for the run (a generalized request,
+ * completed when the plan completes). */
+int pcoll__dropin_track_nonblocking(pcoll_plan_t *plan, MPI_Comm comm, MPI_Request *request);
+/* Make *request stand for the persistent plan (an inactive persistent
+ * request that MPI_Start, MPI_Wait, ... reach through the table). */
+int pcoll__dropin_track_persistent(pcoll_plan_t *plan, MPI_Comm comm, MPI_Request *request);
+/* Whether any request stands for a plan (the fast path of the wrappers). */
+int pcoll__dropin_tracking(void);
+
+/* With the lock held: */
+/* Test every running plan once; complete the requests of finished ones. */
+void pcoll__dropin_progress(void);
+/* Whether any plan runs. */
+int pcoll__dropin_running(void);
+/* How many of reqs[0..n) stand for running plans; with hidden non-NULL,
+ * reqs copied there with those replaced by MPI_REQUEST_NULL. */
+int pcoll__dropin_pending(int n, const MPI_Request *reqs, MPI_Request *hidden);
+/* Free the plans of requests that MPI has freed. */
+void pcoll__dropin_reap(void);
+
+/* MPI_Start and MPI_Request_free of one of ours (*handled = 0: not ours). */
+int pcoll__dropin_start(MPI_Request *request, int *handled);
+int pcoll__dropin_free(MPI_Request *request, int *handled);
+/* After MPI completed request (still valid only if persistent): give a
+ * request of ours the empty status MPI defines for collectives. */
+void pcoll__dropin_fix_status(MPI_Request request, MPI_Status *status);
+/* At MPI_Finalize: free every plan that does not run. */
+void pcoll__dropin_release_all(void);
+
+#endif

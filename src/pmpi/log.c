@@ -1,0 +1,163 @@
+/*
+ * PCOLL_DROPIN_LOG: per MPI function, how many calls pcoll served with which
+ * algorithm and how many went to the MPI library and why, summed over the
+ * ranks of MPI_COMM_WORLD and printed by rank 0 in MPI_Finalize.
+ *
+ * PCOLL_DROPIN_LOG=1 prints to stderr; any other value but 0 is a file the
+ * lines are appended to.  Every rank must see the same setting (the sums
+ * are a reduction).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmpi/dropin.h"
+
+/* Algorithm slots per row (the last one collects names not in the table),
+ * then one slot per reason for falling through. */
+#define ALGO_SLOTS 32
+#define SLOTS (ALGO_SLOTS + PCOLL__DROPIN_NREASONS)
+
+static long long counts[PCOLL__DROPIN_NCOLL][PCOLL__DROPIN_NFORMS][SLOTS];
+
+static const char *const functions[PCOLL__DROPIN_NCOLL][PCOLL__DROPIN_NFORMS] = {
+    {"MPI_Alltoall", "MPI_Ialltoall", "MPI_Alltoall_init"},
+    {"MPI_Alltoallv", "MPI_Ialltoallv", "MPI_Alltoallv_init"},
+    {"MPI_Reduce_scatter", "MPI_Ireduce_scatter", "MPI_Reduce_scatter_init"},
+    {"MPI_Reduce_scatter_block", "MPI_Ireduce_scatter_block", "MPI_Reduce_scatter_block_init"},
+};
+/* pcoll's algorithm table of each collective. */
+static const char *const tables[PCOLL__DROPIN_NCOLL] = {"alltoall", "alltoallv",
+                                                       "reduce_scatter", "reduce_scatter"};
+static const char *const reasons[PCOLL__DROPIN_NREASONS] = {
+    "not an intracommunicator", "count over INT_MAX", "pcoll ERR_ARG",
+    "pcoll ERR_UNSUPPORTED", "pcoll ERR_MISMATCH", "pcoll ERR_STATE"};
+
+static int algorithm_slot(int coll, const char *algorithm)
+{
+    const char *name;
+    int i;
+    for (i = 0; i < ALGO_SLOTS - 1 && (name = pcoll_algorithm_name(tables[coll], i)); i++)
+        if (!strcmp(name, algorithm))
+            return i;
+    return ALGO_SLOTS - 1;
+}
+
+void pcoll__dropin_log_served(int coll, int form, const char *algorithm)
+{
+    int slot = algorithm_slot(coll, algorithm);
+    pcoll__dropin_lock();
+    counts[coll][form][slot]++;
+    pcoll__dropin_unlock();
+}
+
+void pcoll__dropin_log_fell(int coll, int form, int reason)
+{
+    pcoll__dropin_lock();
+    counts[coll][form][ALGO_SLOTS + reason]++;
+    pcoll__dropin_unlock();
+}
+
+/* Append "name n" for every non-zero slot in [first, last) to line. */
+static void list_slots(char *line, size_t size, const long long *row, int first, int last,
+                       int coll)
+{
+    int i, any = 0;
+    for (i = first; i < last; i++) {
+        const char *name;
+        size_t len = strlen(line);
+        if (!row[i])
+            continue;
+        if (i >= ALGO_SLOTS)
+            name = reasons[i - ALGO_SLOTS];
+        else
+            name = i < ALGO_SLOTS - 1 ? pcoll_algorithm_name(tables[coll], i) : "other";
+        snprintf(line + len, size - len, "%s%s %lld", any ? ", " : " (", name, row[i]);
+        any = 1;
+    }
+    if (any)
+        strncat(line, ")", size - strlen(line) - 1);
+}
+
+static long long sum(const long long *row, int first, int last)
+{
+    long long s = 0;
+    int i;
+    for (i = first; i < last; i++)
+        s += row[i];
+    return s;
+}
+
+/* One line per MPI function that was called. */
+static void print_rows(FILE *out, const long long (*all)[PCOLL__DROPIN_NFORMS][SLOTS], int np)
+{
+    char line[1024];
+    int c, f, any = 0;
+    fprintf(out, "pcoll-dropin: calls summed over %d rank%s\n", np, np == 1 ? "" : "s");
+    for (c = 0; c < PCOLL__DROPIN_NCOLL; c++)
+        for (f = 0; f < PCOLL__DROPIN_NFORMS; f++) {
+            const long long *row = all[c][f];
+            long long served = sum(row, 0, ALGO_SLOTS), fell = sum(row, ALGO_SLOTS, SLOTS);
+            if (!served && !fell)
+                continue;
+            snprintf(line, sizeof line, "pcoll-dropin: %-29s %6lld calls: pcoll %lld",
+                     functions[c][f], served + fell, served);
+            list_slots(line, sizeof line, row, 0, ALGO_SLOTS, c);
+            snprintf(line + strlen(line), sizeof line - strlen(line), ", MPI %lld", fell);
+            list_slots(line, sizeof line, row, ALGO_SLOTS, SLOTS, c);
+            fprintf(out, "%s\n", line);
+            any = 1;
+        }
+    if (!any)
+        fprintf(out, "pcoll-dropin: no call of the functions it serves\n");
+}
+
+/* Where the log goes: NULL when PCOLL_DROPIN_LOG is unset, empty or 0. */
+static const char *log_target(void)
+{
+    const char *v = getenv("PCOLL_DROPIN_LOG");
+    return v && *v && strcmp(v, "0") ? v : NULL;
+}
+
+static void print_log(const char *target, const long long (*all)[PCOLL__DROPIN_NFORMS][SLOTS],
+                      int np)
+{
+    int to_stderr = !strcmp(target, "1");
+    FILE *out = to_stderr ? stderr : fopen(target, "a");
+    if (!out) {
+        fprintf(stderr, "pcoll-dropin: cannot open PCOLL_DROPIN_LOG=%s\n", target);
+        return;
+    }
+    if (pcoll__dropin_enabled())
+        print_rows(out, all, np);
+    else
+        fprintf(out, "pcoll-dropin: off (PCOLL_DROPIN=off): every call went to MPI\n");
+    if (to_stderr)
+        fflush(out);
+    else
+        fclose(out);
+}
+
+/* Sum the counts over MPI_COMM_WORLD; rank 0 prints them. */
+static void report(void)
+{
+    static long long all[PCOLL__DROPIN_NCOLL][PCOLL__DROPIN_NFORMS][SLOTS];
+    const char *target = log_target();
+    int rank = 0, np = 1;
+    if (!target)
+        return;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &np);
+    PMPI_Reduce(counts, all, (int)(sizeof counts / sizeof(long long)), MPI_LONG_LONG, MPI_SUM,
+                0, MPI_COMM_WORLD);
+    if (rank == 0)
+        print_log(target, (const long long (*)[PCOLL__DROPIN_NFORMS][SLOTS])all, np);
+}
+
+int MPI_Finalize(void)
+{
+    if (pcoll__dropin_on())
+        pcoll__dropin_release_all();
+    report();
+    return PMPI_Finalize();
+}

@@ -1,0 +1,106 @@
+/*
+ * bench_smoke.c -- pcoll-bench's driver end to end on tiny sizes (registered
+ * for np 1, 2, 3 only; see tests/CMakeLists.txt): every mode with every
+ * alltoall algorithm and --reps 3 must succeed, flag no WRONG result and give
+ * one timed row per size and row; the CSV written must read back; an
+ * unknown collective and a bad option give exit status 2.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+static int passed, failed, rank;
+
+static void is(int ok, const char *what)
+{
+    passed += ok != 0;
+    failed += !ok;
+    if (!ok)
+        printf("FAIL (rank %d): %s\n", rank, what);
+}
+
+/* Run the driver on the words (NULL-terminated) after the program name. */
+static int measure(bench_run_t *run, const char *const *words)
+{
+    char *argv[32] = {"pcoll-bench"};
+    int argc = 1;
+    while (words[argc - 1] && argc < 31) {
+        argv[argc] = (char *)words[argc - 1];
+        argc++;
+    }
+    return bench_measure(argc, argv, MPI_COMM_WORLD, run);
+}
+
+/* Rank 0: every row ran, none is wrong, ok rows are timed. */
+static void check_rows(const bench_run_t *run, int rows_per_size, const char *mode)
+{
+    char what[128];
+    int i, bad = 0;
+    for (i = 0; i < run->nrows; i++) {
+        const bench_result_t *r = &run->rows[i];
+        int ok = strcmp(r->status, "ok") == 0;
+        if (!ok && strcmp(r->status, "ERR_UNSUPPORTED") != 0)
+            bad++, printf("%s: %s at %ld B: %s\n", mode, r->name, r->size, r->status);
+        if (ok && (r->st.n != 3 || r->st.kept < 1 || !(r->st.median >= 0)))
+            bad++, printf("%s: %s at %ld B: not timed\n", mode, r->name, r->size);
+    }
+    snprintf(what, sizeof what, "%s: every row ok and timed", mode);
+    is(bad == 0, what);
+    snprintf(what, sizeof what, "%s: one row per size and algorithm", mode);
+    is(run->nrows == rows_per_size * run->opts.nsizes, what);
+}
+
+/* The CSV of a run reads back with its native rows. */
+static void check_csv(bench_run_t *run)
+{
+    char path[] = "/tmp/pcoll-bench-smoke-XXXXXX";
+    int fd = mkstemp(path), before = run->nrows;
+    is(fd >= 0, "temporary file");
+    if (fd < 0)
+        return;
+    close(fd);
+    is(bench_write_csv(path, run) == 0, "CSV written");
+    is(bench_read_csv(path, "MPI(x)", BENCH_ROW_NATIVE_FORCED, run) == 0, "CSV read back");
+    is(run->nrows == before + run->opts.nsizes, "one native row per size read back");
+    is(bench_write_json(path, run) == 0, "JSON written");
+    unlink(path);
+}
+
+static void test_mode(const char *mode, int with_native, int with_init)
+{
+    int nalgos = 0;
+    bench_run_t run;
+    int rc = measure(&run, (const char *const[]){"--sizes", "0,1,8:64:x8", "--reps", "3",
+                                                 "--warmup", "1", "--mode", mode, NULL});
+    while (pcoll_algorithm_name("alltoall", nalgos))
+        nalgos++;
+    is(rc == 0, mode);
+    if (rank == 0) {
+        check_rows(&run, nalgos + with_native + with_init, mode);
+        is(bench_report(&run) == 0, "report");
+        if (with_native)
+            check_csv(&run);
+    }
+    bench_run_free(&run);
+}
+
+int main(int argc, char **argv)
+{
+    bench_run_t run;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    test_mode("blocking", 1, 0);
+    test_mode("persistent", 1, BENCH_HAVE_MPI_PERSISTENT);
+    test_mode("nocomm", 0, 0);
+    is(measure(&run, (const char *const[]){"--coll", "nonsense", NULL}) == 2,
+       "an unknown collective: exit status 2");
+    is(measure(&run, (const char *const[]){"--reps", "x", NULL}) == 2, "bad option: 2");
+    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%d passed, %d failed\n", passed, failed);
+    MPI_Finalize();
+    return failed ? 1 : 0;
+}

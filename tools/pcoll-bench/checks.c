@@ -1,0 +1,32 @@
+/*
+ * Correctness before timing: one run of a row, compared with the native
+ * collective's result, and the verdict agreed by every rank.
+ */
+#include "driver.h"
+
+int bench_agree(int status, MPI_Comm comm)
+{
+    /* One reduction: the minimum of status and of -status (= -maximum). */
+    int v[2] = {status, -status};
+    MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MIN, comm);
+    if (v[0] < 0)
+        return v[0];
+    return -v[1] > 0 ? 1 : 0;
+}
+
+int bench_check(const bench_method_t *m, bench_target_t *t, MPI_Comm comm)
+{
+    int rc;
+    t->coll->poison(t->c);
+    rc = m->check_run(t);
+    if (rc == PCOLL_SUCCESS)
+        rc = t->coll->check(t->c) ? 0 : 1;
+    return bench_agree(rc, comm);
+}
+
+const char *bench_status_name(int status)
+{
+    if (status == 0)
+        return "ok";
+    return status > 0 ? "WRONG" : pcoll_err_name(status);
+}

@@ -1,0 +1,299 @@
+/*
+ * alltoallv_inplace for pcoll-bench: pcoll_alltoallv_inplace_init on one
+ * buffer whose outgoing blocks are replaced by the incoming ones.
+ *
+ * A size is the bytes each rank sends in all (items of MPI_INT).  The
+ * pattern decides the counts, the same draw on every rank:
+ *   uniform   size/p bytes to every rank, and the receive layout equals the
+ *             send layout (rank order), so MPI's own MPI_IN_PLACE can run;
+ *   random    weights 0..2 per pair; sparse: p/8 (at least 1) random peers;
+ *   powerlaw  weight 1/(1+d)^1.5 for the peer d ranks away;
+ * and for every pattern but uniform each rank puts its send blocks and its
+ * receive blocks in two independent random orders, so the layouts differ.
+ *
+ * Rows: the native MPI_Alltoallv, out of place (it needs a second buffer as
+ * large as the receive layout); MPI-4's MPI_Alltoallv_init (persistent
+ * mode), with MPI_IN_PLACE where the layouts are equal (uniform) and out of
+ * place otherwise; pcoll's `inplace` (one-shot mode: plan, run and free per
+ * call).  The aux memory is pcoll's usual PCOLL_AUX_BYTES /
+ * PCOLL_AUX_BUFFERS, or PCOLL_BENCH_AUX_PERCENT: that percentage of the
+ * size (at least one item per buffer).
+ *
+ * The in-place rows consume their input: `poison` restores it (and poisons
+ * the out-of-place output), and `check` compares the receive blocks of
+ * whichever output the checked row wrote with MPI_Alltoallv's.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+struct bench_case {
+    MPI_Comm comm;
+    int p, rank, same; /* same: receive layout == send layout */
+    long long size;    /* bytes sent per rank, as asked */
+    int *sc, *sd, *rc, *rd;
+    long items;      /* the buffer's extent in items */
+    int *buf;        /* the in-place rows' buffer */
+    int *input;      /* its content before a run; the native row's send buffer */
+    int *recv, *ref; /* the native row's output, the reference */
+};
+
+static void teardown(bench_case_t *c)
+{
+    if (!c)
+        return;
+    free(c->sc);
+    free(c->buf);
+    free(c->input);
+    free(c->recv);
+    free(c->ref);
+    free(c);
+}
+
+/* splitmix64, as a double in [0, 1) */
+static double draw(unsigned long long *s)
+{
+    unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+}
+
+/* Rank i's weight for peer j. */
+static double weight(bench_pattern_t pat, int p, int i, int j, unsigned long long *s)
+{
+    double d = (j - i + p) % p, u = draw(s);
+    switch (pat) {
+    case BENCH_RANDOM:
+        return 2 * u;
+    case BENCH_SPARSE:
+        return u * p < (p / 8 > 1 ? p / 8 : 1) ? 1 : 0;
+    case BENCH_POWERLAW:
+        return 1 / pow(1 + d, 1.5);
+    default:
+        return 1;
+    }
+}
+
+/* Rank i's counts (w: p doubles of scratch): `items` in all, split by the
+ * weights; the rounding rest goes to itself. */
+static void counts_of(bench_pattern_t pat, int p, int i, long items, double *w, int *out)
+{
+    unsigned long long s = 12345 + (unsigned long long)i;
+    double sum = 0;
+    long given = 0;
+    int j;
+    for (j = 0; j < p; j++)
+        sum += w[j] = weight(pat, p, i, j, &s);
+    for (j = 0; j < p; j++) {
+        out[j] = sum > 0 ? (int)((double)items * (w[j] / sum)) : 0;
+        given += out[j];
+    }
+    out[i] += (int)(items - given);
+}
+
+/* Blocks back to back, in rank order or in a random order (seed s). */
+static long place(int p, const int *counts, int *displs, unsigned long long s, int shuffle)
+{
+    long pos = 0;
+    int *order = malloc((size_t)p * sizeof *order), i;
+    for (i = 0; i < p; i++)
+        order[i] = i;
+    for (i = p - 1; shuffle && i > 0; i--) {
+        int k = (int)(draw(&s) * (i + 1)), t = order[i];
+        order[i] = order[k];
+        order[k] = t;
+    }
+    for (i = 0; i < p; i++) {
+        displs[order[i]] = (int)pos;
+        pos += counts[order[i]];
+    }
+    free(order);
+    return pos;
+}
+
+/* Counts and layouts of this rank; 0 or PCOLL_ERR_NOMEM. */
+static int layout(bench_case_t *c, bench_pattern_t pat)
+{
+    long items = (long)(c->size / (long long)sizeof(int)), send_end, recv_end;
+    double *w = malloc((size_t)c->p * sizeof *w);
+    int *row = malloc((size_t)c->p * sizeof *row), j;
+    c->sc = malloc(4 * (size_t)c->p * sizeof *c->sc);
+    if (!w || !row || !c->sc) {
+        free(w);
+        free(row);
+        return PCOLL_ERR_NOMEM;
+    }
+    c->sd = c->sc + c->p, c->rc = c->sd + c->p, c->rd = c->rc + c->p;
+    counts_of(pat, c->p, c->rank, items, w, c->sc);
+    for (j = 0; j < c->p; j++) {
+        counts_of(pat, c->p, j, items, w, row);
+        c->rc[j] = row[c->rank];
+    }
+    c->same = pat == BENCH_UNIFORM;
+    send_end = place(c->p, c->sc, c->sd, 777 + (unsigned long long)c->rank, !c->same);
+    recv_end = place(c->p, c->rc, c->rd, 999 + (unsigned long long)c->rank, !c->same);
+    c->items = send_end > recv_end ? send_end : recv_end;
+    free(w);
+    free(row);
+    return PCOLL_SUCCESS;
+}
+
+/* Buffers of c->items ints (+1: malloc(0) may return NULL) and the input. */
+static int allocate(bench_case_t *c)
+{
+    size_t n = (size_t)c->items + 1, i;
+    c->buf = malloc(n * sizeof(int));
+    c->input = malloc(n * sizeof(int));
+    c->recv = malloc(n * sizeof(int));
+    c->ref = malloc(n * sizeof(int));
+    if (!c->buf || !c->input || !c->recv || !c->ref)
+        return PCOLL_ERR_NOMEM;
+    for (i = 0; i < n; i++)
+        c->input[i] = (int)(((unsigned)c->rank << 24) + (unsigned)(i & 0xFFFFFF));
+    memcpy(c->buf, c->input, n * sizeof(int));
+    return PCOLL_SUCCESS;
+}
+
+static int setup(MPI_Comm comm, long size, bench_pattern_t pattern, bench_case_t **out)
+{
+    bench_case_t *c = calloc(1, sizeof *c);
+    int rc = c ? PCOLL_SUCCESS : PCOLL_ERR_NOMEM;
+    *out = c;
+    if (c) {
+        c->comm = comm;
+        c->size = size;
+        MPI_Comm_size(comm, &c->p);
+        MPI_Comm_rank(comm, &c->rank);
+        rc = layout(c, pattern);
+    }
+    if (rc == PCOLL_SUCCESS)
+        rc = allocate(c);
+    /* Agree before communicating: a rank without memory must not leave the
+     * others waiting in MPI_Alltoallv. */
+    MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, comm);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    return MPI_Alltoallv(c->input, c->sc, c->sd, MPI_INT, c->ref, c->rc, c->rd, MPI_INT, comm) ==
+                   MPI_SUCCESS
+               ? PCOLL_SUCCESS
+               : PCOLL_ERR_MPI;
+}
+
+static long long bytes(const bench_case_t *c)
+{
+    long long n = 0;
+    int j;
+    for (j = 0; j < c->p; j++)
+        n += c->sc[j];
+    return n * (long long)sizeof(int);
+}
+
+static void poison(bench_case_t *c)
+{
+    memcpy(c->buf, c->input, (size_t)c->items * sizeof(int));
+    memset(c->recv, 0xA5, (size_t)c->items * sizeof(int));
+}
+
+/* Whether the receive blocks of out equal the reference's. */
+static int blocks_equal(const bench_case_t *c, const int *out)
+{
+    int j;
+    for (j = 0; j < c->p; j++)
+        if (memcmp(out + c->rd[j], c->ref + c->rd[j], (size_t)c->rc[j] * sizeof(int)) != 0)
+            return 0;
+    return 1;
+}
+
+/* The out-of-place output was written if it is not all poison. */
+static int check(const bench_case_t *c)
+{
+    long i;
+    for (i = 0; i < c->items; i++)
+        if (c->recv[i] != (int)0xA5A5A5A5)
+            return blocks_equal(c, c->recv);
+    return blocks_equal(c, c->buf);
+}
+
+static int run_native(bench_case_t *c)
+{
+    return MPI_Alltoallv(c->input, c->sc, c->sd, MPI_INT, c->recv, c->rc, c->rd, MPI_INT, c->comm);
+}
+
+#if BENCH_HAVE_MPI_PERSISTENT
+static int native_persistent(bench_case_t *c, MPI_Request *req)
+{
+    if (c->same)
+        return MPI_Alltoallv_init(MPI_IN_PLACE, NULL, NULL, MPI_INT, c->buf, c->rc, c->rd, MPI_INT,
+                                  c->comm, MPI_INFO_NULL, req);
+    return MPI_Alltoallv_init(c->input, c->sc, c->sd, MPI_INT, c->recv, c->rc, c->rd, MPI_INT,
+                              c->comm, MPI_INFO_NULL, req);
+}
+#endif
+
+/* info plus pcoll_aux_bytes from PCOLL_BENCH_AUX_PERCENT, if set. */
+static MPI_Info with_aux(const bench_case_t *c, MPI_Info info)
+{
+    const char *pct = getenv("PCOLL_BENCH_AUX_PERCENT"), *b = getenv("PCOLL_AUX_BUFFERS");
+    long long nbuf = b ? atoll(b) : (c->p / 8 > 1 ? c->p / 8 : 1), aux;
+    MPI_Info out;
+    char v[32];
+    MPI_Info_dup(info, &out);
+    if (!pct)
+        return out;
+    aux = (long long)(atof(pct) / 100.0 * (double)c->size);
+    aux = aux > nbuf * (long long)sizeof(int) ? aux : nbuf * (long long)sizeof(int);
+    snprintf(v, sizeof v, "%lld", aux);
+    MPI_Info_set(out, "pcoll_aux_bytes", v);
+    return out;
+}
+
+static int plan_init(bench_case_t *c, MPI_Info info, pcoll_plan_t **plan)
+{
+    MPI_Info aux = with_aux(c, info);
+    int rc = pcoll_alltoallv_inplace_init(c->buf, c->sc, c->sd, c->rc, c->rd, MPI_INT, c->comm, aux,
+                                          plan);
+    MPI_Info_free(&aux);
+    return rc;
+}
+
+/* No one-shot call has arbitrary layouts: plan, run and free per call. */
+static int run_oneshot(bench_case_t *c)
+{
+    MPI_Info info;
+    pcoll_plan_t *plan = NULL;
+    int rc;
+    MPI_Info_create(&info);
+    rc = plan_init(c, info, &plan);
+    MPI_Info_free(&info);
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll_start(plan);
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll_wait(plan);
+    pcoll_plan_free(&plan);
+    return rc;
+}
+
+const bench_coll_t bench_coll_alltoallv_inplace = {
+    .name = "alltoallv_inplace",
+    .native = "MPI_Alltoallv",
+    .native_init = "MPI_Alltoallv_init",
+    .env_algorithm = "PCOLL_ALLTOALLV_INPLACE_ALGORITHM",
+    .patterns = 1,
+    .mpich_algorithms = "pairwise_sendrecv_replace,scattered",
+    .ompi_algorithms = "1|basic_linear, 2|pairwise",
+    .setup = setup,
+    .bytes = bytes,
+    .poison = poison,
+    .check = check,
+    .run_native = run_native,
+#if BENCH_HAVE_MPI_PERSISTENT
+    .native_persistent = native_persistent,
+#endif
+    .plan_init = plan_init,
+    .run_oneshot = run_oneshot,
+    .teardown = teardown,
+};

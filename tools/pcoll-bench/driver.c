@@ -1,0 +1,156 @@
+/*
+ * The one driver shared by every collective: for each size, set the
+ * collective up, then for each row (native baselines first, then the pcoll
+ * algorithms) prepare it, check one run against the native result and, only
+ * if it is right, time it.  Rank 0 collects the rows.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "driver.h"
+
+typedef struct row {
+    const bench_method_t *m;
+    const char *algorithm; /* NULL for native rows */
+} row_t;
+
+/* The rows measured at every size, in table order; returns their number. */
+static int list_rows(const bench_run_t *run, row_t *rows)
+{
+    static const bench_method_t *const pcoll_method[] = {
+        [BENCH_BLOCKING] = &bench_method_oneshot,
+        [BENCH_PERSISTENT] = &bench_method_planned,
+        [BENCH_NOCOMM] = &bench_method_nocomm};
+    const bench_opts_t *o = &run->opts;
+    int n = 0, i;
+    if (o->mode != BENCH_NOCOMM)
+        rows[n++] = (row_t){&bench_method_native, NULL};
+    if (o->native_only)
+        return n;
+    if (o->mode == BENCH_PERSISTENT && run->coll->native_persistent)
+        rows[n++] = (row_t){&bench_method_native_init, NULL};
+    for (i = 0; i < o->nalgos; i++)
+        rows[n++] = (row_t){pcoll_method[o->mode], o->algos[i]};
+    return n;
+}
+
+/* "[k/total] alltoall bruck_basic 4096 B" on stderr: one updated line on a
+ * terminal, one line each with --progress otherwise; k > total ends it. */
+static void progress(const bench_run_t *run, int k, int total, const char *name, long size)
+{
+    int tty = isatty(STDERR_FILENO);
+    if (!tty && !run->opts.progress)
+        return;
+    if (k > total) /* the end: the terminal's line is cleared */
+        fprintf(stderr, "%s", tty ? "\r\033[K" : "");
+    else
+        fprintf(stderr, "%s[%d/%d] %s %s %ld B%s", tty ? "\r" : "", k, total, run->coll->name,
+                name, size, tty ? "\033[K" : "\n");
+    fflush(stderr);
+}
+
+/* What `auto` runs, asked of a plan built without communicating. */
+static void resolve_auto(bench_target_t *t, char *runs, size_t len)
+{
+    MPI_Info info = bench_make_info(t->algorithm, 1);
+    pcoll_plan_t *plan = NULL;
+    if (t->coll->plan_init(t->c, info, &plan) == PCOLL_SUCCESS)
+        snprintf(runs, len, "%s", pcoll_plan_algorithm(plan));
+    pcoll_plan_free(&plan);
+    MPI_Info_free(&info);
+}
+
+/* Rank 0: the timing statistics in microseconds. */
+static void summarize(double *samples, int reps, bench_result_t *r)
+{
+    int i;
+    for (i = 0; i < reps; i++)
+        samples[i] *= 1e6;
+    bench_stats_compute(samples, reps, &r->st);
+}
+
+/* Prepare, check, time and release one row; its status. */
+static int measure_row(bench_run_t *run, MPI_Comm comm, const row_t *row, bench_case_t *c,
+                       bench_result_t *r)
+{
+    bench_target_t t = {run->coll, c, row->algorithm, NULL, MPI_REQUEST_NULL, MPI_INFO_NULL};
+    double init_s, *samples = NULL;
+    int rc, reps = 0, rank;
+
+    MPI_Comm_rank(comm, &rank);
+    rc = bench_time_prepare(row->m, &t, comm, &init_s);
+    if (rc == PCOLL_SUCCESS && row->m->init_timed)
+        r->init_us = init_s * 1e6;
+    if (rc == PCOLL_SUCCESS)
+        rc = bench_check(row->m, &t, comm);
+    if (rc == PCOLL_SUCCESS && strcmp(row->algorithm ? row->algorithm : "", "auto") == 0)
+        resolve_auto(&t, r->runs, sizeof r->runs);
+    if (rc == PCOLL_SUCCESS)
+        rc = bench_time_runs(row->m, &t, &run->opts, comm, &samples, &reps);
+    if (rc == PCOLL_SUCCESS && rank == 0)
+        summarize(samples, reps, r);
+    row->m->release(&t);
+    free(samples);
+    return rc;
+}
+
+/* A row's result before it is measured: names, sizes, nothing timed. */
+static void start_result(const bench_run_t *run, const row_t *row, long size, long long bytes,
+                         bench_result_t *r)
+{
+    const char *name = row->algorithm;
+    if (!name)
+        name = row->m == &bench_method_native ? run->coll->native : run->coll->native_init;
+    memset(r, 0, sizeof *r);
+    r->size = size;
+    r->bytes = bytes;
+    r->kind = row->m->kind;
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->init_us = NAN;
+    bench_stats_compute(NULL, 0, &r->st);
+}
+
+/* A status that makes the exit status 1: a wrong result or an error other
+ * than an algorithm declining the arguments. */
+static int failed(int status) { return status > 0 || (status < 0 && status != PCOLL_ERR_UNSUPPORTED); }
+
+/* Every row at one size; 1 if one of them failed. */
+static int measure_size(bench_run_t *run, MPI_Comm comm, long size, const row_t *rows,
+                        int nrows, int *k, int total)
+{
+    bench_case_t *c = NULL;
+    int rc = bench_agree(run->coll->setup(comm, size, run->opts.pattern, &c), comm);
+    long long bytes = rc == PCOLL_SUCCESS ? run->coll->bytes(c) : 0;
+    int rank, i, any_failed = 0;
+
+    MPI_Comm_rank(comm, &rank);
+    for (i = 0; i < nrows; i++) {
+        bench_result_t r;
+        int status = rc;
+        start_result(run, &rows[i], size, bytes, &r);
+        if (rank == 0)
+            progress(run, ++*k, total, r.name, size);
+        if (status == PCOLL_SUCCESS)
+            status = measure_row(run, comm, &rows[i], c, &r);
+        snprintf(r.status, sizeof r.status, "%s", bench_status_name(status));
+        any_failed |= failed(status) || (rank == 0 && bench_run_add(run, &r) != 0);
+    }
+    run->coll->teardown(c);
+    return any_failed;
+}
+
+int bench_sweep(bench_run_t *run, MPI_Comm comm)
+{
+    row_t rows[BENCH_MAX_ALGOS + 2];
+    int nrows = list_rows(run, rows), total = nrows * run->opts.nsizes;
+    int i, k = 0, any_failed = 0, rank;
+    for (i = 0; i < run->opts.nsizes; i++)
+        any_failed |= measure_size(run, comm, run->opts.sizes[i], rows, nrows, &k, total);
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0)
+        progress(run, total + 1, total, "", 0);
+    return any_failed;
+}

@@ -1,0 +1,60 @@
+/*
+ * The driver's parts.  A row of the table is a target run by a method: the
+ * native call, MPI-4's persistent call, pcoll's one-shot call, a pcoll plan,
+ * or plan creation alone (methods.c).  The driver (driver.c) prepares a
+ * target, checks one run (checks.c), times many (timing.c), releases it.
+ */
+#ifndef PCOLL_BENCH_DRIVER_H
+#define PCOLL_BENCH_DRIVER_H
+
+#include "bench.h"
+
+typedef struct bench_target {
+    const bench_coll_t *coll;
+    bench_case_t *c;
+    const char *algorithm;  /* pcoll rows; NULL for native rows */
+    pcoll_plan_t *plan;
+    MPI_Request req;
+    MPI_Info info;          /* nocomm: the info of the timed plans */
+} bench_target_t;
+
+typedef struct bench_method {
+    bench_kind_t kind;
+    int init_timed;                       /* prepare's time is the row's init_us */
+    int (*prepare)(bench_target_t *t);    /* collective; pcoll status */
+    int (*check_run)(bench_target_t *t);  /* the run whose output is checked */
+    int (*timed_run)(bench_target_t *t);  /* one timed call */
+    void (*release)(bench_target_t *t);
+} bench_method_t;
+
+extern const bench_method_t bench_method_native;     /* MPI_Alltoall */
+extern const bench_method_t bench_method_native_init; /* MPI_Alltoall_init + Start + Wait */
+extern const bench_method_t bench_method_oneshot;    /* pcoll_alltoall, algorithm from env */
+extern const bench_method_t bench_method_planned;    /* pcoll plan: start + wait */
+extern const bench_method_t bench_method_nocomm;     /* plan creation + free, no comm */
+
+/* An info with pcoll_algorithm = algorithm (and pcoll_no_comm = 1). */
+MPI_Info bench_make_info(const char *algorithm, int no_comm);
+
+/* Defaults of the automatic number of repetitions (no --reps). */
+enum { BENCH_DEFAULT_REPS = 100, BENCH_MIN_REPS = 10 };
+
+/* checks.c: the status every rank agrees on: the lowest negative status,
+ * else 1 if some rank says 1 (wrong), else 0. */
+int bench_agree(int status, MPI_Comm comm);
+/* Poison the output, run m->check_run once, compare with the reference:
+ * 0 (right), 1 (wrong) or a negative status, the same on every rank. */
+int bench_check(const bench_method_t *m, bench_target_t *t, MPI_Comm comm);
+/* The status as shown in the table: "ok", "WRONG" or the error's name. */
+const char *bench_status_name(int status);
+
+/* timing.c: m->prepare, timed (max over ranks, seconds, into *seconds). */
+int bench_time_prepare(const bench_method_t *m, bench_target_t *t, MPI_Comm comm,
+                       double *seconds);
+/* Warm-up and barrier-synchronized repetitions of m->timed_run.  On rank 0
+ * *samples (malloc'd, caller frees) gets the maximum over ranks of each
+ * repetition in seconds, *reps their number.  Agreed status. */
+int bench_time_runs(const bench_method_t *m, bench_target_t *t, const bench_opts_t *o,
+                    MPI_Comm comm, double **samples, int *reps);
+
+#endif

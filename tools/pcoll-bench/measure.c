@@ -1,0 +1,126 @@
+/*
+ * bench_measure: options, environment and MPI description, then the sweep;
+ * and the bench_run_t that holds the rows for the report.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver.h"
+
+static const char *const kind_names[BENCH_ROW_KINDS] = {
+    [BENCH_ROW_NATIVE] = "native",
+    [BENCH_ROW_NATIVE_PERSISTENT] = "native_persistent",
+    [BENCH_ROW_NATIVE_FORCED] = "native_forced",
+    [BENCH_ROW_PCOLL] = "pcoll"};
+
+const char *bench_kind_name(bench_kind_t k) { return kind_names[k]; }
+
+int bench_run_add(bench_run_t *run, const bench_result_t *r)
+{
+    if (run->nrows == run->cap) {
+        int cap = run->cap ? 2 * run->cap : 64;
+        bench_result_t *rows = realloc(run->rows, sizeof *rows * (size_t)cap);
+        if (!rows)
+            return -1;
+        run->rows = rows;
+        run->cap = cap;
+    }
+    run->rows[run->nrows++] = *r;
+    return 0;
+}
+
+void bench_run_note(bench_run_t *run, const char *msg)
+{
+    bench_append(run->note, sizeof run->note, run->note[0] ? "\n" : "", msg);
+    fprintf(stderr, "pcoll-bench: %s\n", msg);
+}
+
+void bench_run_free(bench_run_t *run)
+{
+    free(run->rows);
+    run->rows = NULL;
+    run->nrows = run->cap = 0;
+}
+
+/* Options, the collective and its algorithms; 0 or -1 with a message. */
+static int resolve_options(int argc, char **argv, bench_run_t *run, char *err, size_t len)
+{
+    bench_opts_t *o = &run->opts;
+    if (bench_options_parse(argc, argv, o, err, len) || o->help)
+        return o->help ? 0 : -1;
+    run->coll = bench_coll_find(o->coll);
+    if (!run->coll) {
+        snprintf(err, len, "--coll %s: not available yet in this pcoll", o->coll);
+        return -1;
+    }
+    if (o->pattern != BENCH_UNIFORM && !run->coll->patterns) {
+        snprintf(err, len, "--pattern %s: %s is regular (patterns are for alltoallv)",
+                 bench_pattern_name(o->pattern), o->coll);
+        return -1;
+    }
+    return bench_options_algorithms(o, err, len);
+}
+
+/* The row decides the algorithm: variables that would override it go. */
+static void clean_environment(const bench_run_t *run, int rank)
+{
+    const char *vars[] = {run->coll->env_algorithm, "PCOLL_ALGORITHM", "PCOLL_NO_COMM"};
+    size_t i;
+    for (i = 0; i < sizeof vars / sizeof *vars; i++) {
+        if (getenv(vars[i]) && rank == 0)
+            fprintf(stderr, "pcoll-bench: ignoring %s (each row sets the algorithm)\n", vars[i]);
+        unsetenv(vars[i]);
+    }
+}
+
+/* MPI_Get_library_version up to its first line end or comma ("MPICH
+ * Version: 5.0.2", "Open MPI v5.0.11"), spaces squeezed. */
+static void describe_mpi(bench_run_t *run)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len, i, n = 0;
+    MPI_Get_library_version(version, &len);
+    for (i = 0; i < len && version[i] != '\0' && !strchr("\n,", version[i]); i++) {
+        char ch = isspace((unsigned char)version[i]) ? ' ' : version[i];
+        if (ch == ' ' && (n == 0 || run->mpi[n - 1] == ' '))
+            continue;
+        if (n + 1 >= (int)sizeof run->mpi)
+            break;
+        run->mpi[n++] = ch;
+    }
+    run->mpi[n > 0 && run->mpi[n - 1] == ' ' ? n - 1 : n] = '\0';
+}
+
+int bench_measure(int argc, char **argv, MPI_Comm comm, bench_run_t *run)
+{
+    char err[1024];
+    MPI_Comm dup;
+    int rank, rc;
+
+    memset(run, 0, sizeof *run);
+    MPI_Comm_rank(comm, &rank);
+    if (resolve_options(argc, argv, run, err, sizeof err)) {
+        if (rank == 0) {
+            fprintf(stderr, "pcoll-bench: %s\n\n", err);
+            bench_usage(stderr);
+        }
+        run->coll = NULL;
+        return 2;
+    }
+    if (run->opts.help) {
+        if (rank == 0)
+            bench_usage(stdout);
+        run->coll = NULL;
+        return 0;
+    }
+    run->argv0 = argv[0];
+    clean_environment(run, rank);
+    describe_mpi(run);
+    MPI_Comm_size(comm, &run->nprocs);
+    /* The one-shot plan cache of a private communicator is freed with it. */
+    MPI_Comm_dup(comm, &dup);
+    rc = bench_sweep(run, dup);
+    MPI_Comm_free(&dup);
+    return rc;
+}

@@ -1,0 +1,87 @@
+/*
+ * Timing (DESIGN.md section 5): warm-up calls, then barrier-synchronized
+ * repetitions; each rank times each call with MPI_Wtime, and the time of a
+ * repetition is the maximum over ranks (one MPI_Reduce after the loop, so
+ * that no reduction runs between repetitions).  Without --reps the number
+ * of repetitions is what fits in --max-time seconds, estimated from the
+ * warm-up, between BENCH_MIN_REPS and BENCH_DEFAULT_REPS.
+ */
+#include <stdlib.h>
+
+#include "driver.h"
+
+int bench_time_prepare(const bench_method_t *m, bench_target_t *t, MPI_Comm comm,
+                       double *seconds)
+{
+    double t0;
+    int rc;
+    MPI_Barrier(comm);
+    t0 = MPI_Wtime();
+    rc = m->prepare(t);
+    *seconds = MPI_Wtime() - t0;
+    MPI_Allreduce(MPI_IN_PLACE, seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return bench_agree(rc, comm);
+}
+
+/* n barrier-synchronized calls; times[i] (if not NULL) the local time of
+ * call i; *total their sum.  Status of the first failing call, or 0. */
+static int timed_calls(const bench_method_t *m, bench_target_t *t, int n, MPI_Comm comm,
+                       double *times, double *total)
+{
+    int i, rc = PCOLL_SUCCESS, r;
+    *total = 0;
+    for (i = 0; i < n; i++) {
+        double t0;
+        MPI_Barrier(comm);
+        t0 = MPI_Wtime();
+        r = m->timed_run(t);
+        t0 = MPI_Wtime() - t0;
+        *total += t0;
+        if (times)
+            times[i] = t0;
+        if (rc == PCOLL_SUCCESS)
+            rc = r;
+    }
+    return rc;
+}
+
+/* Repetitions to run after a warm-up whose calls took `estimate` seconds
+ * each (the maximum over ranks of the mean; 0 without warm-up). */
+static int repetitions(const bench_opts_t *o, double estimate)
+{
+    double fit;
+    if (o->reps > 0)
+        return o->reps;
+    if (estimate <= 0)
+        return BENCH_DEFAULT_REPS;
+    fit = o->max_time / estimate;
+    return fit < BENCH_MIN_REPS ? BENCH_MIN_REPS
+                                : fit > BENCH_DEFAULT_REPS ? BENCH_DEFAULT_REPS : (int)fit;
+}
+
+int bench_time_runs(const bench_method_t *m, bench_target_t *t, const bench_opts_t *o,
+                    MPI_Comm comm, double **samples, int *reps)
+{
+    double total, *local;
+    int rank, rc;
+
+    MPI_Comm_rank(comm, &rank);
+    *samples = NULL;
+    rc = timed_calls(m, t, o->warmup, comm, NULL, &total);
+    total = o->warmup > 0 ? total / o->warmup : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_DOUBLE, MPI_MAX, comm);
+    *reps = repetitions(o, total);
+    local = malloc(sizeof *local * (size_t)*reps);
+    if (rank == 0)
+        *samples = malloc(sizeof **samples * (size_t)*reps);
+    if (rc == PCOLL_SUCCESS && (!local || (rank == 0 && !*samples)))
+        rc = PCOLL_ERR_NOMEM;
+    rc = bench_agree(rc, comm);
+    if (rc == PCOLL_SUCCESS) {
+        rc = timed_calls(m, t, *reps, comm, local, &total);
+        MPI_Reduce(local, *samples, *reps, MPI_DOUBLE, MPI_MAX, 0, comm);
+        rc = bench_agree(rc, comm);
+    }
+    free(local);
+    return rc;
+}
