@@ -8,6 +8,7 @@
 #                         algorithm vs the MPI; table, build/<flavour>/demo.png
 #   make bench            build, then pcoll-bench $(BENCH_ARGS) on NP ranks
 #   make plot-deps        matplotlib in .venv (for pcoll-bench --plot)
+#   make fftw-deps        FFTW3 (libfftw3-dev, apt-get) for apps/fft3d; part of make test
 #   make asan             ASan+UBSan build in build/asan-<flavour> and its tests
 #   make stress           the stress tests (label stress, np 3..8) in build/stress-<flavour>;
 #                         never part of make test
@@ -161,6 +162,7 @@ endef
 
 .PHONY: all setup build test demo asan install check-install clean distclean show-mpi
 .PHONY: bench plot-deps stress sim sim-build dropin-mpi4py
+.PHONY: fftw-deps
 all: build
 
 # ---------------------------------------------------------------------------
@@ -201,8 +203,19 @@ build: setup
 	$(call configure,$(BUILD_DIR),$(BUILD_CMAKE_ARGS))
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
-test: build
+test: fftw-deps build
 	cd $(BUILD_DIR) && $(CTEST)
+
+# fftw-deps: FFTW3 (libfftw3-dev) for apps/fft3d, installed with apt-get when
+# pkg-config does not find it (apt-get update only if the install fails); a
+# tree configured without it is made to reconfigure.
+fftw-deps:
+	@pkg-config --exists fftw3 2>/dev/null || { \
+	  echo "== installing FFTW3 (libfftw3-dev) for apps/fft3d"; \
+	  sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$sudo apt-get install -y libfftw3-dev || { $$sudo apt-get update && $$sudo apt-get install -y libfftw3-dev; } \
+	    || { echo "make fftw-deps: could not install libfftw3-dev; pcoll-fft3d is not built" >&2; exit 0; }; \
+	  if [ -f $(BUILD_DIR)/CMakeCache.txt ]; then touch $(BUILD_DIR)/CMakeCache.txt; fi; }
 
 # pcoll-bench finds the launcher (for --native-sweep) and the python with
 # matplotlib (for --plot) in these variables.

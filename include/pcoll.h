@@ -107,7 +107,7 @@ PCOLL_API int pcoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Dataty
 
 /* All-to-all with a count and displacement per peer (MPI_Alltoallv).
  * Algorithms: linear, pairwise, scattered, bruck_zerocopy (nearly regular
- * sizes: see pcoll_bruck_irregularity), padded_bruck, inplace, hier, auto.
+ * sizes: info pcoll_regular_ratio), padded_bruck, inplace, hier, auto.
  * sendbuf may be MPI_IN_PLACE (the receive layout is used for both
  * directions, as in MPI). */
 PCOLL_API int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[],

@@ -21,13 +21,36 @@
 
 #include "alltoall/hier.h"
 #include "alltoallv/alltoallv.h"
+#include "alltoallv/inplace.h"
 #include "core/check.h"
 #include "core/mem.h"
 #include "core/status.h"
 #include "datatype/signature.h"
 #include "select/cost.h"
 
-enum { V_LINEAR, V_PAIRWISE, V_SCATTERED, V_BRUCK_ZEROCOPY, V_PADDED_BRUCK, V_HIER, V_AUTO };
+enum {
+    V_LINEAR,
+    V_PAIRWISE,
+    V_SCATTERED,
+    V_BRUCK_ZEROCOPY,
+    V_PADDED_BRUCK,
+    V_HIER,
+    V_INPLACE,
+    V_AUTO
+};
+
+/* MPI_IN_PLACE through the limited-memory in-place algorithm (inplace.c),
+ * with the receive layout for both directions. */
+static int build_inplace(pcoll_plan_t *plan, const void *args)
+{
+    const pcoll__a2av_args_t *v = args;
+    if (!v->a.inplace)
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED, 1,
+                            "alltoallv inplace: only with MPI_IN_PLACE (layouts that differ: "
+                            "pcoll_alltoallv_inplace_init)");
+    return pcoll__alltoallv_inplace_setup(plan, v->a.recvbuf, v->a.rcounts, v->a.rdispls,
+                                          v->a.rcounts, v->a.rdispls, v->a.recvtype, &v->a.opts);
+}
 
 static const pcoll__algo_t algos[] = {
     [V_LINEAR] = {"linear", "all receives preposted, then all sends; zero-size messages skipped",
@@ -47,6 +70,10 @@ static const pcoll__algo_t algos[] = {
                 "node-aware: messages bundled per node pair in shared memory (sizes gathered "
                 "on the node at init), radix-r Bruck between nodes",
                 pcoll__alltoallv_hier},
+    [V_INPLACE] = {"inplace",
+                   "MPI_IN_PLACE with memory independent of the block sizes (aux buffers "
+                   "pcoll_aux_bytes in pcoll_aux_buffers)",
+                   build_inplace},
     [V_AUTO] = {"auto", "by p, sizes and regularity with the cost model", NULL},
 };
 
@@ -185,7 +212,10 @@ static int choose_global(const pcoll__a2av_args_t *v, int p)
     double direct = pcoll__cost_direct(&c, p, v->maxbytes);
     double padded = pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) + 2.0 * p * v->maxbytes * c.gamma;
     if (v->a.inplace)
-        return V_PAIRWISE;
+        return pcoll__alltoallv_inplace_preferred(&c, p, v->maxpeers, v->maxbytes, v->maxtotal,
+                                                  &v->a.opts)
+                   ? V_INPLACE
+                   : V_PAIRWISE;
     if (pcoll__alltoallv_regular(v) && pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) < direct)
         return V_BRUCK_ZEROCOPY;
     if (v->basic != MPI_DATATYPE_NULL && padded < direct)
@@ -252,7 +282,7 @@ static int build(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *args, int tag, pco
     else
         PCOLL_CHECK(pcoll__plan_keep_type(plan, &v.a.sendtype), rc, fail);
     /* hier copies every block in before any is copied out. */
-    if (v.a.inplace && algo != V_PAIRWISE && algo != V_HIER) {
+    if (v.a.inplace && algo != V_PAIRWISE && algo != V_HIER && algo != V_INPLACE) {
         rc = pcoll__error(PCOLL_ERR_UNSUPPORTED, 1, "alltoallv %s: MPI_IN_PLACE (use pairwise)",
                           algos[algo].name);
         goto fail;
@@ -297,11 +327,22 @@ static long long smallest(const pcoll__a2a_args_t *a, int p)
     return m < 0 ? 0 : m;
 }
 
+/* Bytes this rank receives in all, and from how many peers. */
+static void received(const pcoll__a2a_args_t *a, int p, long long *total, long long *peers)
+{
+    int i, rs;
+    MPI_Type_size(a->recvtype, &rs);
+    for (i = 0, *total = *peers = 0; i < p; i++) {
+        *total += (long long)a->rcounts[i] * rs;
+        *peers += a->rcounts[i] > 0;
+    }
+}
+
 /* The reduction: verdicts, algorithm and in-place use (must be equal), the
  * global smallest and largest element, the basic type's size. */
 static int agree(pcoll__ctx_t *ctx, int local, pcoll__a2av_args_t *v, int p, const char *fn)
 {
-    long long vals[5] = {0}, mins[5], maxs[5];
+    long long vals[7] = {0}, mins[7], maxs[7];
     int bsize = 0, rc, ok = 1;
     /* The arguments are known to be valid only when the local checks passed. */
     if (local == PCOLL_SUCCESS) {
@@ -309,13 +350,15 @@ static int agree(pcoll__ctx_t *ctx, int local, pcoll__a2av_args_t *v, int p, con
             MPI_Type_size(v->basic, &bsize);
         vals[0] = v->a.opts.algorithm, vals[1] = v->a.inplace, vals[2] = smallest(&v->a, p);
         vals[3] = v->a.blockbytes, vals[4] = bsize;
+        received(&v->a, p, &vals[5], &vals[6]);
     }
-    rc = pcoll__agree_range(ctx->dup, local, vals, 5, mins, maxs, fn);
+    rc = pcoll__agree_range(ctx->dup, local, vals, 7, mins, maxs, fn);
     if (rc != PCOLL_SUCCESS)
         return rc;
     if (mins[0] != maxs[0] || mins[1] != maxs[1])
         return pcoll__error(PCOLL_ERR_MISMATCH, 1, "%s: algorithm or MPI_IN_PLACE use differs", fn);
     v->minbytes = mins[2], v->maxbytes = maxs[3];
+    v->maxtotal = maxs[5], v->maxpeers = (int)maxs[6];
     if (mins[4] != maxs[4] || mins[4] == 0)
         v->basic = MPI_DATATYPE_NULL;
     rc = check_pairs(ctx->dup, &v->a, p, &ok);

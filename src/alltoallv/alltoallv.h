@@ -17,6 +17,8 @@ typedef struct pcoll__a2av_args {
     /* Known after the persistent init's reduction (-1 on the one-shot path):
      * the smallest and largest element (block) in bytes over all ranks. */
     long long minbytes, maxbytes;
+    long long maxtotal;       /* the most bytes one rank receives in all */
+    int maxpeers;             /* the most peers one rank receives from */
     /* The one predefined type both signatures are made of (MPI_DATATYPE_NULL
      * if they mix types), and how many of it one send / receive item holds. */
     MPI_Datatype basic;

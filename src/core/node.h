@@ -16,9 +16,10 @@
  * barrier is a poll op (pcoll__sched_poll): a counter at the head of the
  * window that only grows (each rank's k-th arrival waits for k * nlocal arrivals), C11
  * atomics with MPI_Win_sync around them; pcoll_wait yields between polls, so
- * it is correct on oversubscribed cores.  Where C11 atomics are not lock-free,
- * or under SimGrid SMPI (whose simulated ranks switch only inside MPI calls),
- * the barrier is an MPI_Ibarrier on a node communicator of the plan's own.
+ * it is correct on oversubscribed cores (under SimGrid SMPI a waiting rank
+ * lets simulated time pass instead).  Where C11 atomics are not lock-free,
+ * or with PCOLL_HIER_BARRIER=mpi, the barrier is an MPI_Ibarrier on a node
+ * communicator of the plan's own.
  */
 #ifndef PCOLL_CORE_NODE_H
 #define PCOLL_CORE_NODE_H

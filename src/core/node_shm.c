@@ -47,14 +47,13 @@ static void shm_free(void *arg)
     pcoll__free(arg);
 }
 
-/* SimGrid's simulated ranks run one at a time and switch only inside MPI
- * calls, so a barrier must be made of MPI calls there. */
-static int is_smpi(void)
+/* The barrier by MPI_Ibarrier: where C11 atomics are not lock-free (so not
+ * usable between processes), or when PCOLL_HIER_BARRIER=mpi asks for it
+ * (tests use it). */
+static int wants_mpi_barrier(void)
 {
-    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-    int len = 0;
-    MPI_Get_library_version(version, &len);
-    return strstr(version, "SMPI") != NULL;
+    const char *env = getenv("PCOLL_HIER_BARRIER");
+    return ATOMIC_LLONG_LOCK_FREE != 2 || (env && strcmp(env, "mpi") == 0);
 }
 
 /* The window on local rank 0, mapped everywhere, locked, zeroed there. */
@@ -105,7 +104,7 @@ int pcoll__node_shm_create(pcoll_plan_t *plan, const pcoll__node_t *t, size_t by
         return s->seg ? PCOLL_SUCCESS
                       : pcoll__error(PCOLL_ERR_NOMEM, 1, "node: %zu bytes of segment", bytes);
     }
-    s->mpi_barrier = ATOMIC_LLONG_LOCK_FREE != 2 || is_smpi();
+    s->mpi_barrier = wants_mpi_barrier();
     if (s->mpi_barrier && MPI_Comm_dup(t->comm, &s->comm) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, 1, "node: MPI_Comm_dup failed");
     *ok = s->shared = map_window(s, t->comm);
@@ -128,6 +127,20 @@ static atomic_llong *counter(const pcoll__node_shm_t *s)
 {
     return (atomic_llong *)(void *)(s->seg - CTL_BYTES);
 }
+
+#ifdef SMPI_H
+/* SimGrid SMPI runs the simulated ranks one at a time and switches only
+ * inside the simulator: a rank waiting at the barrier lets 1 us of simulated
+ * time pass (SMPI ignores shorter computations: smpi/cpu-threshold). */
+static void spin(void)
+{
+    smpi_execute(1e-6);
+}
+#else
+static void spin(void)
+{
+}
+#endif
 
 static void sync_segment(const pcoll__node_shm_t *s)
 {
@@ -153,14 +166,17 @@ static int reached(void *arg)
 {
     pcoll__node_shm_t *s = arg;
     int flag = 1;
-    if (!s->mpi_barrier)
-        flag = atomic_load_explicit(counter(s), memory_order_acquire) >=
-               s->arrivals * s->nlocal;
-    else if (s->req != MPI_REQUEST_NULL &&
-             MPI_Test(&s->req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        flag = 1; /* reported nowhere better; do not hang */
+    if (s->mpi_barrier) {
+        if (s->req != MPI_REQUEST_NULL &&
+            MPI_Test(&s->req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            flag = 1; /* reported nowhere better; do not hang */
+    } else {
+        flag = atomic_load_explicit(counter(s), memory_order_acquire) >= s->arrivals * s->nlocal;
+    }
     if (flag)
         sync_segment(s);
+    else
+        spin();
     return flag;
 }
 

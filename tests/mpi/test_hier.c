@@ -5,8 +5,9 @@
  * Configurations (info keys; every rank of this one machine is a physical
  * node, so virtual nodes make the topology): pcoll_cores_per_node in
  * {1, 2, 3, 4, p} x pcoll_ports in {1, 2, all}, and on some of them
- * pcoll_radix 2 (several Bruck steps between nodes), pcoll_throttle 1, and
- * PCOLL_HIER_SHM=0 (no shared memory: the fallback).  For each:
+ * pcoll_radix 2 (several Bruck steps between nodes), pcoll_throttle 1,
+ * PCOLL_HIER_SHM=0 (no shared memory: the fallback) and PCOLL_HIER_BARRIER=mpi
+ * (the node barrier by MPI_Ibarrier).  For each:
  *   alltoall    one persistent plan, three starts with new input (wait, wait,
  *               a pcoll_test loop); the type pair and count change with the
  *               configuration (MPI_INT; strided doubles into doubles with a
@@ -31,7 +32,7 @@
 #include "harness.h"
 
 typedef struct config {
-    int cores, ports, radix, throttle, noshm;
+    int cores, ports, radix, throttle, noshm, mpibar;
 } config;
 
 static pt_layout layouts[PT_L_COUNT];
@@ -70,6 +71,10 @@ static MPI_Info make_info(const config *c)
         setenv("PCOLL_HIER_SHM", "0", 1);
     else
         unsetenv("PCOLL_HIER_SHM");
+    if (c->mpibar)
+        setenv("PCOLL_HIER_BARRIER", "mpi", 1);
+    else
+        unsetenv("PCOLL_HIER_BARRIER");
     return info;
 }
 
@@ -291,17 +296,19 @@ static void sweep(void)
     for (int ci = 0; ci < 5; ci++)
         for (int pi = 0; pi < 3; pi++, i++) {
             config c = {.cores = cores[ci], .ports = ports[pi], .radix = i % 4 == 1 ? 2 : 0,
-                        .throttle = i % 5 == 2 ? 1 : 0, .noshm = i == 7};
-            pt_case("alltoall hier cores %d ports %d radix %d throttle %d%s types %d%s",
-                    c.cores, c.ports, c.radix, c.throttle, c.noshm ? " no-shm" : "", i % 3,
-                    i % 4 == 3 ? " in place" : "");
+                        .throttle = i % 5 == 2 ? 1 : 0, .noshm = i == 7,
+                        .mpibar = i % 7 == 4};
+            pt_case("alltoall hier cores %d ports %d radix %d throttle %d%s%s types %d%s",
+                    c.cores, c.ports, c.radix, c.throttle, c.noshm ? " no-shm" : "",
+                    c.mpibar ? " mpi-barrier" : "", i % 3, i % 4 == 3 ? " in place" : "");
             alltoall_case(&c, i % 3, i % 4 == 3);
-            pt_case("alltoallv hier cores %d ports %d radix %d throttle %d%s types %d%s",
-                    c.cores, c.ports, c.radix, c.throttle, c.noshm ? " no-shm" : "", i % 2,
-                    i % 6 == 4 ? " in place" : "");
+            pt_case("alltoallv hier cores %d ports %d radix %d throttle %d%s%s types %d%s",
+                    c.cores, c.ports, c.radix, c.throttle, c.noshm ? " no-shm" : "",
+                    c.mpibar ? " mpi-barrier" : "", i % 2, i % 6 == 4 ? " in place" : "");
             alltoallv_case(&c, i % 2, i % 6 == 4);
         }
     unsetenv("PCOLL_HIER_SHM");
+    unsetenv("PCOLL_HIER_BARRIER");
 }
 
 int main(int argc, char **argv)

@@ -695,7 +695,7 @@ static void run_entry(const entry *e, const char *only)
             if (!(e->modes & m))
                 continue;
             CASE(COLL " alg=%s op=%s %s comm=%s(np %d) mode=%s", alg, ops[e->op].name,
-                    shapes[e->shape].name, pt_comm_name(e->comm), u.np, mode_name(m));
+                 shapes[e->shape].name, pt_comm_name(e->comm), u.np, mode_name(m));
             if (m == M_ONESHOT)
                 run_oneshot(&u, &ref);
             else if (m == M_PERSIST)
@@ -789,7 +789,7 @@ static void bad_input(enum pt_comm_kind kind)
     counts[np - 1] = 1;
 
     CASE(COLL " bad input comm=%s(np %d): negative count on rank 0 only", pt_comm_name(kind),
-            np);
+         np);
     counts[0] = me == 0 ? -3 : 1;
     EXPECT_INIT(pcoll_reduce_scatter_init(sb.base, rb.base, counts, MPI_INT, MPI_SUM, comm,
                                           MPI_INFO_NULL, &plan), PCOLL_ERR_ARG);
@@ -811,7 +811,7 @@ static void bad_input(enum pt_comm_kind kind)
     PT_RC(pcoll_reduce_scatter(sb.base, rb.base, NULL, MPI_INT, MPI_SUM, comm), PCOLL_ERR_ARG);
 
     CASE(COLL " bad input comm=%s(np %d): predefined op on struct {int; double}",
-            pt_comm_name(kind), np);
+         pt_comm_name(kind), np);
     EXPECT_INIT(pcoll_reduce_scatter_block_init(sb.base, rb.base, 1, sdt, MPI_SUM, comm,
                                                 MPI_INFO_NULL, &plan), PCOLL_ERR_ARG);
     accepted = plan_was_built;
@@ -843,7 +843,7 @@ static void bad_input(enum pt_comm_kind kind)
     for (int k = 0; k < 2; k++) {
         const char *alg = k ? "ring_prepost" : "ring";
         CASE(COLL " bad input comm=%s(np %d): %s with a non-commutative op",
-                pt_comm_name(kind), np, alg);
+             pt_comm_name(kind), np, alg);
         info = info_alg(alg);
         EXPECT_INIT(pcoll_reduce_scatter_block_init(sb.base, rb.base, 1, mat, ops[O_MATRIX].op,
                                                     comm, info, &plan), PCOLL_ERR_UNSUPPORTED);

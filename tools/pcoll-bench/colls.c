@@ -9,6 +9,7 @@
 #include "bench.h"
 
 extern const bench_coll_t bench_coll_alltoall;
+extern const bench_coll_t bench_coll_alltoall_multi;
 extern const bench_coll_t bench_coll_alltoallv;
 extern const bench_coll_t bench_coll_alltoallv_inplace;
 extern const bench_coll_t bench_coll_reduce_scatter;
@@ -19,6 +20,7 @@ static const struct {
     const bench_coll_t *coll; /* NULL: not available yet */
 } registry[] = {
     {"alltoall", &bench_coll_alltoall},
+    {"alltoall_multi", &bench_coll_alltoall_multi},
     {"alltoallv", &bench_coll_alltoallv},
     {"alltoallv_inplace", &bench_coll_alltoallv_inplace},
     {"reduce_scatter", &bench_coll_reduce_scatter},
