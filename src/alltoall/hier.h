@@ -4,7 +4,8 @@
  * pcoll_alltoall_multi_init.  The three differ only in who sends how many
  * bytes to whom and where those bytes sit in the user's buffers; the engine
  * (hier.c, hier_layout.c) bundles them per pair of nodes in a shared segment
- * and exchanges the bundles between nodes with radix-r Bruck.
+ * and exchanges the bundles between nodes with radix-r Bruck (hier_copy.c
+ * merges its copies into runs).
  */
 #ifndef PCOLL_ALLTOALL_HIER_H
 #define PCOLL_ALLTOALL_HIER_H
@@ -64,6 +65,23 @@ typedef struct pcoll__hier {
     MPI_Datatype slot;      /* several steps: one slot of zmax bytes */
     MPI_Datatype *set;      /* set[s*r+d]: the slots of digit d in step s, from slot d*w */
 } pcoll__hier_t;
+
+/* Copies merged into runs (hier_copy.c): pieces at fixed strides on both
+ * sides, each a plain byte range, become one copy. */
+typedef struct pcoll__hier_run {
+    const char *src;
+    char *dst;
+    long long bytes;        /* of each piece */
+    MPI_Aint sstride, dstride;
+    int count;              /* pieces so far (0: none) */
+} pcoll__hier_run_t;
+
+/* Add a copy (as for pcoll__sched_copy) to the run or, if it cannot join,
+ * flush the run and start another (or add the copy as it is). */
+int pcoll__hier_copy(pcoll_plan_t *plan, pcoll__hier_run_t *run, const void *src, int scount,
+                     MPI_Datatype stype, void *dst, int dcount, MPI_Datatype dtype);
+/* Add the run's copy to the schedule and empty it. */
+int pcoll__hier_flush(pcoll_plan_t *plan, pcoll__hier_run_t *run);
 
 /* Sizes, radix, offsets, datatypes and the segment, with the fallback
  * (collective over plan->comm). */

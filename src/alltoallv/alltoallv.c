@@ -112,16 +112,22 @@ static int by_start(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* Receive blocks must not overlap (their true extents are compared, a
- * conservative test for types with holes). */
+/* Receive blocks must not overlap.  Exact for dense receive types (blocks
+ * are then intervals); a type with holes may interleave legally with
+ * another block, and a test that could refuse such a layout on one rank
+ * alone would leave the others waiting, so those are not checked. */
 static int check_overlap(const pcoll__a2a_args_t *a, int p, const char *fn)
 {
-    region_t *r = pcoll__malloc(sizeof *r * (size_t)(p ? p : 1));
-    MPI_Aint tlb, text;
-    int i, n = 0, rc = PCOLL_SUCCESS;
-    if (!r)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "%s: overlap check", fn);
+    region_t *r;
+    MPI_Aint tlb, text, lb, ext;
+    int i, n = 0, size, rc = PCOLL_SUCCESS;
+    MPI_Type_size(a->recvtype, &size);
     MPI_Type_get_true_extent(a->recvtype, &tlb, &text);
+    MPI_Type_get_extent(a->recvtype, &lb, &ext);
+    if (text != size || ext != size)
+        return PCOLL_SUCCESS;
+    if (!(r = pcoll__malloc(sizeof *r * (size_t)(p ? p : 1))))
+        return pcoll__error(PCOLL_ERR_NOMEM, 1, "%s: overlap check", fn);
     for (i = 0; i < p; i++)
         if (a->rcounts[i] > 0) {
             r[n].lo = (MPI_Aint)a->rdispls[i] * a->rext + tlb;

@@ -21,6 +21,32 @@
 
 #define CTL_BYTES 64 /* one cache line for the counter */
 
+#ifdef SMPI_H
+/* SimGrid SMPI runs the simulated ranks one at a time, in one address space,
+ * and switches only inside the simulator: a rank waiting at the barrier lets
+ * 1 us of simulated time pass (SMPI ignores shorter computations:
+ * smpi/cpu-threshold); MPI_Win_sync is not needed (nor implemented). */
+static void spin(void)
+{
+    smpi_execute(1e-6);
+}
+
+static void sync_segment(const pcoll__node_shm_t *s)
+{
+    (void)s;
+}
+#else
+static void spin(void)
+{
+}
+
+static void sync_segment(const pcoll__node_shm_t *s)
+{
+    if (s->win != MPI_WIN_NULL)
+        MPI_Win_sync(s->win);
+}
+#endif
+
 void pcoll__node_shm_drop(pcoll__node_shm_t *s)
 {
     int fini = 0;
@@ -78,7 +104,7 @@ static int map_window(pcoll__node_shm_t *s, MPI_Comm comm)
         pcoll__mem_note((long long)bytes);
         s->ctl = base; /* marks the rank that counts the bytes */
     }
-    MPI_Win_sync(s->win);
+    sync_segment(s);
     s->seg = base + CTL_BYTES;
     return 1;
 }
@@ -116,8 +142,7 @@ int pcoll__node_shm_ready(MPI_Comm comm, pcoll__node_shm_t *s, int *all_ok)
     *all_ok = s->nlocal == 1 || s->shared;
     if (MPI_Allreduce(MPI_IN_PLACE, all_ok, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, 1, "node: MPI_Allreduce failed");
-    if (s->win != MPI_WIN_NULL)
-        MPI_Win_sync(s->win);
+    sync_segment(s);
     return PCOLL_SUCCESS;
 }
 
@@ -128,25 +153,6 @@ static atomic_llong *counter(const pcoll__node_shm_t *s)
     return (atomic_llong *)(void *)(s->seg - CTL_BYTES);
 }
 
-#ifdef SMPI_H
-/* SimGrid SMPI runs the simulated ranks one at a time and switches only
- * inside the simulator: a rank waiting at the barrier lets 1 us of simulated
- * time pass (SMPI ignores shorter computations: smpi/cpu-threshold). */
-static void spin(void)
-{
-    smpi_execute(1e-6);
-}
-#else
-static void spin(void)
-{
-}
-#endif
-
-static void sync_segment(const pcoll__node_shm_t *s)
-{
-    if (s->win != MPI_WIN_NULL)
-        MPI_Win_sync(s->win);
-}
 
 static void arrive(void *arg)
 {
