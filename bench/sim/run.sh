@@ -16,8 +16,10 @@
 #   SIM_MEM_GB=8             memory cap: a size is left out at P when
 #                            SIM_MEM_FACTOR * P^2 * size > SIM_MEM_GB GiB
 #                            (all P simulated ranks live in this one process)
-#   SIM_MEM_FACTOR=4         bytes held per byte of one rank's send buffer
-#                            (send, receive, reference, plan scratch)
+#   SIM_MEM_FACTOR=10        bytes held per byte of one rank's send buffer:
+#                            send, receive and reference buffers, plan
+#                            scratch, SMPI's packed copies of derived-type
+#                            messages (Bruck variants: ~9, linear: ~3.4)
 #   SIM_REPS=2 SIM_WARMUP=0  timed and warm-up calls; without SIM_COMPUTE the
 #                            simulation is deterministic: every repetition
 #                            gives the same time (ci95 0), and the checking
@@ -42,7 +44,7 @@ SIM_P=${SIM_P:-"64 256"}
 SIM_PLATFORMS=${SIM_PLATFORMS:-"fat-ib multicore-ib"}
 SIM_SIZES=${SIM_SIZES:-"8 256 4096 40000"}
 SIM_MEM_GB=${SIM_MEM_GB:-8}
-SIM_MEM_FACTOR=${SIM_MEM_FACTOR:-4}
+SIM_MEM_FACTOR=${SIM_MEM_FACTOR:-10}
 SIM_REPS=${SIM_REPS:-2}
 SIM_WARMUP=${SIM_WARMUP:-0}
 SIM_ALGORITHMS=${SIM_ALGORITHMS:-all}

@@ -1,6 +1,6 @@
 /*
  * smpi_compat: two workarounds for SimGrid SMPI 3.32 (Debian's libsimgrid-dev),
- * linked into the simulated pcoll-bench only (bench/sim/Makefile.sim), through
+ * linked into the simulated pcoll-bench only (bench/sim/build.mk), through
  * the linker's --wrap so that neither pcoll nor the benchmark changes.
  *
  * 1. MPI_Finalize.  MPI deletes the attributes of MPI_COMM_SELF first, while
@@ -16,14 +16,14 @@
  * 2. Persistent sends of derived datatypes.  SMPI packs the data of a
  *    non-contiguous send when the request is created (MPI_Send_init), so the
  *    first MPI_Start of such a request sends the buffer as it was at init,
- *    not as it is at the start; later starts are right.  pcoll plans are built
- *    before the user fills the buffers, and the Bruck variants send from the
- *    receive buffer that earlier rounds fill, so every derived-type algorithm
- *    came out wrong on its first run.  The wrapper records the arguments of
- *    every MPI_Send_init of a derived datatype and, at the first MPI_Start of
- *    that request, frees it and creates it again (so SMPI packs the current
- *    data) before starting it.  The re-creation happens inside MPI calls,
- *    which SMPI does not time, so it costs no simulated time.
+ *    not as it is at the start; later starts are right.  pcoll plans are
+ *    built before the user fills the buffers, and the Bruck variants send from
+ *    the receive buffer that earlier rounds fill, so every derived-type
+ *    algorithm came out wrong on its first run.  The wrapper records the
+ *    arguments of every MPI_Send_init of a derived datatype and, at the first
+ *    MPI_Start of that request, replaces it by a fresh one (so SMPI packs the
+ *    current data) before starting it.  This happens inside MPI calls, which
+ *    SMPI does not time, so it costs no simulated time.
  *
  * Each simulated rank has its own copy of the statics below (SMPI privatizes
  * the program's globals).
@@ -72,13 +72,13 @@ int __wrap_MPI_Finalize(void)
 typedef struct {
     MPI_Request req; /* key; NULL: empty slot, TOMB: deleted */
     const void *buf;
-    int count, dest, tag;
+    int count, peer, tag;
     MPI_Datatype type;
     MPI_Comm comm;
-} pending_t;
+} persistent_t;
 
-static pending_t *table; /* open addressing, linear probing */
-static size_t cap, used; /* used counts live entries and tombstones */
+static persistent_t *table; /* open addressing, linear probing */
+static size_t cap, used;    /* used counts live entries and tombstones */
 static char tomb_mark;
 #define TOMB ((MPI_Request)(void *)&tomb_mark)
 
@@ -90,7 +90,7 @@ static size_t slot_of(MPI_Request req)
     return (size_t)(h >> 7) & (cap - 1);
 }
 
-static pending_t *find(MPI_Request req)
+static persistent_t *find(MPI_Request req)
 {
     size_t i;
     if (cap == 0 || req == MPI_REQUEST_NULL)
@@ -101,13 +101,13 @@ static pending_t *find(MPI_Request req)
     return NULL;
 }
 
-static int insert(const pending_t *e);
+static int insert(const persistent_t *e);
 
 /* Rebuild the table without tombstones; double it when it is over a
  * quarter full of live entries (or create it). */
 static int rehash(void)
 {
-    pending_t *old = table;
+    persistent_t *old = table;
     size_t oldcap = cap, live = 0, i;
     for (i = 0; i < oldcap; i++)
         live += old[i].req != NULL && old[i].req != TOMB;
@@ -125,7 +125,7 @@ static int rehash(void)
     return 0;
 }
 
-static int insert(const pending_t *e)
+static int insert(const persistent_t *e)
 {
     size_t i;
     if (2 * (used + 1) > cap && rehash() != 0)
@@ -146,31 +146,37 @@ static int is_derived(MPI_Datatype type)
     return combiner != MPI_COMBINER_NAMED;
 }
 
+static int make(const persistent_t *e, MPI_Request *req)
+{
+    return __real_MPI_Send_init(e->buf, e->count, e->type, e->peer, e->tag, e->comm, req);
+}
+
 int __wrap_MPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                          MPI_Comm comm, MPI_Request *req)
 {
-    int err = __real_MPI_Send_init(buf, count, type, dest, tag, comm, req);
-    if (err == MPI_SUCCESS && count > 0 && is_derived(type)) {
-        pending_t e = {*req, buf, count, dest, tag, type, comm};
-        if (insert(&e) != 0)
-            return MPI_ERR_NO_MEM;
-    }
-    return err;
+    persistent_t e = {NULL, buf, count, dest, tag, type, comm};
+    int err = make(&e, req);
+    if (err != MPI_SUCCESS || count == 0 || !is_derived(type))
+        return err;
+    e.req = *req;
+    return insert(&e) == 0 ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
-/* Before the first start of a recorded request: create it again. */
+/* Before the first start of a recorded request: replace it by a fresh one
+ * (made before the old one is freed, so that the datatype stays referenced). */
 static int refresh(MPI_Request *req)
 {
-    pending_t *e = find(*req), copy;
+    persistent_t *e = find(*req);
+    MPI_Request fresh;
     int err;
     if (!e)
         return MPI_SUCCESS;
-    copy = *e;
     e->req = TOMB;
-    err = __real_MPI_Request_free(req);
+    err = make(e, &fresh);
     if (err == MPI_SUCCESS)
-        err = __real_MPI_Send_init(copy.buf, copy.count, copy.type, copy.dest, copy.tag,
-                                   copy.comm, req);
+        err = __real_MPI_Request_free(req);
+    if (err == MPI_SUCCESS)
+        *req = fresh;
     return err;
 }
 
@@ -190,7 +196,7 @@ int __wrap_MPI_Startall(int n, MPI_Request reqs[])
 
 int __wrap_MPI_Request_free(MPI_Request *req)
 {
-    pending_t *e = find(*req);
+    persistent_t *e = find(*req);
     if (e)
         e->req = TOMB;
     return __real_MPI_Request_free(req);
