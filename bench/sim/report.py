@@ -150,10 +150,12 @@ def write_table(args, rows, sizes, baselines):
 
 
 def ratio(cells, size):
-    """Best pcoll time over best SMPI time (<1: pcoll faster), with names."""
+    """Best pcoll time over best SMPI time (<1: pcoll faster), with names;
+    `auto` is a chooser, not a contender."""
     def best_of(prefix):
         cand = [(median(c[size]), n) for n, c in cells.items()
-                if n.startswith(prefix) and size in c and not math.isnan(median(c[size]))]
+                if n.startswith(prefix) and not n.startswith("pcoll auto")
+                and size in c and not math.isnan(median(c[size]))]
         return min(cand, default=None)
     p, s = best_of("pcoll "), best_of("SMPI ")
     if not p or not s:
