@@ -172,7 +172,9 @@ PCOLL_API int pcoll_wait(pcoll_plan_t *plan);
 PCOLL_API int pcoll_plan_free(pcoll_plan_t **plan);
 /* The name of the algorithm the plan runs, e.g. "pairwise"; "" for NULL. */
 PCOLL_API const char *pcoll_plan_algorithm(const pcoll_plan_t *plan);
-/* Print the plan's schedule (rounds, peers, bytes) in readable form. */
+/* Print the plan's schedule (rounds, peers, bytes) in readable form, after
+ * what the algorithm adds (hier: a line "node memory: ..." with the bytes of
+ * the node's shared segment, the multicore paper's equation (1)). */
 PCOLL_API int pcoll_plan_print(const pcoll_plan_t *plan, FILE *out);
 
 /* ---------------------------------------------------------------------------

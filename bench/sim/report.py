@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Merge the simulated pcoll-bench runs of bench/sim/run.sh into tables.
 
-  report.py --out DIR --tag PLAT-PN --platform PLAT --nprocs N
-      reads DIR/TAG.pcoll.csv (pcoll algorithms + SMPI's default
-      MPI_Alltoall) and DIR/TAG.smpi-NAME.csv (one SMPI algorithm each),
+  report.py --out DIR --tag PLAT-PN --platform PLAT --nprocs N [--coll C]
+      reads DIR/TAG.pcoll.csv (pcoll algorithms + SMPI's default MPI call
+      of collective C, alltoall unless given) and DIR/TAG.smpi-NAME.csv (one SMPI algorithm each),
       writes DIR/TAG.csv (pcoll-bench's CSV format; the SMPI algorithms are
       rows of kind native_forced named smpi:NAME), DIR/TAG.md (a Markdown
       table: one row per algorithm, one column per size) and, when
       tools/pcoll-plot.py exists, DIR/TAG.png.
-  report.py --out DIR --summary
+  report.py --out DIR --summary [--coll C]
       concatenates every DIR/*.md table, in platform and P order, into
       DIR/summary.md.
 
@@ -24,6 +24,16 @@ import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+# The native call each pcoll-bench collective is measured against.
+NATIVE = {
+    "alltoall": "MPI_Alltoall",
+    "alltoall_multi": "MPI_Alltoall on every row",
+    "alltoallv": "MPI_Alltoallv",
+    "alltoallv_inplace": "MPI_Alltoallv, out of place",
+    "reduce_scatter": "MPI_Reduce_scatter",
+    "reduce_scatter_block": "MPI_Reduce_scatter_block",
+}
 
 
 def read_rows(path):
@@ -68,7 +78,6 @@ def merge(args):
     out, tag = args.out, args.tag
     pcoll_csv = os.path.join(out, tag + ".pcoll.csv")
     rows = read_rows(pcoll_csv) if os.path.exists(pcoll_csv) else []
-    fields = list(rows[0].keys()) if rows else None
     baselines = []
     for path in sorted(glob.glob(os.path.join(out, tag + ".smpi-*.csv"))):
         name = path[len(os.path.join(out, tag + ".smpi-")):-len(".csv")]
@@ -78,15 +87,17 @@ def merge(args):
                 continue
             r["algorithm"], r["kind"] = "smpi:" + name, "native_forced"
             rows.append(r)
-            fields = fields or list(r.keys())
     if not rows:
         print(f"report.py: no results for {tag}", file=sys.stderr)
         return 1
     sizes = sorted({int(r["size"]) for r in rows})
     default = {int(r["size"]): median(r) for r in rows if r["kind"] == "native"}
-    for r in rows:  # speedup against SMPI's default MPI_Alltoall, as pcoll-bench does
+    for r in rows:  # speedup against SMPI's default MPI call, as pcoll-bench does
         m, d = median(r), default.get(int(r["size"]), math.nan)
         r["speedup"] = "" if math.isnan(m) or math.isnan(d) else f"{d / m:.4f}"
+    # Every column of any file, in first-seen order: files written before a
+    # column was added (peak_extra_bytes) merge with newer ones.
+    fields = list(dict.fromkeys(k for r in rows for k in r))
     merged = os.path.join(out, tag + ".csv")
     with open(merged, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields)
@@ -97,9 +108,9 @@ def merge(args):
     return 0
 
 
-def label(r):
+def label(r, coll):
     if r["kind"] == "native":
-        return "SMPI default (MPI_Alltoall)"
+        return f"SMPI default ({NATIVE.get(coll, coll)})"
     if r["kind"] == "native_forced":
         return "SMPI " + r["algorithm"][len("smpi:"):]
     runs = r.get("runs") or ""
@@ -111,7 +122,7 @@ def write_table(args, rows, sizes, baselines):
     rows = sorted(rows, key=lambda r: order.get(r["kind"], 3))
     names, cells = [], {}
     for r in rows:
-        name = label(r)
+        name = label(r, args.coll)
         if name not in cells:
             names.append(name)
             cells[name] = {}
@@ -180,7 +191,7 @@ def summary(args):
         return (m.group(1), int(m.group(2))) if m else (path, 0)
     tables = sorted((p for p in glob.glob(os.path.join(args.out, "*-P*.md"))), key=key)
     with open(os.path.join(args.out, "summary.md"), "w") as f:
-        f.write("### Simulated alltoall (bench/sim/run.sh)\n\n")
+        f.write(f"### Simulated {args.coll} (bench/sim/run.sh)\n\n")
         for p in tables:
             with open(p) as t:
                 f.write(t.read() + "\n")
@@ -194,6 +205,7 @@ def main():
     ap.add_argument("--platform")
     ap.add_argument("--nprocs")
     ap.add_argument("--summary", action="store_true")
+    ap.add_argument("--coll", default="alltoall", choices=sorted(NATIVE))
     args = ap.parse_args()
     if args.summary:
         return summary(args)

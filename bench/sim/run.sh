@@ -2,31 +2,54 @@
 # bench/sim/run.sh -- pcoll-bench simulated at scale with SimGrid SMPI.
 #
 # For every platform and process count P: one smpirun of pcoll-bench timing
-# every pcoll alltoall algorithm (persistent plans) next to SMPI's default
-# MPI_Alltoall, then one smpirun per SMPI alltoall algorithm
-# (--cfg=smpi/alltoall:NAME, pcoll-bench --native-only) for the baselines;
+# every pcoll algorithm of the collective SIM_COLL (persistent plans) next to
+# SMPI's default MPI call, then one smpirun per SMPI algorithm of that
+# collective (--cfg=smpi/alltoall:NAME, smpi/alltoallv:NAME or
+# smpi/reduce_scatter:NAME; pcoll-bench --native-only) for the baselines;
 # bench/sim/report.py merges them into one CSV, a Markdown table and a plot
 # per platform and P.  `make sim` builds build/sim/pcoll-bench and runs this.
 #
 # Settings (environment variables; `make sim VAR=...` passes them on):
+#   SIM_COLL=alltoall        pcoll-bench --coll: alltoall, alltoallv,
+#                            alltoallv_inplace, reduce_scatter,
+#                            reduce_scatter_block, alltoall_multi
+#   SIM_BENCH_ARGS=""        more pcoll-bench options (--pattern random, ...)
+#   SIM_MODE=persistent      pcoll-bench --mode of the pcoll run: persistent
+#                            (plans made once, start+wait timed) or blocking
+#                            (one-shot calls)
 #   SIM_P="64 256"           process counts (1024 and 4096 also work; see
 #                            docs/benchmarking.md for their run times)
 #   SIM_PLATFORMS="fat-ib multicore-ib"   files bench/platforms/NAME.xml
 #   SIM_SIZES="8 256 4096 40000"  bytes per block, before the memory cap
 #   SIM_MEM_GB=8             memory cap: a size is left out at P when
 #                            SIM_MEM_FACTOR * P^2 * size > SIM_MEM_GB GiB
-#                            (all P simulated ranks live in this one process)
+#                            (all P simulated ranks live in this one process;
+#                            P * size for alltoallv_inplace, whose sizes are
+#                            a rank's whole buffer)
 #   SIM_MEM_FACTOR=10        bytes held per byte of one rank's send buffer:
 #                            send, receive and reference buffers, plan
 #                            scratch, SMPI's packed copies of derived-type
 #                            messages (Bruck variants: ~9, linear: ~3.4)
+#   SIM_WORK=3e9             simulation-time cap: a size is left out when
+#                            P^2 * size * (ranks per node) > SIM_WORK, a rough
+#                            proxy for the flows SimGrid must share links
+#                            among (multicore-ib at P=256 keeps 8 and 256 B;
+#                            one linear call of 4096 B there takes tens of
+#                            CPU minutes); SIM_WORK=inf keeps everything
 #   SIM_REPS=2 SIM_WARMUP=0  timed and warm-up calls; without SIM_COMPUTE the
 #                            simulation is deterministic: every repetition
 #                            gives the same time (ci95 0), and the checking
 #                            call before them already warms up
 #   SIM_ALGORITHMS=all       pcoll algorithms (--algorithms)
-#   SIM_BASELINES="bruck pair basic_linear ring mpich ompi mvapich2 impi"
-#                            SMPI algorithms, each a separate smpirun ("" none)
+#   SIM_BASELINES            SMPI algorithms of the collective, each a
+#                            separate smpirun ("" none); default per SIM_COLL:
+#                            alltoall(_multi): bruck pair basic_linear ring
+#                            mpich ompi mvapich2 impi; alltoallv(_inplace):
+#                            bruck pair ring ompi_basic_linear mpich ompi
+#                            mvapich2 impi; reduce_scatter(_block):
+#                            ompi_basic_recursivehalving ompi_ring
+#                            ompi_butterfly mpich_pair mpich_rdb mpich_noncomm
+#                            mpich ompi mvapich2 impi
 #   SIM_CORES=16             ranks per node on the multicore platforms
 #   SIM_COMPUTE=no           smpi/simulate-computation: "yes" also charges the
 #                            CPU time pcoll spends between MPI calls (its
@@ -34,26 +57,40 @@
 #                            machine -- not reproducible, see the docs
 #   SIM_HOST_SPEED=100Gf     smpi/host-speed; equal to the platforms' host
 #                            speed, so computation is injected 1:1
-#   SIM_BIN=build/sim/pcoll-bench  SIM_OUT=build/sim/results
+#   SIM_BIN=build/sim/pcoll-bench  SIM_OUT=build/sim/results/SIM_COLL
 #   SIM_PYTHON=python3       runs report.py (and tools/pcoll-plot.py, which
 #                            needs matplotlib: the Makefile passes .venv's)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SIM_P=${SIM_P:-"64 256"}
+SIM_COLL=${SIM_COLL:-alltoall}
+SIM_BENCH_ARGS=${SIM_BENCH_ARGS:-}
+SIM_MODE=${SIM_MODE:-persistent}
 SIM_PLATFORMS=${SIM_PLATFORMS:-"fat-ib multicore-ib"}
 SIM_SIZES=${SIM_SIZES:-"8 256 4096 40000"}
 SIM_MEM_GB=${SIM_MEM_GB:-8}
 SIM_MEM_FACTOR=${SIM_MEM_FACTOR:-10}
+SIM_WORK=${SIM_WORK:-3e9}
 SIM_REPS=${SIM_REPS:-2}
 SIM_WARMUP=${SIM_WARMUP:-0}
 SIM_ALGORITHMS=${SIM_ALGORITHMS:-all}
-SIM_BASELINES=${SIM_BASELINES-"bruck pair basic_linear ring mpich ompi mvapich2 impi"}
+case $SIM_COLL in
+    alltoall | alltoall_multi)
+        SIM_KEY=alltoall DEFAULT_BASELINES="bruck pair basic_linear ring mpich ompi mvapich2 impi" ;;
+    alltoallv | alltoallv_inplace)
+        SIM_KEY=alltoallv DEFAULT_BASELINES="bruck pair ring ompi_basic_linear mpich ompi mvapich2 impi" ;;
+    reduce_scatter | reduce_scatter_block)
+        SIM_KEY=reduce_scatter
+        DEFAULT_BASELINES="ompi_basic_recursivehalving ompi_ring ompi_butterfly mpich_pair mpich_rdb mpich_noncomm mpich ompi mvapich2 impi" ;;
+    *) echo "bench/sim/run.sh: SIM_COLL=$SIM_COLL: not a collective pcoll-bench simulates" >&2; exit 1 ;;
+esac
+SIM_BASELINES=${SIM_BASELINES-$DEFAULT_BASELINES}
 SIM_CORES=${SIM_CORES:-16}
 SIM_COMPUTE=${SIM_COMPUTE:-no}
 SIM_HOST_SPEED=${SIM_HOST_SPEED:-100Gf}
 SIM_BIN=${SIM_BIN:-$ROOT/build/sim/pcoll-bench}
-SIM_OUT=${SIM_OUT:-$ROOT/build/sim/results}
+SIM_OUT=${SIM_OUT:-$ROOT/build/sim/results/$SIM_COLL}
 SIM_PYTHON=${SIM_PYTHON:-python3}
 
 die() { echo "bench/sim/run.sh: $*" >&2; exit 1; }
@@ -69,12 +106,16 @@ CFG=(--cfg=smpi/privatization:1 --cfg=smpi/simulate-computation:"$SIM_COMPUTE"
      --cfg=smpi/host-speed:"$SIM_HOST_SPEED" --cfg=smpi/display-timing:yes
      --log=xbt_cfg.thres:warning --log=smpi_coll.thres:warning)
 
-# The sizes of SIM_SIZES that fit in SIM_MEM_GB at P ranks, comma-separated.
+# The sizes of SIM_SIZES that fit in SIM_MEM_GB and SIM_WORK at P ranks of
+# platform plat, comma-separated.
 sizes_for() {
-    local p=$1 s out=""
+    local plat=$1 p=$2 s out="" per_node=1 q=$2
+    case $plat in multicore*) per_node=$SIM_CORES ;; esac
+    [ "$SIM_COLL" = alltoallv_inplace ] && q=1
     for s in $SIM_SIZES; do
-        if awk -v p="$p" -v s="$s" -v f="$SIM_MEM_FACTOR" -v g="$SIM_MEM_GB" \
-               'BEGIN { exit !(f * p * p * s <= g * 2^30) }'; then
+        if awk -v p="$p" -v q="$q" -v s="$s" -v f="$SIM_MEM_FACTOR" -v g="$SIM_MEM_GB" \
+               -v w="$SIM_WORK" -v c="$per_node" \
+               'BEGIN { exit !(f * p * q * s <= g * 2^30 && p * q * s * c <= w + 0) }'; then
             out+=${out:+,}$s
         fi
     done
@@ -115,26 +156,27 @@ for plat in $SIM_PLATFORMS; do
     platfile=$ROOT/bench/platforms/$plat.xml
     [ -f "$platfile" ] || die "no platform $platfile"
     for p in $SIM_P; do
-        sizes=$(sizes_for "$p")
-        [ -n "$sizes" ] || { echo "== $plat P=$p: no size fits SIM_MEM_GB=$SIM_MEM_GB, skipped" >&2; continue; }
+        sizes=$(sizes_for "$plat" "$p")
+        [ -n "$sizes" ] || { echo "== $plat P=$p: no size within SIM_MEM_GB and SIM_WORK, skipped" >&2; continue; }
         tag=$plat-P$p
         hf=$SIM_OUT/$tag.hosts
         hostfile "$plat" "$p" "$hf"
         base=(smpirun -np "$p" -platform "$platfile" -hostfile "$hf" "${CFG[@]}")
-        bench=(--coll alltoall --sizes "$sizes" --reps "$SIM_REPS" --warmup "$SIM_WARMUP" --progress)
+        # shellcheck disable=SC2206  # SIM_BENCH_ARGS is a list of words
+        bench=(--coll "$SIM_COLL" $SIM_BENCH_ARGS --sizes "$sizes" --reps "$SIM_REPS" --warmup "$SIM_WARMUP" --progress)
         echo "== $plat P=$p sizes $sizes: pcoll algorithms" >&2
         rm -f "$SIM_OUT/$tag".*.csv
-        run "$SIM_OUT/$tag.pcoll.log" "${base[@]}" "$SIM_BIN" "${bench[@]}" --mode persistent \
+        run "$SIM_OUT/$tag.pcoll.log" "${base[@]}" "$SIM_BIN" "${bench[@]}" --mode "$SIM_MODE" \
             --algorithms "$SIM_ALGORITHMS" --csv "$SIM_OUT/$tag.pcoll.csv" || status=1
         for b in $SIM_BASELINES; do
-            echo "== $plat P=$p: SMPI alltoall $b" >&2
-            run "$SIM_OUT/$tag.smpi-$b.log" "${base[@]}" --cfg=smpi/alltoall:"$b" "$SIM_BIN" \
+            echo "== $plat P=$p: SMPI $SIM_KEY $b" >&2
+            run "$SIM_OUT/$tag.smpi-$b.log" "${base[@]}" --cfg=smpi/"$SIM_KEY":"$b" "$SIM_BIN" \
                 "${bench[@]}" --native-only --csv "$SIM_OUT/$tag.smpi-$b.csv" || status=1
         done
         "$SIM_PYTHON" "$ROOT/bench/sim/report.py" --out "$SIM_OUT" --tag "$tag" \
-            --platform "$plat" --nprocs "$p" || status=1
+            --platform "$plat" --nprocs "$p" --coll "$SIM_COLL" || status=1
     done
 done
-"$SIM_PYTHON" "$ROOT/bench/sim/report.py" --out "$SIM_OUT" --summary || status=1
+"$SIM_PYTHON" "$ROOT/bench/sim/report.py" --out "$SIM_OUT" --summary --coll "$SIM_COLL" || status=1
 echo "results: $SIM_OUT (summary.md, one .csv/.md/.png per platform and P)" >&2
 exit $status

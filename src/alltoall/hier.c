@@ -27,10 +27,11 @@
  * the node's first rank; plus O(N) offsets per rank.  In place: supported
  * (every block is copied in before any is copied out).
  *
- * Non-blocking: pcoll_start begins step 0; pcoll_test moves through the
- * rounds, so computation between start and wait overlaps the exchange as
- * long as pcoll_test is called now and then (the node's ranks wait for each
- * other at the barriers).
+ * The copies in and out are merged into runs where the layouts allow it
+ * (hier_copy.c).  Non-blocking: pcoll_start begins the run (its first round
+ * only checks the split barrier); pcoll_test moves through the rounds, so
+ * computation between start and wait overlaps the exchange as long as
+ * pcoll_test is called now and then (the node's ranks meet at the barriers).
  */
 #include "alltoall/hier.h"
 #include "core/status.h"
@@ -133,7 +134,7 @@ static int exchange(pcoll_plan_t *plan, const pcoll__hier_t *g, int s, int barri
     return rc;
 }
 
-/* Where this rank's data for rank x starts in its slot: after what the
+/* Where this rank's pieces start in the slot for node k: after what the
  * node's earlier ranks send there. */
 static MPI_Aint offset_in(const pcoll__hier_t *g, int k)
 {

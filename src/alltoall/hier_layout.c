@@ -7,7 +7,9 @@
  * (n m p for alltoall, m ranks of p per node: the multicore paper's equation
  * (1), n m^2 N) and R = every byte it receives from other nodes (n m (p - m));
  * several steps: W = N zmax (equation (1) again when nodes are equal), R = the
- * most slots one step receives (at most about N zmax (r-1)/r).
+ * most slots one step receives (at most about N zmax (r-1)/r).  The node's
+ * first rank counts the segment in pcoll_mem_current (node_shm.c), and
+ * pcoll_plan_print reports W and R ("node memory: ...").
  */
 #include <limits.h>
 
@@ -204,6 +206,38 @@ out:
     return rc;
 }
 
+/* ---- what pcoll_plan_print reports ------------------------------------------ */
+
+typedef struct mem_note {
+    long long w, r;          /* bytes of W and R */
+    int N, m, ports, radix, steps, shared;
+} mem_note_t;
+
+static void describe(const void *arg, FILE *out)
+{
+    const mem_note_t *n = arg;
+    fprintf(out,
+            "  node memory: %lld bytes send segment W + %lld bytes receive segment R = %lld "
+            "bytes, %s (equation (1))\n",
+            n->w, n->r, n->w + n->r,
+            n->shared ? "shared by the node's ranks" : "this rank's own (no shared window)");
+    fprintf(out, "  nodes: %d of up to %d ranks, %d ports here, radix %d, Bruck steps %d\n",
+            n->N, n->m, n->ports, n->radix, n->steps);
+}
+
+/* Keep the segment's sizes for pcoll_plan_print. */
+static int note_memory(pcoll_plan_t *plan, const pcoll__hier_t *g)
+{
+    mem_note_t *n = pcoll__plan_alloc(plan, sizeof *n);
+    if (!n)
+        return pcoll__error(PCOLL_ERR_NOMEM, 1, "hier: plan description");
+    *n = (mem_note_t){(long long)g->woff[g->N], (long long)(g->shm->bytes - (size_t)g->woff[g->N]),
+                      g->N, g->t->maxlocal, g->ports, g->r, g->steps, g->shm->shared};
+    plan->describe = describe;
+    plan->describe_arg = n;
+    return PCOLL_SUCCESS;
+}
+
 int pcoll__hier_layout(pcoll_plan_t *plan, const pcoll__hier_args_t *h, pcoll__hier_t *g)
 {
     const pcoll__node_t *t = h->node;
@@ -221,6 +255,7 @@ int pcoll__hier_layout(pcoll_plan_t *plan, const pcoll__hier_args_t *h, pcoll__h
     }
     g->W = g->shm->seg;
     g->R = g->W + g->woff[g->N];
+    rc = note_memory(plan, g);
 out:
     return rc;
 }

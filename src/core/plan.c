@@ -2,7 +2,6 @@
  * Plans: creation, owned resources, the start/test/wait state machine and
  * freeing.  See plan.h.
  */
-#include <sched.h>
 #include <string.h>
 
 #include "core/mem.h"
@@ -162,7 +161,7 @@ int pcoll_wait(pcoll_plan_t *plan)
         int done = 0, rc = plan->ops->test(plan, &done);
         if (rc != PCOLL_SUCCESS || done)
             return finish(plan, rc, 1);
-        sched_yield(); /* oversubscribed peers must get the processor */
+        pcoll__yield(); /* oversubscribed peers must get the processor */
     }
 }
 
@@ -202,5 +201,7 @@ int pcoll_plan_print(const pcoll_plan_t *plan, FILE *out)
         return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_plan_print: NULL plan or stream");
     fprintf(out, "plan %s/%s: rank %d of %d, tag %d\n", plan->collective, plan->algorithm,
             plan->rank, plan->size, plan->tag);
+    if (plan->describe)
+        plan->describe(plan->describe_arg, out);
     return pcoll__sched_print(&plan->sched, out);
 }

@@ -46,6 +46,11 @@ struct pcoll_plan {
     int ntypes;
     struct pcoll__on_free *on_free; /* resources released by callbacks */
     int non_free;
+    /* The algorithm's own lines for pcoll_plan_print, after the first (NULL:
+     * none): what the schedule does not show, such as a shared segment's
+     * size.  describe_arg lives as long as the plan (its scratch). */
+    void (*describe)(const void *arg, FILE *out);
+    const void *describe_arg;
 };
 
 /* A resource a plan releases through a callback (windows, communicators). */

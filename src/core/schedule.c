@@ -333,6 +333,13 @@ static int has_polls(const pcoll__sched_t *s)
     return 0;
 }
 
+void pcoll__yield(void)
+{
+#ifndef SMPI_H
+    sched_yield();
+#endif
+}
+
 int pcoll__sched_wait(pcoll__sched_t *s)
 {
     int rc = PCOLL_SUCCESS, flag = 0;
@@ -345,7 +352,7 @@ int pcoll__sched_wait(pcoll__sched_t *s)
         } else {
             /* Poll with MPI progress; yield so oversubscribed peers can run. */
             while ((rc = round_done(s, &flag)) == PCOLL_SUCCESS && !flag)
-                sched_yield();
+                pcoll__yield();
         }
         if (rc == PCOLL_SUCCESS)
             rc = advance(s);

@@ -112,6 +112,13 @@ int pcoll__sched_start(pcoll__sched_t *s);
 int pcoll__sched_test(pcoll__sched_t *s, int *done);
 int pcoll__sched_wait(pcoll__sched_t *s);
 
+/* Between two failed polls: give the processor to oversubscribed peers
+ * (sched_yield).  Nothing under SimGrid SMPI, whose simulated ranks share
+ * one thread and switch only inside MPI calls (and the node barrier's
+ * smpi_execute): a real yield there only hands the machine to other
+ * processes and slows the simulation down. */
+void pcoll__yield(void);
+
 void pcoll__sched_free(pcoll__sched_t *s);
 int pcoll__sched_print(const pcoll__sched_t *s, FILE *out);
 

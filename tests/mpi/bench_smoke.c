@@ -2,8 +2,11 @@
  * bench_smoke.c -- pcoll-bench's driver end to end on tiny sizes (registered
  * for np 1, 2, 3 only; see tests/CMakeLists.txt): every mode with every
  * alltoall algorithm and --reps 3 must succeed, flag no WRONG result and give
- * one timed row per size and row; the CSV written must read back; an
- * unknown collective and a bad option give exit status 2.
+ * one timed row per size and row; the CSV written must read back and have
+ * the peak_extra_bytes column; alltoallv_inplace with 10% aux memory must
+ * report a positive peak extra memory for pcoll's row and the second buffer
+ * (the receive layout's bytes) for out-of-place MPI_Alltoallv; an unknown
+ * collective and a bad option give exit status 2.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +56,17 @@ static void check_rows(const bench_run_t *run, int rows_per_size, const char *mo
     is(run->nrows == rows_per_size * run->opts.nsizes, what);
 }
 
+/* Whether the first line of the file at path has the column `name`. */
+static int has_column(const char *path, const char *name)
+{
+    char line[1024];
+    FILE *f = fopen(path, "r");
+    int found = f && fgets(line, sizeof line, f) && strstr(line, name) != NULL;
+    if (f)
+        fclose(f);
+    return found;
+}
+
 /* The CSV of a run reads back with its native rows. */
 static void check_csv(bench_run_t *run)
 {
@@ -63,6 +77,7 @@ static void check_csv(bench_run_t *run)
         return;
     close(fd);
     is(bench_write_csv(path, run) == 0, "CSV written");
+    is(has_column(path, ",peak_extra_bytes"), "CSV has the peak_extra_bytes column");
     is(bench_read_csv(path, "MPI(x)", BENCH_ROW_NATIVE_FORCED, run) == 0, "CSV read back");
     is(run->nrows == before + run->opts.nsizes, "one native row per size read back");
     is(bench_write_json(path, run) == 0, "JSON written");
@@ -87,6 +102,40 @@ static void test_mode(const char *mode, int with_native, int with_init)
     bench_run_free(&run);
 }
 
+/* Rank 0: pcoll's row uses at least the aux memory, the native row needs
+ * its second buffer (uniform layouts: bytes per rank). */
+static void check_extra(const bench_run_t *run)
+{
+    int i, pcoll = 0, native = 0;
+    for (i = 0; i < run->nrows; i++) {
+        const bench_result_t *r = &run->rows[i];
+        if (r->kind == BENCH_ROW_PCOLL && strcmp(r->status, "ok") == 0)
+            pcoll += r->extra >= 400;
+        if (r->kind == BENCH_ROW_NATIVE)
+            native += r->extra == r->bytes;
+    }
+    is(pcoll == 1, "alltoallv_inplace: pcoll row's peak extra >= the aux memory (10%)");
+    is(native == 1, "alltoallv_inplace: MPI_Alltoallv's extra = its second buffer");
+}
+
+static void test_extra(void)
+{
+    bench_run_t run;
+    int rc;
+    setenv("PCOLL_BENCH_AUX_PERCENT", "10", 1);
+    rc = measure(&run, (const char *const[]){"--coll", "alltoallv_inplace", "--sizes", "4096",
+                                             "--reps", "3", "--warmup", "1", "--mode",
+                                             "persistent", NULL});
+    unsetenv("PCOLL_BENCH_AUX_PERCENT");
+    is(rc == 0, "alltoallv_inplace with 10% aux");
+    if (rank == 0) {
+        check_extra(&run);
+        is(bench_report(&run) == 0, "report");
+        check_csv(&run);
+    }
+    bench_run_free(&run);
+}
+
 int main(int argc, char **argv)
 {
     bench_run_t run;
@@ -95,6 +144,7 @@ int main(int argc, char **argv)
     test_mode("blocking", 1, 0);
     test_mode("persistent", 1, BENCH_HAVE_MPI_PERSISTENT);
     test_mode("nocomm", 0, 0);
+    test_extra();
     is(measure(&run, (const char *const[]){"--coll", "nonsense", NULL}) == 2,
        "an unknown collective: exit status 2");
     is(measure(&run, (const char *const[]){"--reps", "x", NULL}) == 2, "bad option: 2");

@@ -22,6 +22,8 @@
  * the other ranks stay out), rows contiguous (row = rank / C) and strided
  * (row = rank mod R), column communicators ranked in reverse, against
  * MPI_Alltoall on every row; and comm_column = MPI_COMM_NULL (2x2).
+ * Node memory (even p): the segment's bytes that pcoll_plan_print reports and
+ * pcoll_mem_current counts equal equation (1)'s closed form.
  *
  * Usage: test_hier
  */
@@ -231,6 +233,58 @@ static void overlap_case(void)
     free(s);
 }
 
+/* ---- node memory ------------------------------------------------------------------ */
+
+/* W and R from the "node memory:" line of pcoll_plan_print (-1: no line). */
+static void printed_memory(const pcoll_plan_t *plan, long long *w, long long *r, int *shared)
+{
+    FILE *f = tmpfile();
+    char line[512];
+    *w = *r = -1;
+    *shared = 0;
+    if (!f)
+        return;
+    PT_OK(pcoll_plan_print(plan, f));
+    rewind(f);
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, " node memory: %lld bytes send segment W + %lld", w, r) == 2) {
+            *shared = strstr(line, "shared by") != NULL;
+            break;
+        }
+    fclose(f);
+}
+
+/* cores_per_node 2 (m = 2, N = p/2 nodes), one step between nodes (pcoll_radix
+ * >= N), blocks of n ints: the segment is W = 4n m p bytes (the paper's
+ * equation (1), 4n m^2 N) and R = 4n m (p - m); pcoll_plan_print reports
+ * them, and the node's first rank counts them (plus the barrier's cache
+ * line) in pcoll_mem_current, the other rank not. */
+static void memory_case(void)
+{
+    config c = {.cores = 2, .radix = pt_size};
+    int n = 1000, m = 2, shared, *buf = malloc(sizeof(int) * 2 * (size_t)(n * pt_size));
+    long long w, r, want_w = 4LL * n * m * pt_size, want_r = 4LL * n * m * (pt_size - m);
+    long long before = pcoll_mem_current(), delta;
+    pcoll_plan_t *plan = NULL;
+    MPI_Info info = make_info(&c);
+    pt_case("node memory: cores_per_node 2, one step, %d ints per block", n);
+    PT_REQUIRE(pcoll_alltoall_init(buf, n, MPI_INT, buf + n * pt_size, n, MPI_INT,
+                                   MPI_COMM_WORLD, info, &plan));
+    MPI_Info_free(&info);
+    delta = pcoll_mem_current() - before;
+    printed_memory(plan, &w, &r, &shared);
+    PT_CHECK(w == want_w && r == want_r, "printed W %lld R %lld, closed form W %lld R %lld", w,
+             r, want_w, want_r);
+    PT_CHECK(shared, "the segment is shared");
+    if (pt_rank % 2 == 0)
+        PT_CHECK(delta >= want_w + want_r + 64, "node's first rank counts %lld bytes < %lld",
+                 delta, want_w + want_r + 64);
+    else
+        PT_CHECK(delta < want_w + want_r, "second rank counts %lld bytes", delta);
+    PT_OK(pcoll_plan_free(&plan));
+    free(buf);
+}
+
 /* ---- multiple all-to-all ---------------------------------------------------------- */
 
 /* Rank s of the grid puts value(s, d, i) in element i of the block for d. */
@@ -319,6 +373,8 @@ int main(int argc, char **argv)
         pt_layout_make(&layouts[k], (enum pt_layout_kind)k);
     sweep();
     overlap_case();
+    if (pt_size % 2 == 0)
+        memory_case();
     for (int g = 0; g < 4; g++) {
         int R = grids[g][0], C = grids[g][1];
         if (R * C > pt_size)

@@ -33,6 +33,15 @@
 /* One collective's buffers and arguments for one size (opaque to the driver). */
 typedef struct bench_case bench_case_t;
 
+/* The rows of a table, in the order they are shown for a size. */
+typedef enum {
+    BENCH_ROW_NATIVE,            /* the MPI call, MPI's default choice */
+    BENCH_ROW_NATIVE_PERSISTENT, /* MPI-4 *_init + MPI_Start + MPI_Wait */
+    BENCH_ROW_NATIVE_FORCED,     /* --native-sweep: one forced MPI algorithm */
+    BENCH_ROW_PCOLL,             /* a pcoll algorithm */
+    BENCH_ROW_KINDS
+} bench_kind_t;
+
 /* A collective, as the driver sees it.  Every function is collective over
  * the case's communicator except bytes, poison and check. */
 typedef struct bench_coll {
@@ -57,7 +66,14 @@ typedef struct bench_coll {
     int (*plan_init)(bench_case_t *c, MPI_Info info, pcoll_plan_t **plan);
     int (*run_oneshot)(bench_case_t *c);       /* pcoll status */
     void (*teardown)(bench_case_t *c);         /* NULL-safe */
+    /* The bytes a native row of this kind needs beyond the buffers the
+     * pcoll rows use (alltoallv_inplace: out-of-place MPI_Alltoallv's second
+     * buffer); BENCH_EXTRA_MEASURE: memory inside the MPI, to be measured
+     * (rss.c); -1: unknown.  NULL: unknown for every native row. */
+    long long (*native_extra)(const bench_case_t *c, bench_kind_t kind);
 } bench_coll_t;
+
+enum { BENCH_EXTRA_MEASURE = -2 };
 
 /* colls.c: the registry.  find: NULL when unknown or not available yet. */
 const bench_coll_t *bench_coll_find(const char *name);
@@ -65,14 +81,6 @@ int bench_coll_known(const char *name);
 void bench_coll_list(char *buf, size_t len);     /* "alltoall, alltoallv, ..." */
 void bench_coll_print(FILE *out);                /* one line each, with availability */
 
-/* The rows of a table, in the order they are shown for a size. */
-typedef enum {
-    BENCH_ROW_NATIVE,            /* the MPI call, MPI's default choice */
-    BENCH_ROW_NATIVE_PERSISTENT, /* MPI-4 *_init + MPI_Start + MPI_Wait */
-    BENCH_ROW_NATIVE_FORCED,     /* --native-sweep: one forced MPI algorithm */
-    BENCH_ROW_PCOLL,             /* a pcoll algorithm */
-    BENCH_ROW_KINDS
-} bench_kind_t;
 
 typedef struct bench_result {
     long size;                  /* as in --sizes */
@@ -83,6 +91,11 @@ typedef struct bench_result {
     char status[24];            /* "ok", "WRONG", an error name ("ERR_UNSUPPORTED") */
     bench_stats_t st;           /* microseconds; n = 0 when not timed */
     double init_us;             /* plan or request creation; NAN when none */
+    long long extra;            /* peak extra bytes per rank, the maximum over
+                                   ranks (pcoll: pcoll_mem_peak growth over
+                                   plan creation and one run; native: the
+                                   plug-in's native_extra, or the resident
+                                   peak's growth); -1 when none */
 } bench_result_t;
 
 typedef struct bench_run {
@@ -95,6 +108,12 @@ typedef struct bench_run {
     const char *argv0;          /* this program, for relaunching it */
     char note[512];             /* remarks printed under the table, or "" */
 } bench_run_t;
+
+/* rss.c (Linux): set the peak of this process's resident memory back to
+ * the current resident size, which it returns; the peak.  Bytes, or -1 where
+ * that cannot be done. */
+long long bench_rss_reset(void);
+long long bench_rss_peak(void);
 
 /* usage.c: the usage message. */
 void bench_usage(FILE *out);
@@ -117,6 +136,8 @@ int bench_report(bench_run_t *run);
  * (NAN when there is none). */
 void bench_print_table(FILE *out, const bench_run_t *run);
 double bench_kind_median(const bench_run_t *run, long size, bench_kind_t kind);
+/* "1.5 MiB" (B, KiB, MiB, GiB) into buf; "-" when bytes < 0. */
+void bench_format_bytes(char *buf, size_t len, long long bytes);
 /* csv.c: write every row; read the rows of a relaunched run back, renamed
  * name (native rows only) and with the given kind.  0 or -1. */
 int bench_write_csv(const char *path, const bench_run_t *run);

@@ -19,6 +19,12 @@
  * PCOLL_AUX_BUFFERS, or PCOLL_BENCH_AUX_PERCENT: that percentage of the
  * size (at least one item per buffer).
  *
+ * Extra memory of the native rows: out of place, the second buffer the
+ * caller must hold (the receive layout's extent); MPI_IN_PLACE, what the MPI
+ * allocates inside (MPICH and Open MPI: a temporary buffer as large as the
+ * largest block), measured by the driver as the growth of the resident
+ * memory's peak (rss.c; n/a where that is not possible).
+ *
  * The in-place rows consume their input: `poison` restores it (and poisons
  * the out-of-place output), and `check` compares the receive blocks of
  * whichever output the checked row wrote with MPI_Alltoallv's.
@@ -234,6 +240,19 @@ static int native_persistent(bench_case_t *c, MPI_Request *req)
 }
 #endif
 
+/* The out-of-place rows' second buffer: the receive layout's extent. */
+static long long native_extra(const bench_case_t *c, bench_kind_t kind)
+{
+    long long end = 0;
+    int j;
+    if (kind == BENCH_ROW_NATIVE_PERSISTENT && c->same)
+        return BENCH_EXTRA_MEASURE; /* MPI_IN_PLACE: inside the MPI */
+    for (j = 0; j < c->p; j++)
+        if (c->rc[j] > 0 && (long long)c->rd[j] + c->rc[j] > end)
+            end = (long long)c->rd[j] + c->rc[j];
+    return end * (long long)sizeof(int);
+}
+
 /* info plus pcoll_aux_bytes from PCOLL_BENCH_AUX_PERCENT, if set. */
 static MPI_Info with_aux(const bench_case_t *c, MPI_Info info)
 {
@@ -296,4 +315,5 @@ const bench_coll_t bench_coll_alltoallv_inplace = {
     .plan_init = plan_init,
     .run_oneshot = run_oneshot,
     .teardown = teardown,
+    .native_extra = native_extra,
 };

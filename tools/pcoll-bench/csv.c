@@ -1,7 +1,9 @@
 /*
  * CSV output, one line per row (the input of tools/pcoll-plot.py), and the
  * reader that merges the rows of a relaunched native run (--native-sweep).
- * Empty fields are "no value" (not timed, no plan, no baseline).
+ * Empty fields are "no value" (not timed, no plan, no baseline, extra memory
+ * not known).  New columns go at the end, so readers that take columns by
+ * position or by name keep reading older files.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -11,12 +13,12 @@
 
 enum {
     C_COLL, C_MODE, C_NPROCS, C_SIZE, C_BYTES, C_ALGORITHM, C_KIND, C_RUNS, C_RESULT,
-    C_MEDIAN, C_MEAN, C_CI95, C_MIN, C_MAX, C_REPS, C_KEPT, C_INIT, C_SPEEDUP, NCOLUMNS
+    C_MEDIAN, C_MEAN, C_CI95, C_MIN, C_MAX, C_REPS, C_KEPT, C_INIT, C_SPEEDUP, C_EXTRA, NCOLUMNS
 };
 
 static const char header[] = "coll,mode,nprocs,size,bytes_per_rank,algorithm,kind,runs,"
                              "result,median_us,mean_us,ci95_us,min_us,max_us,reps,kept,"
-                             "init_us,speedup";
+                             "init_us,speedup,peak_extra_bytes";
 
 /* ",value" or "," when v is NAN. */
 static void field(FILE *f, double v)
@@ -40,6 +42,10 @@ static void write_row(FILE *f, const bench_run_t *run, const bench_result_t *r)
     fprintf(f, ",%d,%d", r->st.n, r->st.kept);
     field(f, r->init_us);
     field(f, bench_kind_median(run, r->size, BENCH_ROW_NATIVE) / r->st.median);
+    if (r->extra >= 0)
+        fprintf(f, ",%lld", r->extra);
+    else
+        fputc(',', f);
     fputc('\n', f);
 }
 
@@ -92,6 +98,7 @@ static void parse_row(char *const fld[], const char *name, bench_kind_t kind,
     r->st.n = (int)strtol(fld[C_REPS], NULL, 10);
     r->st.kept = (int)strtol(fld[C_KEPT], NULL, 10);
     r->init_us = NAN;
+    r->extra = fld[C_EXTRA][0] ? strtoll(fld[C_EXTRA], NULL, 10) : -1;
 }
 
 int bench_read_csv(const char *path, const char *name, bench_kind_t kind, bench_run_t *run)

@@ -52,11 +52,19 @@ static void progress(const bench_run_t *run, int k, int total, const char *name,
     fflush(stderr);
 }
 
-/* What `auto` runs, asked of a plan built without communicating. */
+/* What `auto` runs: the timed plan's choice, or (one-shot calls, whose plan
+ * pcoll keeps to itself) that of a plan made the same way.  A plan built
+ * without communicating could not see what the ranks agree on (alltoallv's
+ * global sizes), so the stand-in communicates: collective, like the row. */
 static void resolve_auto(bench_target_t *t, char *runs, size_t len)
 {
-    MPI_Info info = bench_make_info(t->algorithm, 1);
+    MPI_Info info;
     pcoll_plan_t *plan = NULL;
+    if (t->plan) {
+        snprintf(runs, len, "%s", pcoll_plan_algorithm(t->plan));
+        return;
+    }
+    info = bench_make_info(t->algorithm, 0);
     if (t->coll->plan_init(t->c, info, &plan) == PCOLL_SUCCESS)
         snprintf(runs, len, "%s", pcoll_plan_algorithm(plan));
     pcoll_plan_free(&plan);
@@ -72,12 +80,51 @@ static void summarize(double *samples, int reps, bench_result_t *r)
     bench_stats_compute(samples, reps, &r->st);
 }
 
-/* Prepare, check, time and release one row; its status. */
+/* Where a row's extra memory is measured from: pcoll's allocations, and the
+ * resident size when the peak was reset (-1: not measured). */
+typedef struct mark {
+    long long pcoll, rss;
+} mark_t;
+
+/* The plug-in's word on a native row's extra memory; -1 for pcoll rows. */
+static long long native_says(const row_t *row, const bench_target_t *t)
+{
+    if (row->algorithm || !t->coll->native_extra)
+        return -1;
+    return t->coll->native_extra(t->c, row->m->kind);
+}
+
+static mark_t extra_begin(const row_t *row, const bench_target_t *t)
+{
+    mark_t m = {pcoll_mem_current(), -1};
+    pcoll_mem_reset_peak();
+    if (native_says(row, t) == BENCH_EXTRA_MEASURE)
+        m.rss = bench_rss_reset();
+    return m;
+}
+
+/* Rank 0: the row's extra memory per rank, the maximum over ranks.  A pcoll
+ * row's is how far pcoll's allocations rose above the mark; a native row's
+ * is the plug-in's word, or how far the resident peak rose above it. */
+static void extra_end(const row_t *row, const bench_target_t *t, mark_t m, int ok, MPI_Comm comm,
+                      bench_result_t *r)
+{
+    long long extra = row->algorithm ? pcoll_mem_peak() - m.pcoll : native_says(row, t);
+    if (extra == BENCH_EXTRA_MEASURE)
+        extra = m.rss >= 0 && bench_rss_peak() >= m.rss ? bench_rss_peak() - m.rss : -1;
+    if (!ok)
+        extra = -1;
+    MPI_Reduce(&extra, &r->extra, 1, MPI_LONG_LONG, MPI_MAX, 0, comm);
+}
+
+/* Prepare, check, time and release one row; its status.  The extra memory
+ * is measured over the preparation (plan creation) and the checked run. */
 static int measure_row(bench_run_t *run, MPI_Comm comm, const row_t *row, bench_case_t *c,
                        bench_result_t *r)
 {
     bench_target_t t = {run->coll, c, row->algorithm, NULL, MPI_REQUEST_NULL, MPI_INFO_NULL};
     double init_s, *samples = NULL;
+    mark_t mark = extra_begin(row, &t);
     int rc, reps = 0, rank;
 
     MPI_Comm_rank(comm, &rank);
@@ -86,6 +133,7 @@ static int measure_row(bench_run_t *run, MPI_Comm comm, const row_t *row, bench_
         r->init_us = init_s * 1e6;
     if (rc == PCOLL_SUCCESS)
         rc = bench_check(row->m, &t, comm);
+    extra_end(row, &t, mark, rc == PCOLL_SUCCESS, comm, r);
     if (rc == PCOLL_SUCCESS && strcmp(row->algorithm ? row->algorithm : "", "auto") == 0)
         resolve_auto(&t, r->runs, sizeof r->runs);
     if (rc == PCOLL_SUCCESS)
@@ -110,6 +158,7 @@ static void start_result(const bench_run_t *run, const row_t *row, long size, lo
     r->kind = row->m->kind;
     snprintf(r->name, sizeof r->name, "%s", name);
     r->init_us = NAN;
+    r->extra = -1;
     bench_stats_compute(NULL, 0, &r->st);
 }
 

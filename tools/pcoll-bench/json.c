@@ -48,7 +48,11 @@ static void write_row(FILE *f, const bench_run_t *run, const bench_result_t *r, 
     number(f, "max_us", r->st.max, ", ");
     fprintf(f, "\"reps\": %d, \"kept\": %d, ", r->st.n, r->st.kept);
     number(f, "init_us", r->init_us, ", ");
-    number(f, "speedup", bench_kind_median(run, r->size, BENCH_ROW_NATIVE) / r->st.median, "");
+    number(f, "speedup", bench_kind_median(run, r->size, BENCH_ROW_NATIVE) / r->st.median, ", ");
+    if (r->extra >= 0)
+        fprintf(f, "\"peak_extra_bytes\": %lld", r->extra);
+    else
+        fprintf(f, "\"peak_extra_bytes\": null");
     fprintf(f, "}%s\n", last ? "" : ",");
 }
 

@@ -51,6 +51,7 @@ static void failed_rows(sweep_t *s, const char *label, int exit_status)
     snprintf(r.status, sizeof r.status, "FAILED(exit %d)", exit_status);
     bench_stats_compute(NULL, 0, &r.st);
     r.init_us = NAN;
+    r.extra = -1;
     for (i = 0; i < s->run->opts.nsizes; i++) {
         r.size = s->run->opts.sizes[i];
         bench_run_add(s->run, &r);

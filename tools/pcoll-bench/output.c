@@ -1,7 +1,8 @@
 /*
  * The table on stdout (rank 0): per size, the native baselines and then
  * every algorithm, with median, mean, confidence interval, the speed-up
- * against the MPI call measured in the same run, and a * on the fastest.
+ * against the MPI call measured in the same run, a * on the fastest, and the
+ * peak extra memory where some row knows it.
  */
 #include <math.h>
 #include <string.h>
@@ -44,7 +45,42 @@ typedef struct columns {
     int speedup; /* a native baseline exists (not nocomm) */
     int vs_init; /* an MPI-4 *_init row exists */
     int init;    /* plan creation times (persistent mode) */
+    int extra;   /* some row knows its extra memory */
 } columns_t;
+
+void bench_format_bytes(char *buf, size_t len, long long bytes)
+{
+    static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB"};
+    double v = (double)bytes;
+    int u = -1;
+    if (bytes < 0) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    while (v >= 1024 && u < 3)
+        v /= 1024, u++;
+    if (u < 0)
+        snprintf(buf, len, "%lld B", bytes);
+    else
+        snprintf(buf, len, "%.1f %s", v, unit[u]);
+}
+
+/* " 1.5 MiB   2.3%": the extra memory and its share of the bytes sent per
+ * rank; " n/a" when not known. */
+static void print_extra(FILE *out, const bench_result_t *r)
+{
+    char b[32], pct[16] = "-";
+    double share = r->bytes > 0 ? 100.0 * (double)r->extra / (double)r->bytes : NAN;
+    if (r->extra < 0) {
+        fprintf(out, " %16s", "n/a");
+        return;
+    }
+    bench_format_bytes(b, sizeof b, r->extra);
+    if (!isnan(share))
+        snprintf(pct, sizeof pct, share >= 10 ? "%.0f%%" : share >= 1 ? "%.1f%%" : "%.2f%%",
+                 share);
+    fprintf(out, " %10s %5s", b, pct);
+}
 
 static void print_header(FILE *out, const bench_run_t *run, columns_t c)
 {
@@ -60,13 +96,20 @@ static void print_header(FILE *out, const bench_run_t *run, columns_t c)
     else
         fprintf(out, "# time = plan creation + destruction with pcoll_no_comm=1 (no "
                      "communication); no native baseline\n");
+    if (c.extra)
+        fprintf(out, "# extra = peak extra memory per rank (maximum over ranks) and its share of "
+                     "bytes per rank: pcoll\n# rows: pcoll_mem_peak growth over plan creation + "
+                     "one run; native rows: the second\n# buffer the caller must hold, or the "
+                     "growth of the resident peak over the call (memory\n# inside the MPI); "
+                     "n/a: not known\n");
     fprintf(out, "# * = fastest at this size\n\n%10s   %-30s %10s %10s %8s", "bytes",
             "algorithm", "median", "mean", "ci95");
     if (c.speedup)
         fprintf(out, " %8s", "speedup");
     if (c.vs_init)
         fprintf(out, " %8s", "vs_init");
-    fprintf(out, " %9s%s  %s\n", "kept/reps", c.init ? "    init_us" : "", "result");
+    fprintf(out, " %9s%s", "kept/reps", c.init ? "    init_us" : "");
+    fprintf(out, "%s  %s\n", c.extra ? "            extra" : "", "result");
 }
 
 static void print_row(FILE *out, const bench_run_t *run, const bench_result_t *r, int best,
@@ -87,15 +130,19 @@ static void print_row(FILE *out, const bench_run_t *run, const bench_result_t *r
     fprintf(out, " %9s", r->st.n ? kept : "-");
     if (c.init)
         number(out, 10, 1, r->init_us);
+    if (c.extra)
+        print_extra(out, r);
     fprintf(out, "  %s\n", r->status);
 }
 
 void bench_print_table(FILE *out, const bench_run_t *run)
 {
-    columns_t c = {run->opts.mode != BENCH_NOCOMM, 0, run->opts.mode == BENCH_PERSISTENT};
+    columns_t c = {run->opts.mode != BENCH_NOCOMM, 0, run->opts.mode == BENCH_PERSISTENT, 0};
     int i, k, j;
-    for (i = 0; i < run->nrows; i++)
+    for (i = 0; i < run->nrows; i++) {
         c.vs_init |= run->rows[i].kind == BENCH_ROW_NATIVE_PERSISTENT;
+        c.extra |= run->rows[i].extra >= 0;
+    }
     print_header(out, run, c);
     for (i = 0; i < run->opts.nsizes; i++) {
         long size = run->opts.sizes[i];
