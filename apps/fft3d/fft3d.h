@@ -20,14 +20,17 @@
 #include <fftw3.h>
 
 enum fft3d_mode { FFT3D_NATIVE, FFT3D_PCOLL, FFT3D_MULTI, FFT3D_NMODES };
+/* --transpose all: every mode of this build, one after the other. */
+#define FFT3D_ALL FFT3D_NMODES
 enum fft3d_dir { FFT3D_FORWARD, FFT3D_BACKWARD };
 
 typedef struct {
     int n[3];          /* n0, n1, n2 */
     int pr, pc;        /* process grid; 0 x 0 = chosen by MPI_Dims_create */
-    int mode;          /* enum fft3d_mode */
+    int mode;          /* enum fft3d_mode, or FFT3D_ALL */
     int iters;
     int check;
+    const char *dump;  /* --dump: file for the spectrum of the test input */
 } fft3d_opts_t;
 
 /* Parse argv into *o.  Returns 0, 1 for --help (usage printed to out), or 2
@@ -109,10 +112,22 @@ int fft3d_forward(fft3d_t *f, int mode);
 int fft3d_backward(fft3d_t *f, int mode);
 void fft3d_free(fft3d_t *f);
 
-/* --check: every error against its bound; prints on rank 0; returns 0 if all
- * pass, 1 otherwise. */
+/* --check: every error against its bound, the serial and known-spectrum
+ * ones with mode, the round trip with every planned mode; prints on rank 0;
+ * returns 0 if all pass, 1 otherwise. */
 int fft3d_check(fft3d_t *f, int mode);
-/* Fill f->real with the test function of the global coordinates. */
+/* Fill f->real with the test function of the global coordinates (a hash in
+ * [-1, 1), the same on every grid). */
 void fft3d_fill(fft3d_t *f);
+
+/* Gather the spectrum (layout C, f->c) on rank 0 into *out, a new array
+ * [kz][ky][kx] of (n0/2+1) x n1 x n2 values, kx fastest, that the caller
+ * frees with fftw_free; *out is NULL on the other ranks.  Collective over
+ * the grid; returns 0, or 1 on every rank if rank 0 failed. */
+int fft3d_gather_spectrum(const fft3d_t *f, fftw_complex **out);
+/* Forward transform of the test input with mode, written by rank 0 to path
+ * as raw native-endian complex doubles in fft3d_gather_spectrum's order.
+ * Collective; returns 0 or 1 (message on rank 0). */
+int fft3d_dump(fft3d_t *f, int mode, const char *path);
 
 #endif

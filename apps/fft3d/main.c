@@ -18,19 +18,19 @@ static int usage_error(int rank, const char *msg)
     return 2;
 }
 
-/* Time o->iters forward+backward pairs after one untimed pair; rank 0
- * prints the slowest rank's average split. */
-static int run_timed(fft3d_t *f, const fft3d_opts_t *o, int rank)
+/* Time o->iters forward+backward pairs of mode after one untimed pair;
+ * rank 0 prints the slowest rank's average split. */
+static int run_timed(fft3d_t *f, const fft3d_opts_t *o, int mode, int rank)
 {
     double t[3], tmax[3];
     fft3d_fill(f);
-    if (fft3d_forward(f, o->mode) || fft3d_backward(f, o->mode))
+    if (fft3d_forward(f, mode) || fft3d_backward(f, mode))
         return 1;
     f->t_fft = f->t_xpose = 0;
     MPI_Barrier(f->g->grid);
     double t0 = MPI_Wtime();
     for (int i = 0; i < o->iters; i++)
-        if (fft3d_forward(f, o->mode) || fft3d_backward(f, o->mode))
+        if (fft3d_forward(f, mode) || fft3d_backward(f, mode))
             return 1;
     t[0] = (MPI_Wtime() - t0) / o->iters;
     t[1] = f->t_fft / o->iters;
@@ -40,9 +40,18 @@ static int run_timed(fft3d_t *f, const fft3d_opts_t *o, int rank)
         printf("pcoll-fft3d: n %dx%dx%d grid %dx%d transpose %s iters %d\n"
                "time per forward+backward pair (max over ranks): total %.3f ms, "
                "fft %.3f ms, transpose %.3f ms\n",
-               o->n[0], o->n[1], o->n[2], o->pr, o->pc, fft3d_mode_name(o->mode), o->iters,
+               o->n[0], o->n[1], o->n[2], o->pr, o->pc, fft3d_mode_name(mode), o->iters,
                1e3 * tmax[0], 1e3 * tmax[1], 1e3 * tmax[2]);
     return 0;
+}
+
+/* The modes to plan: the one asked for, all of them for --transpose all
+ * and for --check (which compares them). */
+static void wanted_modes(const fft3d_opts_t *o, int want[FFT3D_NMODES])
+{
+    for (int m = 0; m < FFT3D_NMODES; m++)
+        want[m] = (m != FFT3D_MULTI || FFT3D_HAVE_MULTI) &&
+                  (m == o->mode || o->mode == FFT3D_ALL || o->check);
 }
 
 static int run(const fft3d_opts_t *opts, int rank)
@@ -51,7 +60,8 @@ static int run(const fft3d_opts_t *opts, int rank)
     fft3d_grid_t g;
     fft3d_t f = {0};
     char msg[256];
-    int want[FFT3D_NMODES] = {0}, rc;
+    int want[FFT3D_NMODES], rc;
+    int first = o.mode == FFT3D_ALL ? FFT3D_NATIVE : o.mode;
     if (o.mode == FFT3D_MULTI && !FFT3D_HAVE_MULTI)
         return usage_error(rank, "--transpose multi: pcoll_alltoall_multi_init is not "
                                  "available in this build");
@@ -59,14 +69,16 @@ static int run(const fft3d_opts_t *opts, int rank)
         return usage_error(rank, msg);
     o.pr = g.pr;
     o.pc = g.pc;
-    for (int m = 0; m < FFT3D_NMODES; m++)
-        want[m] = m == o.mode || (o.check && (m != FFT3D_MULTI || FFT3D_HAVE_MULTI));
+    wanted_modes(&o, want);
     if ((rc = fft3d_init(&f, &g, want, msg, sizeof msg)) && rank == 0)
         fprintf(stderr, "pcoll-fft3d: %s\n", msg);
     if (rc == 0 && o.check)
-        rc = fft3d_check(&f, o.mode);
-    if (rc == 0)
-        rc = run_timed(&f, &o, rank);
+        rc = fft3d_check(&f, first);
+    if (rc == 0 && o.dump)
+        rc = fft3d_dump(&f, first, o.dump);
+    for (int m = 0; m < FFT3D_NMODES && rc == 0; m++)
+        if (m == o.mode || (o.mode == FFT3D_ALL && f.have[m]))
+            rc = run_timed(&f, &o, m, rank);
     fft3d_free(&f);
     fft3d_grid_free(&g);
     return rc;

@@ -9,20 +9,27 @@ static const char *const mode_names[FFT3D_NMODES] = {"native", "pcoll", "multi"}
 
 const char *fft3d_mode_name(int mode)
 {
+    if (mode == FFT3D_ALL)
+        return "all";
     return mode >= 0 && mode < FFT3D_NMODES ? mode_names[mode] : "?";
 }
 
 void fft3d_usage(FILE *out)
 {
     fprintf(out,
-            "usage: pcoll-fft3d --n N[,N1,N2] [--grid PRxPC] [--transpose multi|pcoll|native]\n"
-            "                   [--iters K] [--check]\n"
+            "usage: pcoll-fft3d --n N[,N1,N2] [--grid PRxPC]\n"
+            "                   [--transpose multi|pcoll|native|all] [--iters K] [--check]\n"
+            "                   [--dump FILE]\n"
             "  --n          real grid n0 x n1 x n2 (one value: a cube)\n"
             "  --grid       process grid, PR*PC = number of ranks (default: MPI_Dims_create)\n"
             "  --transpose  native (MPI_Alltoall[v]), pcoll (pcoll plans per row/column\n"
-            "               communicator), multi (pcoll_alltoall_multi_init); default pcoll\n"
+            "               communicator), multi (pcoll_alltoall_multi_init), all (each\n"
+            "               of them in turn, in one run); default pcoll\n"
             "  --iters      timed forward+backward pairs (default 10)\n"
-            "  --check      compare with serial FFTW (N <= 64), round trip, all transposes\n");
+            "  --check      compare with serial FFTW (N <= 64), a known spectrum, round\n"
+            "               trip, all transposes bitwise\n"
+            "  --dump FILE  write the spectrum of the test input (raw complex doubles,\n"
+            "               [kz][ky][kx], kx fastest) from rank 0\n");
 }
 
 /* A positive int from the whole of s, or -1. */
@@ -65,6 +72,8 @@ static int parse_grid(const char *s, int *pr, int *pc)
 
 static int parse_mode(const char *s)
 {
+    if (strcmp(s, "all") == 0)
+        return FFT3D_ALL;
     for (int m = 0; m < FFT3D_NMODES; m++)
         if (strcmp(s, mode_names[m]) == 0)
             return m;
@@ -94,6 +103,10 @@ int fft3d_parse(int argc, char **argv, fft3d_opts_t *o, char *msg, size_t len)
             continue;
         if (strcmp(a, "--transpose") == 0 && (o->mode = parse_mode(v)) >= 0)
             continue;
+        if (strcmp(a, "--dump") == 0 && *v != '\0') {
+            o->dump = v;
+            continue;
+        }
         if (strcmp(a, "--iters") == 0 && (o->iters = parse_pos(v, &e)) >= 0 && *e == '\0')
             continue;
         snprintf(msg, len, "bad option or value: %s %s", a, v);
