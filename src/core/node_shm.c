@@ -25,10 +25,16 @@
 /* SimGrid SMPI runs the simulated ranks one at a time, in one address space,
  * and switches only inside the simulator: a rank waiting at the barrier lets
  * 1 us of simulated time pass (SMPI ignores shorter computations:
- * smpi/cpu-threshold); MPI_Win_sync is not needed (nor implemented). */
+ * smpi/cpu-threshold); MPI_Win_sync is not needed (nor implemented).  With
+ * smpi/simulate-computation the real time between two MPI calls is charged
+ * as computation; the wait is not computation, and while this rank is
+ * switched out the other ranks' real time would be charged to it, so the
+ * measurement is stopped around the wait. */
 static void spin(void)
 {
+    smpi_bench_end();
     smpi_execute(1e-6);
+    smpi_bench_begin();
 }
 
 static void sync_segment(const pcoll__node_shm_t *s)
