@@ -15,6 +15,9 @@
 #   make sim              SimGrid SMPI (installed if missing): pcoll-bench built
 #                         with smpicc in build/sim, run at P = SIM_P on the
 #                         platforms of bench/platforms; build/sim/results/
+#   make sim-fft          pcoll-fft3d simulated (SIM_FFT_P, SIM_FFT_N), build/sim-fft3d
+#   make fft-compare      pcoll-fft3d vs mpi4py-fft (installed into the venv) at
+#                         FFT_N, FFT_GRID (np = grid size); not a test
 #   make dropin-mpi4py    mpi4py's collective tests at np MPI4PY_NP (2 4), without
 #                         and with the drop-in libpcoll_mpi (docs/dropin.md)
 #   make install          install to PREFIX
@@ -35,7 +38,8 @@
 #   BENCH_ARGS=...        pcoll-bench's options for `make bench` (--help lists them)
 #   DEMO_ARGS=...         pcoll-bench's options for `make demo`
 #   SIM_P="64 256"        process counts of `make sim` (also 1024, 4096); the
-#                         other SIM_* settings are listed in bench/sim/run.sh
+#                         other SIM_* settings (SIM_COLL, SIM_MODE, ...) are
+#                         listed in bench/sim/run.sh
 #   PREFIX=dir            install prefix ($(CURDIR)/_install)
 #   CMAKE_ARGS=..., CTEST_ARGS=...   passed through
 #   CC=...                host compiler (the MPI wrapper only supplies flags);
@@ -298,12 +302,14 @@ sim: sim-build
 
 # sim-fft: pcoll-fft3d built with smpicc (bench/sim/fft3d.mk, build/sim-fft3d)
 # and run on bench/platforms/multicore-ib.xml, 16 ranks per node, grid
-# sqrt(P) x sqrt(P), every transpose form in one run with --check.  Only
-# communication takes simulated time (simulate-computation:no; the local
-# FFTs and copies cost none: docs/fft3d.md "Simulated runs").  host-speed
+# sqrt(P) x sqrt(P), every transpose form in one run with --check.  By
+# default only communication takes simulated time (simulate-computation:no;
+# the local FFTs and copies cost none); SIM_FFT_COMPUTE=yes charges them at
+# the CPU time they take here (docs/fft3d.md "Simulated runs").  host-speed
 # must be set: the node barrier's wait advances time by smpi_execute.
 SIM_FFT_P ?= 64 256
 SIM_FFT_N ?= 32 64 128
+SIM_FFT_COMPUTE ?= no
 SIM_FFT_DIR := $(ROOT)/build/sim-fft3d
 .PHONY: sim-fft
 sim-fft:
@@ -317,7 +323,7 @@ sim-fft:
 	  for n in $(SIM_FFT_N); do \
 	    echo "== P=$$p grid $${q}x$$q N=$$n: $$PWD/P$$p-n$$n.log"; \
 	    PCOLL_QUIET=1 smpirun -np $$p -platform $(ROOT)/bench/platforms/multicore-ib.xml \
-	      -hostfile hosts-P$$p --cfg=smpi/privatization:1 --cfg=smpi/simulate-computation:no \
+	      -hostfile hosts-P$$p --cfg=smpi/privatization:1 --cfg=smpi/simulate-computation:$(SIM_FFT_COMPUTE) \
 	      --cfg=smpi/host-speed:100Gf --cfg=smpi/display-timing:yes \
 	      --log=xbt_cfg.thres:warning --log=smpi_coll.thres:warning \
 	      $(SIM_FFT_DIR)/pcoll-fft3d --n $$n --grid $${q}x$$q --transpose all --iters 2 --check \

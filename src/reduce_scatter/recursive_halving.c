@@ -8,19 +8,23 @@
  * The chunks are laid out in position order and every step halves the range
  * of positions a rank is responsible for: it keeps the half holding its own
  * position, sends the other half to the rank whose position mirrors its own
- * there, and combines what it receives.  Commutative ops use the natural
- * order (position = new rank: partners at distance p'/2, p'/4, ..., no copy).
- * Non-commutative ops first copy the vector into bit-reversed chunk order
- * (position = bit reverse of the new rank): then partners are at distance 1,
- * 2, 4, ..., so every partial covers a contiguous range of ranks, and the
- * lower range's partial is always the `in` operand of MPI_Reduce_local --
- * rank order is kept.  Finally a folding rank gets its block back.
+ * there, and combines what it receives.  The vector is first copied into
+ * bit-reversed chunk order (position = bit reverse of the new rank): then
+ * partners are at distance 1, 2, 4, ..., so every partial covers a
+ * contiguous range of ranks, and the lower range's partial is always the
+ * `in` operand of MPI_Reduce_local -- rank order is kept for non-commutative
+ * ops.  Commutative ops take the same order for locality: the first, largest
+ * exchanges (n/2, n/4, ...) go to the nearest ranks, which share a node when
+ * a node's ranks are consecutive; the natural order (distance p'/2 first)
+ * sends the largest half across nodes.  Simulated on 16-core nodes
+ * (docs/benchmarking.md) that made 1-16 KiB blocks 2-4x faster; the price
+ * is one local copy of the vector.  Finally a folding rank gets its block
+ * back.
  *
  * Cost: log2 p' alpha + (p'-1)/p' n (beta + gamma), plus for other p one
- * full-vector exchange in the fold and a block back; non-commutative ops
- * add one local copy of the vector.  Scratch: two buffers of half the
- * vector; the whole vector once on folding ranks and for non-commutative ops
- * (twice on a folding rank with a non-commutative op).
+ * full-vector exchange in the fold and a block back, and one local copy of
+ * the vector (p' > 2).  Scratch: two buffers of half the vector; the whole
+ * vector for the reordered copy, once more on folding ranks.
  */
 #include "core/status.h"
 #include "reduce_scatter/reduce_scatter.h"
@@ -101,7 +105,7 @@ out:
     return rc;
 }
 
-/* Non-commutative ops: copy the vector into bit-reversed chunk order. */
+/* Copy the vector into bit-reversed chunk order. */
 static int reorder(pcoll_plan_t *plan, rh_t *h)
 {
     const pcoll__rs_args_t *a = h->a;
@@ -183,7 +187,7 @@ int pcoll__reduce_scatter_recursive_halving(pcoll_plan_t *plan, const void *args
     while (h.pof2 * 2 <= h.p)
         h.pof2 *= 2;
     h.rem = h.p - h.pof2;
-    h.reversed = !h.a->commutative;
+    h.reversed = !h.a->commutative || h.pof2 > 2; /* p' <= 2: the orders agree */
     PCOLL_CHECK(positions(plan, &h), rc, out);
     /* The largest half any step keeps is one of the first step's halves. */
     half = h.at[h.pof2 / 2] > h.at[h.pof2] - h.at[h.pof2 / 2] ? h.at[h.pof2 / 2]
