@@ -333,6 +333,31 @@ static int has_polls(const pcoll__sched_t *s)
     return 0;
 }
 
+/* Finish the current round, which has poll ops.  A real MPI needs our
+ * progress calls while we wait (a peer's rendezvous may need our answer), so
+ * the requests are tested between polls and the processor is yielded.  SMPI
+ * moves messages without them, and SimGrid 3.32 keeps every failed test
+ * registered on the communications it tested, so that repeated MPI_Testall
+ * calls make each completion slower and slower (simulations of hier at
+ * hundreds of ranks took hours): there the polls are waited for first (they
+ * advance simulated time themselves), then the requests. */
+static int wait_polled_round(pcoll__sched_t *s)
+{
+    int rc = PCOLL_SUCCESS, flag = 0;
+#ifdef SMPI_H
+    int first = s->req_first[s->cursor], n = s->req_first[s->cursor + 1] - first;
+    while (!polls_done(s))
+        ;
+    if (n > 0 && MPI_Waitall(n, s->reqs + first, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+        rc = pcoll__error(PCOLL_ERR_MPI, 1, "schedule: MPI_Waitall in round %d", s->cursor);
+    (void)flag;
+#else
+    while ((rc = round_done(s, &flag)) == PCOLL_SUCCESS && !flag)
+        pcoll__yield();
+#endif
+    return rc;
+}
+
 void pcoll__yield(void)
 {
 #ifndef SMPI_H
@@ -342,7 +367,7 @@ void pcoll__yield(void)
 
 int pcoll__sched_wait(pcoll__sched_t *s)
 {
-    int rc = PCOLL_SUCCESS, flag = 0;
+    int rc = PCOLL_SUCCESS;
     while (rc == PCOLL_SUCCESS && s->cursor < s->nrounds) {
         int first = s->req_first[s->cursor], n = s->req_first[s->cursor + 1] - first;
         if (!has_polls(s)) {
@@ -350,9 +375,7 @@ int pcoll__sched_wait(pcoll__sched_t *s)
                 return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: MPI_Waitall in round %d",
                                     s->cursor);
         } else {
-            /* Poll with MPI progress; yield so oversubscribed peers can run. */
-            while ((rc = round_done(s, &flag)) == PCOLL_SUCCESS && !flag)
-                pcoll__yield();
+            rc = wait_polled_round(s);
         }
         if (rc == PCOLL_SUCCESS)
             rc = advance(s);
