@@ -52,10 +52,11 @@ static void progress(const bench_run_t *run, int k, int total, const char *name,
     fflush(stderr);
 }
 
-/* What `auto` runs: the timed plan's choice, or (one-shot calls, whose plan
- * pcoll keeps to itself) that of a plan made the same way.  A plan built
- * without communicating could not see what the ranks agree on (alltoallv's
- * global sizes), so the stand-in communicates: collective, like the row. */
+/* What `auto` runs: the timed plan's choice (persistent and nocomm modes),
+ * or for one-shot calls, whose plan pcoll keeps to itself, the choice of a
+ * plan made without communicating, as the one-shot path makes its own (a
+ * communicating plan may choose otherwise: alltoallv's persistent choice
+ * depends on the sizes the ranks agree on). */
 static void resolve_auto(bench_target_t *t, char *runs, size_t len)
 {
     MPI_Info info;
@@ -64,7 +65,7 @@ static void resolve_auto(bench_target_t *t, char *runs, size_t len)
         snprintf(runs, len, "%s", pcoll_plan_algorithm(t->plan));
         return;
     }
-    info = bench_make_info(t->algorithm, 0);
+    info = bench_make_info(t->algorithm, 1);
     if (t->coll->plan_init(t->c, info, &plan) == PCOLL_SUCCESS)
         snprintf(runs, len, "%s", pcoll_plan_algorithm(plan));
     pcoll_plan_free(&plan);
