@@ -108,8 +108,10 @@ def merge(args):
     return 0
 
 
-def label(r, coll):
+def label(r, coll, native=""):
     if r["kind"] == "native":
+        if native:  # the pcoll run forced SMPI's algorithm (run.sh SIM_NATIVE)
+            return f"SMPI {native}"
         return f"SMPI default ({NATIVE.get(coll, coll)})"
     if r["kind"] == "native_forced":
         return "SMPI " + r["algorithm"][len("smpi:"):]
@@ -122,7 +124,7 @@ def write_table(args, rows, sizes, baselines):
     rows = sorted(rows, key=lambda r: order.get(r["kind"], 3))
     names, cells = [], {}
     for r in rows:
-        name = label(r, args.coll)
+        name = label(r, args.coll, args.native)
         if name not in cells:
             names.append(name)
             cells[name] = {}
@@ -206,6 +208,8 @@ def main():
     ap.add_argument("--nprocs")
     ap.add_argument("--summary", action="store_true")
     ap.add_argument("--coll", default="alltoall", choices=sorted(NATIVE))
+    ap.add_argument("--native", default="",
+                    help="SMPI algorithm the pcoll run's native call was forced to (run.sh SIM_NATIVE)")
     args = ap.parse_args()
     if args.summary:
         return summary(args)

@@ -50,6 +50,12 @@
 #                            ompi_basic_recursivehalving ompi_ring
 #                            ompi_butterfly mpich_pair mpich_rdb mpich_noncomm
 #                            mpich ompi mvapich2 impi
+#   SIM_NATIVE=""            SMPI algorithm of the pcoll run's own native
+#                            call (its reference result and its "SMPI
+#                            default" row, then labelled "SMPI NAME"); empty:
+#                            SMPI's default, whose linear exchanges take hours
+#                            to simulate at 768+ ranks; a baseline of that
+#                            name is then not run again
 #   SIM_CORES=16             ranks per node on the multicore platforms
 #   SIM_COMPUTE=no           smpi/simulate-computation: "yes" also charges the
 #                            CPU time pcoll spends between MPI calls (its
@@ -86,6 +92,7 @@ case $SIM_COLL in
     *) echo "bench/sim/run.sh: SIM_COLL=$SIM_COLL: not a collective pcoll-bench simulates" >&2; exit 1 ;;
 esac
 SIM_BASELINES=${SIM_BASELINES-$DEFAULT_BASELINES}
+SIM_NATIVE=${SIM_NATIVE:-}
 SIM_CORES=${SIM_CORES:-16}
 SIM_COMPUTE=${SIM_COMPUTE:-no}
 SIM_HOST_SPEED=${SIM_HOST_SPEED:-100Gf}
@@ -102,7 +109,20 @@ SIM_BIN=$(cd "$(dirname "$SIM_BIN")" && pwd)/$(basename "$SIM_BIN")
 
 # Simulation settings shared by every run (documented in docs/benchmarking.md;
 # the network and MPI-overhead settings are in the platform files).
-CFG=(--cfg=smpi/privatization:1 --cfg=smpi/simulate-computation:"$SIM_COMPUTE"
+# smpi/allgather:mpich: pcoll's plan creation allgathers node names (and
+# hier alltoallv its counts); SMPI's default allgather posts 2(P-1) requests
+# per rank and one MPI_Waitall, which SimGrid 3.32 completes one waitany at a
+# time, re-registering on every pending request: O(P^2) per rank, O(P^3) in
+# all (28 s of a 29 s run at 288 ranks, hours at 1872).  Plan creation is not
+# timed, so this changes no reported time but init_us.
+# smpi/barrier:mpich: pcoll-bench meets at MPI_Barrier before every timed
+# call and takes the slowest rank's time; SMPI's default barrier is linear,
+# so rank 0 leaves it (P-1) x 0.5 us after the first ranks, and every
+# algorithm that waits for rank 0 was charged that skew (380 us at 768
+# ranks).  MPICH's dissemination barrier leaves the ranks within a few us,
+# as real MPIs' barriers do.
+CFG=(--cfg=smpi/allgather:mpich --cfg=smpi/barrier:mpich
+     --cfg=smpi/privatization:1 --cfg=smpi/simulate-computation:"$SIM_COMPUTE"
      --cfg=smpi/host-speed:"$SIM_HOST_SPEED" --cfg=smpi/display-timing:yes
      --log=xbt_cfg.thres:warning --log=smpi_coll.thres:warning)
 
@@ -166,15 +186,18 @@ for plat in $SIM_PLATFORMS; do
         bench=(--coll "$SIM_COLL" $SIM_BENCH_ARGS --sizes "$sizes" --reps "$SIM_REPS" --warmup "$SIM_WARMUP" --progress)
         echo "== $plat P=$p sizes $sizes: pcoll algorithms" >&2
         rm -f "$SIM_OUT/$tag".*.csv
-        run "$SIM_OUT/$tag.pcoll.log" "${base[@]}" "$SIM_BIN" "${bench[@]}" --mode "$SIM_MODE" \
+        run "$SIM_OUT/$tag.pcoll.log" "${base[@]}" ${SIM_NATIVE:+--cfg=smpi/"$SIM_KEY":"$SIM_NATIVE"} \
+            "$SIM_BIN" "${bench[@]}" --mode "$SIM_MODE" \
             --algorithms "$SIM_ALGORITHMS" --csv "$SIM_OUT/$tag.pcoll.csv" || status=1
         for b in $SIM_BASELINES; do
+            # The pcoll run's own native row already is this algorithm.
+            [ "$b" = "$SIM_NATIVE" ] && continue
             echo "== $plat P=$p: SMPI $SIM_KEY $b" >&2
             run "$SIM_OUT/$tag.smpi-$b.log" "${base[@]}" --cfg=smpi/"$SIM_KEY":"$b" "$SIM_BIN" \
                 "${bench[@]}" --native-only --csv "$SIM_OUT/$tag.smpi-$b.csv" || status=1
         done
         "$SIM_PYTHON" "$ROOT/bench/sim/report.py" --out "$SIM_OUT" --tag "$tag" \
-            --platform "$plat" --nprocs "$p" --coll "$SIM_COLL" || status=1
+            --platform "$plat" --nprocs "$p" --coll "$SIM_COLL" --native "$SIM_NATIVE" || status=1
     done
 done
 "$SIM_PYTHON" "$ROOT/bench/sim/report.py" --out "$SIM_OUT" --summary --coll "$SIM_COLL" || status=1
