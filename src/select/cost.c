@@ -90,7 +90,11 @@ int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n)
     return p < 2 ? 2 : best;
 }
 
-double pcoll__cost_hier(const pcoll__cost_t *c, int N, int m, int ports, long long z, int r)
+/* hier's predicted time (cost.h).  one_link: a step's bytes leave through the
+ * node's one network link (time = all of them), instead of through the
+ * ports that send them (time = one port's share). */
+static double hier_time(const pcoll__cost_t *c, int N, int m, int ports, long long z, int r,
+                        int one_link)
 {
     int s, d, steps = pcoll__bruck_steps(N, r), P = ports > 0 && ports < m ? ports : m;
     double t = 2.0 * N * (double)z / m * c->gamma + 2.0 * c->alpha;
@@ -104,18 +108,31 @@ double pcoll__cost_hier(const pcoll__cost_t *c, int N, int m, int ports, long lo
             slots += k;
         }
         busy = msgs < P ? msgs : P;
+        busy = busy ? busy : 1;
         t += (double)((msgs + P - 1) / P) * c->alpha + c->alpha;
-        t += (double)slots * z / (busy ? busy : 1) * (c->beta + (s + 1 < steps ? c->gamma : 0));
+        t += (double)slots * z * c->beta / (one_link ? 1 : busy);
+        t += s + 1 < steps ? (double)slots * z / busy * c->gamma : 0.0;
     }
     return t;
 }
 
+double pcoll__cost_hier(const pcoll__cost_t *c, int N, int m, int ports, long long z, int r)
+{
+    return hier_time(c, N, m, ports, z, r, 0);
+}
+
+/* The radices are compared with every step's bytes on the node's one link:
+ * more steps send most bytes again through it, which spreading them over
+ * the ports hides (at 156 nodes of 12 ranks and 10 B blocks that choice was
+ * radix 13, 1.7x slower in simulation than one step).  pcoll__cost_hier
+ * keeps the ports' share, as the flat algorithms' costs it is compared
+ * with do not model a shared link either. */
 int pcoll__cost_hier_radix(const pcoll__cost_t *c, int N, int m, int ports, long long z)
 {
     int r, best = N > 2 ? N : 2;
-    double tbest = pcoll__cost_hier(c, N, m, ports, z, best);
+    double tbest = hier_time(c, N, m, ports, z, best, 1);
     for (r = 2; r < N; r++) {
-        double t = pcoll__cost_hier(c, N, m, ports, z, r);
+        double t = hier_time(c, N, m, ports, z, r, 1);
         if (t < tbest) {
             tbest = t;
             best = r;

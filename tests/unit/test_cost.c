@@ -1,0 +1,58 @@
+/*
+ * Unit tests of the cost model's choice of hier's radix (select/cost.c),
+ * with the default parameters, at the shapes simulated in
+ * docs/algorithms.md ("Simulated at the paper's scale"): 12 ranks per node on
+ * 16, 64 and 156 nodes, 16 per node on 4 and 16.  There one step between
+ * nodes was measured fastest at every size, including 10 B on 156 nodes,
+ * where the model used to take radix 13 (1.7x slower).  And where several
+ * steps do pay (2 ranks per node, 64 nodes, 8 B) the model must still take
+ * them, and every choice lies in [2, N].
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "select/cost.h"
+
+static int passed, failed;
+
+static void check(int ok, const char *what, int N, int m, long long n, int r)
+{
+    if (ok) {
+        passed++;
+        return;
+    }
+    failed++;
+    printf("FAIL %s: N %d m %d n %lld -> radix %d\n", what, N, m, n, r);
+}
+
+static int radix(const pcoll__cost_t *c, int N, int m, long long n)
+{
+    return pcoll__cost_hier_radix(c, N, m, 0, (long long)m * m * n);
+}
+
+int main(void)
+{
+    static const int nodes[][2] = {{16, 12}, {64, 12}, {156, 12}, {4, 16}, {16, 16}};
+    static const long long sizes[] = {8, 10, 100, 256, 1000, 4096};
+    pcoll__cost_t c;
+    size_t i, j;
+    int N, m, r;
+    unsetenv("PCOLL_COST_ALPHA"), unsetenv("PCOLL_COST_BETA");
+    unsetenv("PCOLL_COST_GAMMA"), unsetenv("PCOLL_COST_DELTA");
+    c = pcoll__cost_params();
+    for (i = 0; i < sizeof nodes / sizeof *nodes; i++)
+        for (j = 0; j < sizeof sizes / sizeof *sizes; j++) {
+            N = nodes[i][0], m = nodes[i][1];
+            r = radix(&c, N, m, sizes[j]);
+            check(r == N, "one step at the simulated shapes", N, m, sizes[j], r);
+        }
+    r = radix(&c, 64, 2, 8);
+    check(r < 64, "several steps for tiny bundles on many nodes", 64, 2, 8, r);
+    for (N = 2; N <= 200; N += 7)
+        for (m = 1; m <= 16; m *= 2) {
+            r = radix(&c, N, m, 100);
+            check(r >= 2 && r <= N, "radix in [2, N]", N, m, 100, r);
+        }
+    printf("cost model: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
