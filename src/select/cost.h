@@ -43,7 +43,8 @@ double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n);
  * unpacking but after the last step, a node barrier (alpha); plus copying p n
  * bytes in and out per rank and two more barriers. */
 double pcoll__cost_hier(const pcoll__cost_t *c, int N, int m, int ports, long long z, int r);
-/* The radix in [2, N] with the lowest predicted hier time. */
+/* The radix in [2, N] with the lowest predicted hier time, every step's bytes
+ * charged to the node's one network link (cost.c says why). */
 int pcoll__cost_hier_radix(const pcoll__cost_t *c, int N, int m, int ports, long long z);
 
 /* The radix in [2, p] with the lowest predicted radix-r Bruck time. */
