@@ -5,8 +5,8 @@
 #ifndef PCOLL_ALLTOALL_ALLTOALL_H
 #define PCOLL_ALLTOALL_ALLTOALL_H
 
-#include "core/algo.h"
-#include "core/options.h"
+#include "base/algo.h"
+#include "base/options.h"
 #include "core/plan.h"
 
 /* Default number of exchanges in flight for `scattered`. */
@@ -35,19 +35,7 @@ typedef struct pcoll__a2a_args {
     pcoll__opts_t opts;
 } pcoll__a2a_args_t;
 
-extern const pcoll__algo_table_t pcoll__alltoall_table;
-
-/* pcoll_alltoall_init's local checks, filling *a (MPI_IN_PLACE resolved);
- * nothing is allocated.  For other entry points (the multiple all-to-all). */
-int pcoll__alltoall_args(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, int recvcount, MPI_Datatype recvtype, const char *fn,
-                         pcoll__a2a_args_t *a);
-
-/* The builder of the Bruck variant the cost model predicts fastest for p
- * ranks and blocks of n bytes (alltoallv's padded_bruck runs it). */
-int (*pcoll__alltoall_best_bruck(int p, long long n))(pcoll_plan_t *, const void *);
-
-/* Builders (one file each). */
+/* Builders (one file each; the Bruck family in bruck.h). */
 int pcoll__alltoall_linear(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_pairwise(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_scattered(pcoll_plan_t *plan, const void *args);
@@ -86,11 +74,5 @@ int pcoll__a2a_exchange(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int send
                         int recvfrom);
 /* Add the copy of this rank's own block (nothing when in place). */
 int pcoll__a2a_self_copy(pcoll_plan_t *plan, const pcoll__a2a_args_t *a);
-
-/* The drop-in layer's non-blocking MPI_Ialltoall: a plan built from local
- * checks only, on a fresh tag (see alltoall.c). */
-int pcoll__alltoall_plan_local(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                               MPI_Comm comm, pcoll_plan_t **plan);
 
 #endif

@@ -1,10 +1,12 @@
 /*
  * Shared pieces of the Bruck family: block datatypes, index-set types, the
- * local rotation before the rounds and permutation types (see bruck.h).
+ * local rotation before the rounds, permutation types, and the variant the
+ * cost model predicts fastest (see bruck.h).
  */
 #include "alltoall/bruck.h"
-#include "core/mem.h"
-#include "core/status.h"
+#include "base/mem.h"
+#include "base/status.h"
+#include "model/cost.h"
 
 int pcoll__bruck_types(pcoll_plan_t *plan, const pcoll__a2a_args_t *a,
                        pcoll__bruck_types_t *t)
@@ -13,7 +15,7 @@ int pcoll__bruck_types(pcoll_plan_t *plan, const pcoll__a2a_args_t *a,
     int rc;
     if (MPI_Type_contiguous(a->sendcount, a->sendtype, &t->sblk) != MPI_SUCCESS ||
         MPI_Type_contiguous(a->recvcount, a->recvtype, &t->rblk) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "bruck: block types");
+        return pcoll__error(PCOLL_ERR_MPI, "bruck: block types");
     PCOLL_CHECK(pcoll__plan_own_type(plan, &t->sblk), rc, out);
     PCOLL_CHECK(pcoll__plan_own_type(plan, &t->rblk), rc, out);
     PCOLL_CHECK(pcoll_type_signature(t->rblk, &t->sig), rc, out);
@@ -35,7 +37,7 @@ int pcoll__bruck_set_indexed(int bound, int bl, int st, MPI_Datatype blk, MPI_Da
     if (!lens || !displs) {
         pcoll__free(lens);
         pcoll__free(displs);
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck: indexed type arrays");
+        return pcoll__error(PCOLL_ERR_NOMEM, "bruck: indexed type arrays");
     }
     for (i = 0; i < n; i++) {
         displs[i] = i * st;
@@ -45,7 +47,7 @@ int pcoll__bruck_set_indexed(int bound, int bl, int st, MPI_Datatype blk, MPI_Da
     pcoll__free(lens);
     pcoll__free(displs);
     return err == MPI_SUCCESS ? PCOLL_SUCCESS
-                              : pcoll__error(PCOLL_ERR_MPI, 1, "bruck: MPI_Type_indexed");
+                              : pcoll__error(PCOLL_ERR_MPI, "bruck: MPI_Type_indexed");
 }
 
 int pcoll__bruck_rotate(pcoll_plan_t *plan, const pcoll__a2a_args_t *a,
@@ -67,12 +69,30 @@ int pcoll__bruck_perm_type(pcoll_plan_t *plan, MPI_Datatype blk, int mul, int ad
     int p = plan->size, j, err;
     int *displs = pcoll__malloc(sizeof(int) * (size_t)p);
     if (!displs)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck: permutation displacements");
+        return pcoll__error(PCOLL_ERR_NOMEM, "bruck: permutation displacements");
     for (j = 0; j < p; j++)
         displs[j] = (int)((((long long)mul * j + add) % p + p) % p);
     err = MPI_Type_create_indexed_block(p, 1, displs, blk, type);
     pcoll__free(displs);
     if (err != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "bruck: permutation type");
+        return pcoll__error(PCOLL_ERR_MPI, "bruck: permutation type");
     return pcoll__plan_own_type(plan, type);
+}
+
+int (*pcoll__alltoall_best_bruck(int p, long long n))(pcoll_plan_t *, const void *)
+{
+    static int (*const builders[4])(pcoll_plan_t *, const void *) = {
+        pcoll__alltoall_bruck_basic, pcoll__alltoall_bruck_modified,
+        pcoll__alltoall_bruck_zerocopy, pcoll__alltoall_bruck_radix};
+    pcoll__cost_t c = pcoll__cost_params();
+    double t[4];
+    int i, best = 0;
+    t[0] = pcoll__cost_bruck(&c, p, n, 2);
+    t[1] = pcoll__cost_bruck_modified(&c, p, n);
+    t[2] = pcoll__cost_bruck_zerocopy(&c, p, n);
+    t[3] = pcoll__cost_bruck(&c, p, n, pcoll__cost_best_radix(&c, p, n));
+    for (i = 1; i < 4; i++)
+        if (t[i] < t[best])
+            best = i;
+    return builders[best];
 }

@@ -13,7 +13,7 @@
  * out and back into receive block (i-j) mod p.
  */
 #include "alltoall/bruck.h"
-#include "core/status.h"
+#include "base/status.h"
 #include "patterns/bruck.h"
 
 typedef struct digits {
@@ -111,7 +111,7 @@ static int alloc_buffers(pcoll_plan_t *plan, digits_t *g, int most)
     int big = most > g->p ? most : g->p;
     char *mem = pcoll__plan_alloc(plan, (size_t)(most + big) * (size_t)g->t.sigext);
     if (!mem)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck: %d intermediate blocks", most + big);
+        return pcoll__error(PCOLL_ERR_NOMEM, "bruck: %d intermediate blocks", most + big);
     g->buf[g->steps % 2] = mem;
     g->buf[(g->steps + 1) % 2] = mem + (MPI_Aint)big * g->t.sigext;
     return PCOLL_SUCCESS;
@@ -126,7 +126,7 @@ int pcoll__bruck_digits(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int radi
     g.steps = pcoll__bruck_steps(g.p, g.r);
     g.set = pcoll__plan_alloc(plan, sizeof(MPI_Datatype) * (size_t)(g.steps * g.r + 1));
     if (!g.set)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck: set type table");
+        return pcoll__error(PCOLL_ERR_NOMEM, "bruck: set type table");
     PCOLL_CHECK(pcoll__bruck_types(plan, a, &g.t), rc, out);
     PCOLL_CHECK(make_sets(plan, &g, settype, &most), rc, out);
     PCOLL_CHECK(alloc_buffers(plan, &g, most), rc, out);

@@ -17,8 +17,8 @@
  * In place: a staged copy of the buffer (p blocks more).
  */
 #include "alltoall/bruck.h"
-#include "core/mem.h"
-#include "core/status.h"
+#include "base/mem.h"
+#include "base/status.h"
 #include "patterns/bruck.h"
 
 /* The blocks R[(i+j) mod p], j in [k, p) with bit k set, as one type. */
@@ -28,13 +28,13 @@ static int round_type(pcoll_plan_t *plan, MPI_Datatype blk, int k, int ix, MPI_D
     if (!ix)
         rc = pcoll_type_create_circular_vector(p, (i + k) % p, p - k, k, 2 * k, blk, type);
     else if (!(displs = pcoll__malloc(sizeof(int) * (size_t)p)))
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck_modified_ix: displacements");
+        return pcoll__error(PCOLL_ERR_NOMEM, "bruck_modified_ix: displacements");
     else {
         for (j = k; j < p; j++)
             if (j & k)
                 displs[n++] = (i + j) % p;
         if (MPI_Type_create_indexed_block(n, 1, displs, blk, type) != MPI_SUCCESS)
-            rc = pcoll__error(PCOLL_ERR_MPI, 1, "bruck_modified_ix: indexed-block type");
+            rc = pcoll__error(PCOLL_ERR_MPI, "bruck_modified_ix: indexed-block type");
         pcoll__free(displs);
     }
     return rc == PCOLL_SUCCESS ? pcoll__plan_own_type(plan, type) : rc;
@@ -50,7 +50,7 @@ static int modified(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int ix)
 
     PCOLL_CHECK(pcoll__bruck_types(plan, a, &t), rc, out);
     if (!(buf = pcoll__plan_alloc(plan, 2 * (size_t)half * (size_t)t.sigext)))
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck_modified: intermediate buffers");
+        return pcoll__error(PCOLL_ERR_NOMEM, "bruck_modified: intermediate buffers");
     /* Phase 1: send block d goes to R[(2i - d) mod p]. */
     PCOLL_CHECK(pcoll__bruck_perm_type(plan, t.rblk, -1, 2 * i, &perm), rc, out);
     PCOLL_CHECK(pcoll__sched_copy(&plan->sched, a->sendbuf, p, t.sblk, a->recvbuf, 1, perm),

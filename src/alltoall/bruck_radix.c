@@ -3,7 +3,7 @@
  * distance j of every block is written in base r; step s sends, for every
  * digit value d = 1..r-1 at once (r-1 "ports"), the blocks whose digit s is d
  * to rank i + d r^s.  r = pcoll_radix, or the radix the cost model predicts
- * fastest (select/cost.c); r >= p is a one-step direct exchange.  Engine:
+ * fastest (model/cost.c); r >= p is a one-step direct exchange.  Engine:
  * bruck_digits.c (rotation, steps, final permutation), which sends each
  * digit's blocks straight out of the receive buffer with one bounded vector
  * and receives them contiguously into one of two alternating buffers.
@@ -14,7 +14,7 @@
  * Scratch: max(p, B) + B blocks, B = the most blocks one step receives.
  */
 #include "alltoall/bruck.h"
-#include "select/cost.h"
+#include "model/cost.h"
 
 int pcoll__alltoall_bruck_radix(pcoll_plan_t *plan, const void *args)
 {

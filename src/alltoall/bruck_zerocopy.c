@@ -25,8 +25,8 @@
  * 3 entries per run of 2^k).  In place: a staged copy (p blocks).
  */
 #include "alltoall/bruck.h"
-#include "core/mem.h"
-#include "core/status.h"
+#include "base/mem.h"
+#include "base/status.h"
 #include "patterns/bruck.h"
 
 /* Struct entries under construction. */
@@ -116,7 +116,7 @@ static void add_run(zc_t *z, unsigned k, int j, int len)
 static int commit_struct(pcoll_plan_t *plan, entries_t *e, MPI_Datatype *type)
 {
     if (MPI_Type_create_struct(e->n, e->lens, e->displs, e->types, type) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "bruck_zerocopy: struct type");
+        return pcoll__error(PCOLL_ERR_MPI, "bruck_zerocopy: struct type");
     e->n = 0;
     return pcoll__plan_own_type(plan, type);
 }
@@ -150,7 +150,7 @@ static int alloc_entries(pcoll_plan_t *plan, entries_t *e, int n)
     e->types = pcoll__plan_alloc(plan, sizeof(MPI_Datatype) * (size_t)n);
     return e->lens && e->displs && e->types
                ? PCOLL_SUCCESS
-               : pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck_zerocopy: struct entries");
+               : pcoll__error(PCOLL_ERR_NOMEM, "bruck_zerocopy: struct entries");
 }
 
 static int alloc_slots(pcoll_plan_t *plan, slots_t *s, int p)
@@ -160,7 +160,7 @@ static int alloc_slots(pcoll_plan_t *plan, slots_t *s, int p)
     s->release = pcoll__plan_alloc(plan, sizeof(int) * (size_t)p);
     return s->of && s->free && s->release
                ? PCOLL_SUCCESS
-               : pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck_zerocopy: slot tables");
+               : pcoll__error(PCOLL_ERR_NOMEM, "bruck_zerocopy: slot tables");
 }
 
 /* Size the intermediate buffer with a dry run of the slot assignment. */
@@ -174,7 +174,7 @@ static int size_buffer(pcoll_plan_t *plan, zc_t *z)
     z->inter = pcoll__plan_alloc(plan, (size_t)z->slots.used * (size_t)z->t.sigext);
     z->slots.nfree = z->slots.nrelease = z->slots.used = 0;
     return z->inter ? PCOLL_SUCCESS
-                    : pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck_zerocopy: intermediate buffer");
+                    : pcoll__error(PCOLL_ERR_NOMEM, "bruck_zerocopy: intermediate buffer");
 }
 
 static int zerocopy(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int blocks)

@@ -13,7 +13,7 @@
  * p rounds when p is odd (one idle), p-1 otherwise.
  */
 #include "alltoall/alltoall.h"
-#include "core/status.h"
+#include "base/status.h"
 #include "patterns/pairing.h"
 
 static int build_inplace(pcoll_plan_t *plan, const pcoll__a2a_args_t *a)
@@ -22,9 +22,9 @@ static int build_inplace(pcoll_plan_t *plan, const pcoll__a2a_args_t *a)
     void *tmp;
 
     if (a->blockbytes > 0x7fffffff)
-        return pcoll__error(PCOLL_ERR_UNSUPPORTED, 1, "pairwise in place: block over 2 GiB");
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED, "pairwise in place: block over 2 GiB");
     if (!(tmp = pcoll__plan_alloc(plan, (size_t)a->blockbytes)))
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "pairwise in place: scratch block");
+        return pcoll__error(PCOLL_ERR_NOMEM, "pairwise in place: scratch block");
     MPI_Type_size(a->recvtype, &size);
     for (k = 0; k < pcoll__pairing_rounds(p) && rc == PCOLL_SUCCESS; k++) {
         int peer = pcoll__pairing_partner(r, p, k), count = pcoll__a2a_rcount(a, peer);

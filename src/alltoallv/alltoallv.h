@@ -25,20 +25,10 @@ typedef struct pcoll__a2av_args {
     int sunit, runit;
 } pcoll__a2av_args_t;
 
-extern const pcoll__algo_table_t pcoll__alltoallv_table;
-
 int pcoll__alltoallv_bruck_zerocopy(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoallv_padded_bruck(pcoll_plan_t *plan, const void *args);
-int pcoll__alltoallv_hier(pcoll_plan_t *plan, const void *args);
 
 /* Whether the sizes are regular enough for zero-copy Bruck. */
 int pcoll__alltoallv_regular(const pcoll__a2av_args_t *v);
-
-/* The drop-in layer's non-blocking MPI_Ialltoallv: a plan built from local
- * checks only, on a fresh tag (see alltoallv.c). */
-int pcoll__alltoallv_plan_local(const void *sendbuf, const int sendcounts[],
-                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                const int recvcounts[], const int rdispls[],
-                                MPI_Datatype recvtype, MPI_Comm comm, pcoll_plan_t **plan);
 
 #endif

@@ -29,8 +29,8 @@
 #include <string.h>
 
 #include "alltoallv/alltoallv.h"
-#include "core/mem.h"
-#include "core/status.h"
+#include "base/mem.h"
+#include "base/status.h"
 
 enum { LOC_FINAL, LOC_X0, LOC_X1, LOC_SEND };
 
@@ -76,7 +76,7 @@ static int exchange_counts(pcoll_plan_t *plan, zcv_t *z, unsigned k)
     if (MPI_Sendrecv(out, n, MPI_INT, (z->i - (int)k + z->p) % z->p, plan->tag, z->next + z->p,
                      n, MPI_INT, (z->i + (int)k) % z->p, plan->tag, plan->comm,
                      MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "bruck_zerocopy: count exchange");
+        return pcoll__error(PCOLL_ERR_MPI, "bruck_zerocopy: count exchange");
     memcpy(z->next, z->cur, sizeof(int) * (size_t)z->p);
     for (j = (int)k; j < z->p; j++)
         if ((unsigned)j & k)
@@ -136,7 +136,7 @@ static int side_type(pcoll_plan_t *plan, zcv_t *z, unsigned k, int side, MPI_Dat
             rc = group(plan, z, k, rl, sl, side);
     if (rc == PCOLL_SUCCESS &&
         MPI_Type_create_struct(z->n, z->lens, z->displs, z->types, type) != MPI_SUCCESS)
-        rc = pcoll__error(PCOLL_ERR_MPI, 1, "bruck_zerocopy: struct type");
+        rc = pcoll__error(PCOLL_ERR_MPI, "bruck_zerocopy: struct type");
     return rc == PCOLL_SUCCESS ? pcoll__plan_own_type(plan, type) : rc;
 }
 
@@ -153,7 +153,7 @@ static int alloc_all(pcoll_plan_t *plan, zcv_t *z)
     z->types = pcoll__plan_alloc(plan, sizeof(MPI_Datatype) * e);
     if (!z->x[0] || !z->x[1] || !z->cur || !z->next || !z->group || !z->lens || !z->displs ||
         !z->types)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "bruck_zerocopy: buffers");
+        return pcoll__error(PCOLL_ERR_NOMEM, "bruck_zerocopy: buffers");
     return PCOLL_SUCCESS;
 }
 
@@ -179,6 +179,13 @@ out:
     return rc;
 }
 
+int pcoll__alltoallv_regular(const pcoll__a2av_args_t *v)
+{
+    int ratio = v->a.opts.regular_ratio > 0 ? v->a.opts.regular_ratio : PCOLL__A2AV_REGULAR_RATIO;
+    return v->basic != MPI_DATATYPE_NULL && v->maxbytes >= 0 &&
+           v->maxbytes <= (long long)ratio * v->minbytes;
+}
+
 int pcoll__alltoallv_bruck_zerocopy(pcoll_plan_t *plan, const void *args)
 {
     const pcoll__a2av_args_t *v = args;
@@ -187,7 +194,7 @@ int pcoll__alltoallv_bruck_zerocopy(pcoll_plan_t *plan, const void *args)
     int bsize, j, rc;
 
     if (!pcoll__alltoallv_regular(v))
-        return pcoll__error(PCOLL_ERR_UNSUPPORTED, 1,
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "bruck_zerocopy: sizes too irregular (max %lld B > pcoll_regular_ratio "
                             "x min %lld B), types mixing basic types, or one-shot use",
                             v->maxbytes, v->minbytes);

@@ -11,8 +11,9 @@
  * type.  Cost: that of the Bruck variant for blocks of m items, plus two
  * local copies of the data.  Scratch: 2 p m items (plus the variant's own).
  */
+#include "alltoall/bruck.h"
 #include "alltoallv/alltoallv.h"
-#include "core/status.h"
+#include "base/status.h"
 
 /* Copy every block into (out = 1) or out of (out = 0) its padded slot. */
 static int copy_slots(pcoll_plan_t *plan, const pcoll__a2av_args_t *v, char *pad, MPI_Aint slot,
@@ -41,14 +42,14 @@ int pcoll__alltoallv_padded_bruck(pcoll_plan_t *plan, const void *args)
     char *mem;
 
     if (v->basic == MPI_DATATYPE_NULL || v->maxbytes < 0)
-        return pcoll__error(PCOLL_ERR_UNSUPPORTED, 1,
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "padded_bruck: needs one predefined type in both signatures and "
                             "persistent planning (pcoll_alltoallv_init)");
     MPI_Type_size(v->basic, &bsize);
     MPI_Type_get_extent(v->basic, &lb, &ext);
     m = (int)(v->maxbytes / bsize);
     if (!(mem = pcoll__plan_alloc(plan, 2 * (size_t)plan->size * (size_t)(m ? m : 1) * ext)))
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "padded_bruck: padded buffers");
+        return pcoll__error(PCOLL_ERR_NOMEM, "padded_bruck: padded buffers");
     /* The padded problem, as an alltoall of m basic items per block. */
     pad.sendbuf = mem, pad.sendcount = m, pad.sendtype = v->basic;
     pad.recvbuf = mem + (MPI_Aint)plan->size * m * ext, pad.recvcount = m;

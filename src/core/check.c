@@ -2,7 +2,7 @@
  * Argument checks and cross-rank agreement (see check.h).
  */
 #include "core/check.h"
-#include "core/status.h"
+#include "base/status.h"
 
 /* MPI has no query for "committed": a zero-count MPI_Pack refuses an
  * uncommitted type in the MPIs we support, with errors returned. */
@@ -23,11 +23,11 @@ int pcoll__check_type(MPI_Datatype type, const char *what, const char *fn)
 {
     int ni, na, nd, combiner;
     if (type == MPI_DATATYPE_NULL)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: %s is MPI_DATATYPE_NULL", fn, what);
+        return pcoll__error(PCOLL_ERR_ARG, "%s: %s is MPI_DATATYPE_NULL", fn, what);
     if (MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: %s is not a datatype", fn, what);
+        return pcoll__error(PCOLL_ERR_ARG, "%s: %s is not a datatype", fn, what);
     if (combiner != MPI_COMBINER_NAMED && !is_committed(type))
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: %s is not committed", fn, what);
+        return pcoll__error(PCOLL_ERR_ARG, "%s: %s is not committed", fn, what);
     return PCOLL_SUCCESS;
 }
 
@@ -46,7 +46,7 @@ int pcoll__op_predefined(MPI_Op op)
 int pcoll__check_count(int count, const char *what, const char *fn)
 {
     if (count < 0)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: %s is negative (%d)", fn, what, count);
+        return pcoll__error(PCOLL_ERR_ARG, "%s: %s is negative (%d)", fn, what, count);
     return PCOLL_SUCCESS;
 }
 
@@ -64,13 +64,13 @@ int pcoll__agree_range(MPI_Comm comm, int rc, const long long *vals, int n, long
         v[2 + 2 * i] = -vals[i];
     }
     if (MPI_Allreduce(MPI_IN_PLACE, v, 2 * n + 1, MPI_LONG_LONG, MPI_MIN, comm) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "%s: MPI_Allreduce failed", fn);
+        return pcoll__error(PCOLL_ERR_MPI, "%s: MPI_Allreduce failed", fn);
     for (i = 0; i < n; i++) {
         mins[i] = v[1 + 2 * i];
         maxs[i] = -v[2 + 2 * i];
     }
     if (rc == PCOLL_SUCCESS && v[0] != PCOLL_SUCCESS)
-        rc = pcoll__error((int)v[0], 0, "%s: another rank reported %s", fn,
+        rc = pcoll__error((int)v[0], "%s: another rank reported %s", fn,
                           pcoll_err_name((int)v[0]));
     return rc;
 }
@@ -85,7 +85,7 @@ int pcoll__agree(MPI_Comm comm, int rc, const long long *vals, const char *const
     rc = pcoll__agree_range(comm, rc, vals, n, mins, maxs, fn);
     for (i = 0; rc == PCOLL_SUCCESS && i < n; i++)
         if (mins[i] != maxs[i])
-            return pcoll__error(PCOLL_ERR_MISMATCH, 1, "%s: %s differs across ranks", fn,
+            return pcoll__error(PCOLL_ERR_MISMATCH, "%s: %s differs across ranks", fn,
                                 what[i]);
     return rc;
 }

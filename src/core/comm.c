@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "core/comm.h"
-#include "core/mem.h"
+#include "base/mem.h"
 #include "core/node.h"
 #include "core/plan.h"
-#include "core/status.h"
+#include "base/status.h"
 
 static int comm_keyval = MPI_KEYVAL_INVALID;
 static int self_keyval = MPI_KEYVAL_INVALID;
@@ -109,7 +109,7 @@ static int make_keyvals(void)
     err |= MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &self_keyval, NULL);
     err |= MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL);
     return err == MPI_SUCCESS ? PCOLL_SUCCESS
-                              : pcoll__error(PCOLL_ERR_MPI, 1, "cannot create MPI keyvals");
+                              : pcoll__error(PCOLL_ERR_MPI, "cannot create MPI keyvals");
 }
 
 static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
@@ -117,15 +117,15 @@ static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
     pcoll__ctx_t *ctx = pcoll__calloc(1, sizeof *ctx);
     int *ub, flag = 0;
     if (!ctx)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "communicator context");
+        return pcoll__error(PCOLL_ERR_NOMEM, "communicator context");
     if (MPI_Comm_dup(comm, &ctx->dup) != MPI_SUCCESS) {
         pcoll__free(ctx);
-        return pcoll__error(PCOLL_ERR_MPI, 1, "MPI_Comm_dup failed");
+        return pcoll__error(PCOLL_ERR_MPI, "MPI_Comm_dup failed");
     }
     if (MPI_Comm_dup(comm, &ctx->ctl) != MPI_SUCCESS) {
         MPI_Comm_free(&ctx->dup);
         pcoll__free(ctx);
-        return pcoll__error(PCOLL_ERR_MPI, 1, "MPI_Comm_dup failed");
+        return pcoll__error(PCOLL_ERR_MPI, "MPI_Comm_dup failed");
     }
     MPI_Comm_set_errhandler(ctx->dup, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(ctx->ctl, MPI_ERRORS_RETURN);
@@ -136,7 +136,7 @@ static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
     ctx->next_tag = PCOLL__ONESHOT_TAG + 1;
     if (MPI_Comm_set_attr(comm, comm_keyval, ctx) != MPI_SUCCESS) {
         pcoll__ctx_release(ctx);
-        return pcoll__error(PCOLL_ERR_MPI, 1, "MPI_Comm_set_attr failed");
+        return pcoll__error(PCOLL_ERR_MPI, "MPI_Comm_set_attr failed");
     }
     ctx->next = contexts;
     contexts = ctx;
@@ -151,7 +151,7 @@ int pcoll__ctx_get(MPI_Comm comm, pcoll__ctx_t **ctx)
     if (rc != PCOLL_SUCCESS)
         return rc;
     if (MPI_Comm_get_attr(comm, comm_keyval, &value, &flag) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "MPI_Comm_get_attr failed");
+        return pcoll__error(PCOLL_ERR_MPI, "MPI_Comm_get_attr failed");
     if (flag) {
         *ctx = value;
         return PCOLL_SUCCESS;
@@ -202,7 +202,7 @@ int pcoll__cache_add(pcoll__ctx_t *ctx, const void *key, size_t keylen,
     void *copy = pcoll__malloc(keylen);
     if (!copy || ntypes > PCOLL__CACHE_TYPES) {
         pcoll__free(copy);
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "plan cache key");
+        return pcoll__error(PCOLL_ERR_NOMEM, "plan cache key");
     }
     for (i = 1; i < PCOLL__CACHE_SIZE && e->plan; i++)
         if (!ctx->cache[i].plan || ctx->cache[i].stamp < e->stamp)
@@ -228,12 +228,12 @@ int pcoll__check_comm(MPI_Comm comm, const char *fn)
     MPI_Initialized(&init);
     MPI_Finalized(&fini);
     if (!init || fini)
-        return pcoll__error(PCOLL_ERR_STATE, 1, "%s: MPI is not initialized", fn);
+        return pcoll__error(PCOLL_ERR_STATE, "%s: MPI is not initialized", fn);
     if (comm == MPI_COMM_NULL)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: MPI_COMM_NULL", fn);
+        return pcoll__error(PCOLL_ERR_ARG, "%s: MPI_COMM_NULL", fn);
     if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: invalid communicator", fn);
+        return pcoll__error(PCOLL_ERR_ARG, "%s: invalid communicator", fn);
     if (inter)
-        return pcoll__error(PCOLL_ERR_UNSUPPORTED, 1, "%s: intercommunicators", fn);
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s: intercommunicators", fn);
     return PCOLL_SUCCESS;
 }

@@ -9,9 +9,9 @@
  * communicator order.  Cost: two communicator splits, one reduction on the
  * node and one allgather of p integers.
  */
-#include "core/mem.h"
+#include "base/mem.h"
 #include "core/node.h"
-#include "core/status.h"
+#include "base/status.h"
 
 static void node_free(pcoll__node_t *t)
 {
@@ -44,10 +44,10 @@ static int split_node(MPI_Comm comm, int rank, int cores, MPI_Comm *node)
     int local, rc = PCOLL_SUCCESS;
     if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shm) !=
         MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "node: MPI_Comm_split_type failed");
+        return pcoll__error(PCOLL_ERR_MPI, "node: MPI_Comm_split_type failed");
     MPI_Comm_rank(shm, &local);
     if (MPI_Comm_split(shm, cores > 0 ? local / cores : 0, rank, node) != MPI_SUCCESS)
-        rc = pcoll__error(PCOLL_ERR_MPI, 1, "node: MPI_Comm_split failed");
+        rc = pcoll__error(PCOLL_ERR_MPI, "node: MPI_Comm_split failed");
     MPI_Comm_free(&shm);
     return rc;
 }
@@ -58,7 +58,7 @@ static int fill_members(pcoll__node_t *t, const int *name, int rank)
 {
     int r, k, *count = pcoll__calloc((size_t)t->p + 1, sizeof *count);
     if (!count)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "node: member lists");
+        return pcoll__error(PCOLL_ERR_NOMEM, "node: member lists");
     for (r = 0; r < t->p; r++) {
         if (name[r] == r)
             t->nnodes++;
@@ -82,7 +82,7 @@ static int make(MPI_Comm comm, int cores, pcoll__node_t **out)
     pcoll__node_t *t = pcoll__calloc(1, sizeof *t);
     int rank, name, *names = NULL, rc;
     if (!t)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "node: topology");
+        return pcoll__error(PCOLL_ERR_NOMEM, "node: topology");
     t->comm = MPI_COMM_NULL;
     t->cores = cores;
     MPI_Comm_rank(comm, &rank);
@@ -94,11 +94,11 @@ static int make(MPI_Comm comm, int cores, pcoll__node_t **out)
     names = pcoll__malloc(sizeof(int) * (size_t)t->p);
     rc = t->node_of && t->local_of && t->first && t->members && names
              ? split_node(comm, rank, cores, &t->comm)
-             : pcoll__error(PCOLL_ERR_NOMEM, 1, "node: topology arrays");
+             : pcoll__error(PCOLL_ERR_NOMEM, "node: topology arrays");
     if (rc == PCOLL_SUCCESS &&
         (MPI_Allreduce(&rank, &name, 1, MPI_INT, MPI_MIN, t->comm) != MPI_SUCCESS ||
          MPI_Allgather(&name, 1, MPI_INT, names, 1, MPI_INT, comm) != MPI_SUCCESS))
-        rc = pcoll__error(PCOLL_ERR_MPI, 1, "node: exchanging node names failed");
+        rc = pcoll__error(PCOLL_ERR_MPI, "node: exchanging node names failed");
     if (rc == PCOLL_SUCCESS)
         rc = fill_members(t, names, rank);
     pcoll__free(names);

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/mem.h"
+#include "base/mem.h"
 #include "core/node.h"
-#include "core/status.h"
+#include "base/status.h"
 
 #define CTL_BYTES 64 /* one cache line for the counter */
 
@@ -121,7 +121,7 @@ int pcoll__node_shm_create(pcoll_plan_t *plan, const pcoll__node_t *t, size_t by
     pcoll__node_shm_t *s = pcoll__calloc(1, sizeof *s);
     int rc;
     if (!s)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "node: segment state");
+        return pcoll__error(PCOLL_ERR_NOMEM, "node: segment state");
     s->comm = MPI_COMM_NULL;
     s->win = MPI_WIN_NULL;
     s->req = MPI_REQUEST_NULL;
@@ -134,11 +134,11 @@ int pcoll__node_shm_create(pcoll_plan_t *plan, const pcoll__node_t *t, size_t by
     if (s->nlocal == 1) {
         s->seg = pcoll__plan_alloc(plan, bytes);
         return s->seg ? PCOLL_SUCCESS
-                      : pcoll__error(PCOLL_ERR_NOMEM, 1, "node: %zu bytes of segment", bytes);
+                      : pcoll__error(PCOLL_ERR_NOMEM, "node: %zu bytes of segment", bytes);
     }
     s->mpi_barrier = wants_mpi_barrier();
     if (s->mpi_barrier && MPI_Comm_dup(t->comm, &s->comm) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "node: MPI_Comm_dup failed");
+        return pcoll__error(PCOLL_ERR_MPI, "node: MPI_Comm_dup failed");
     *ok = s->shared = map_window(s, t->comm);
     return PCOLL_SUCCESS;
 }
@@ -147,7 +147,7 @@ int pcoll__node_shm_ready(MPI_Comm comm, pcoll__node_shm_t *s, int *all_ok)
 {
     *all_ok = s->nlocal == 1 || s->shared;
     if (MPI_Allreduce(MPI_IN_PLACE, all_ok, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "node: MPI_Allreduce failed");
+        return pcoll__error(PCOLL_ERR_MPI, "node: MPI_Allreduce failed");
     sync_segment(s);
     return PCOLL_SUCCESS;
 }
@@ -169,7 +169,7 @@ static void arrive(void *arg)
         atomic_fetch_add_explicit(counter(s), 1, memory_order_acq_rel);
     } else if (MPI_Ibarrier(s->comm, &s->req) != MPI_SUCCESS) {
         s->req = MPI_REQUEST_NULL;
-        pcoll__error(PCOLL_ERR_MPI, 1, "node barrier: MPI_Ibarrier failed");
+        pcoll__error(PCOLL_ERR_MPI, "node barrier: MPI_Ibarrier failed");
     }
 }
 

@@ -4,17 +4,17 @@
  */
 #include <string.h>
 
-#include "core/mem.h"
-#include "core/options.h"
+#include "base/mem.h"
+#include "base/options.h"
 #include "core/plan.h"
-#include "core/status.h"
+#include "base/status.h"
 
 int pcoll__plan_create(pcoll__ctx_t *ctx, const char *collective, int tag,
                        pcoll_plan_t **plan)
 {
     pcoll_plan_t *p = pcoll__calloc(1, sizeof *p);
     if (!p)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "plan: cannot allocate");
+        return pcoll__error(PCOLL_ERR_NOMEM, "plan: cannot allocate");
     p->collective = collective;
     p->algorithm = "";
     p->ctx = ctx;
@@ -23,7 +23,7 @@ int pcoll__plan_create(pcoll__ctx_t *ctx, const char *collective, int tag,
     p->sched.ctl = ctx->ctl;
     p->tag = tag;
     /* A malformed value was refused when the options were read. */
-    pcoll__opts_flag(MPI_INFO_NULL, "pcoll_normalize", "PCOLL_NORMALIZE", 0, &p->normalize);
+    pcoll__opts_flag(MPI_INFO_NULL, "pcoll_normalize", "PCOLL_NORMALIZE", &p->normalize);
     MPI_Comm_rank(p->comm, &p->rank);
     MPI_Comm_size(p->comm, &p->size);
     *plan = p;
@@ -48,12 +48,12 @@ int pcoll__plan_own_type(pcoll_plan_t *plan, MPI_Datatype *type)
     MPI_Datatype *list = pcoll__realloc(plan->types, (size_t)(plan->ntypes + 1) * sizeof *list);
     if (!list) {
         MPI_Type_free(type);
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "plan: datatype list");
+        return pcoll__error(PCOLL_ERR_NOMEM, "plan: datatype list");
     }
     plan->types = list;
     plan->types[plan->ntypes++] = *type;
     if (MPI_Type_commit(&plan->types[plan->ntypes - 1]) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "plan: MPI_Type_commit failed");
+        return pcoll__error(PCOLL_ERR_MPI, "plan: MPI_Type_commit failed");
     *type = plan->types[plan->ntypes - 1];
     return PCOLL_SUCCESS;
 }
@@ -68,7 +68,7 @@ int pcoll__plan_keep_type(pcoll_plan_t *plan, MPI_Datatype *type)
     /* A type normalization cannot handle (too large) is kept as it is. */
     if (!(plan->normalize && pcoll_type_normalize(*type, &copy) == PCOLL_SUCCESS) &&
         MPI_Type_dup(*type, &copy) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "plan: MPI_Type_dup failed");
+        return pcoll__error(PCOLL_ERR_MPI, "plan: MPI_Type_dup failed");
     *type = copy;
     return pcoll__plan_own_type(plan, type);
 }
@@ -79,7 +79,7 @@ int pcoll__plan_on_free(pcoll_plan_t *plan, void (*fn)(void *arg), void *arg)
         pcoll__realloc(plan->on_free, (size_t)(plan->non_free + 1) * sizeof *list);
     if (!list) {
         fn(arg);
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "plan: release list");
+        return pcoll__error(PCOLL_ERR_NOMEM, "plan: release list");
     }
     plan->on_free = list;
     plan->on_free[plan->non_free++] = (pcoll__on_free_t){fn, arg};
@@ -124,9 +124,9 @@ static int progress(pcoll_plan_t *plan, int *done)
 int pcoll_start(pcoll_plan_t *plan)
 {
     if (!plan)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_start: NULL plan");
+        return pcoll__error(PCOLL_ERR_ARG, "pcoll_start: NULL plan");
     if (plan->state == PCOLL__ACTIVE)
-        return pcoll__error(PCOLL_ERR_STATE, 1, "pcoll_start: plan is already active");
+        return pcoll__error(PCOLL_ERR_STATE, "pcoll_start: plan is already active");
     plan->state = PCOLL__ACTIVE;
     if (plan->no_comm)
         return PCOLL_SUCCESS;
@@ -137,10 +137,10 @@ int pcoll_test(pcoll_plan_t *plan, int *flag)
 {
     int done = 0, rc;
     if (!plan || !flag)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_test: NULL plan or flag");
+        return pcoll__error(PCOLL_ERR_ARG, "pcoll_test: NULL plan or flag");
     *flag = 0;
     if (plan->state != PCOLL__ACTIVE)
-        return pcoll__error(PCOLL_ERR_STATE, 1, "pcoll_test: plan is not active");
+        return pcoll__error(PCOLL_ERR_STATE, "pcoll_test: plan is not active");
     rc = plan->no_comm ? PCOLL_SUCCESS : progress(plan, &done);
     done = done || plan->no_comm;
     *flag = rc == PCOLL_SUCCESS && done;
@@ -150,9 +150,9 @@ int pcoll_test(pcoll_plan_t *plan, int *flag)
 int pcoll_wait(pcoll_plan_t *plan)
 {
     if (!plan)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_wait: NULL plan");
+        return pcoll__error(PCOLL_ERR_ARG, "pcoll_wait: NULL plan");
     if (plan->state != PCOLL__ACTIVE)
-        return pcoll__error(PCOLL_ERR_STATE, 1, "pcoll_wait: plan is not active");
+        return pcoll__error(PCOLL_ERR_STATE, "pcoll_wait: plan is not active");
     if (plan->no_comm)
         return finish(plan, PCOLL_SUCCESS, 1);
     if (!plan->ops)
@@ -182,9 +182,9 @@ int pcoll_plan_free(pcoll_plan_t **plan)
     if (!plan || !*plan)
         return PCOLL_SUCCESS;
     if ((*plan)->state == PCOLL__ACTIVE)
-        return pcoll__error(PCOLL_ERR_STATE, 1, "pcoll_plan_free: plan is active");
+        return pcoll__error(PCOLL_ERR_STATE, "pcoll_plan_free: plan is active");
     if ((*plan)->cached)
-        return pcoll__error(PCOLL_ERR_STATE, 1, "pcoll_plan_free: plan belongs to the cache");
+        return pcoll__error(PCOLL_ERR_STATE, "pcoll_plan_free: plan belongs to the cache");
     pcoll__plan_destroy(*plan);
     *plan = NULL;
     return PCOLL_SUCCESS;
@@ -198,7 +198,7 @@ const char *pcoll_plan_algorithm(const pcoll_plan_t *plan)
 int pcoll_plan_print(const pcoll_plan_t *plan, FILE *out)
 {
     if (!plan || !out)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_plan_print: NULL plan or stream");
+        return pcoll__error(PCOLL_ERR_ARG, "pcoll_plan_print: NULL plan or stream");
     fprintf(out, "plan %s/%s: rank %d of %d, tag %d\n", plan->collective, plan->algorithm,
             plan->rank, plan->size, plan->tag);
     if (plan->describe)

@@ -4,10 +4,10 @@
 #include <sched.h>
 #include <string.h>
 
-#include "core/mem.h"
+#include "base/mem.h"
 #include "core/schedule.h"
 #include "core/check.h"
-#include "core/status.h"
+#include "base/status.h"
 #include "datatype/blocks.h"
 
 static void free_runs(pcoll__blocks_t *runs)
@@ -29,7 +29,7 @@ static int grow(void **arr, int *cap, int need, size_t sz)
         ncap *= 2;
     p = pcoll__realloc(*arr, (size_t)ncap * sz);
     if (!p)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "schedule: cannot grow to %d items", ncap);
+        return pcoll__error(PCOLL_ERR_NOMEM, "schedule: cannot grow to %d items", ncap);
     *arr = p;
     *cap = ncap;
     return PCOLL_SUCCESS;
@@ -48,7 +48,7 @@ static int push(pcoll__sched_t *s, const pcoll__op_t *op)
 {
     int rc;
     if (s->committed)
-        return pcoll__error(PCOLL_ERR_INTERNAL, 1, "schedule: op added after commit");
+        return pcoll__error(PCOLL_ERR_INTERNAL, "schedule: op added after commit");
     if (s->nrounds == 0 && (rc = pcoll__sched_round(s)) != PCOLL_SUCCESS)
         return rc;
     rc = grow((void **)&s->ops, &s->ops_cap, s->nops + 1, sizeof *op);
@@ -62,7 +62,7 @@ static int push_p2p(pcoll__sched_t *s, pcoll__op_t *op, int count, MPI_Datatype 
     int rc;
     op->bytes = pcoll__type_bytes(type, count);
     if (op->bytes < 0)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "schedule: invalid datatype");
+        return pcoll__error(PCOLL_ERR_ARG, "schedule: invalid datatype");
     if (op->bytes == 0)
         return PCOLL_SUCCESS;
     op->scount = op->dcount = count;
@@ -146,7 +146,7 @@ static int flatten_for_reduce(pcoll__op_t *o)
     if (pcoll__type_predefined(o->stype) || !pcoll__op_predefined(o->op))
         return PCOLL_SUCCESS;
     if (!(o->runs = pcoll__calloc(1, sizeof *o->runs)))
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "schedule: reduction runs");
+        return pcoll__error(PCOLL_ERR_NOMEM, "schedule: reduction runs");
     return pcoll__flatten(o->stype, o->runs);
 }
 
@@ -158,7 +158,7 @@ int pcoll__sched_reduce(pcoll__sched_t *s, const void *src, void *dst, int count
     int rc;
     o.bytes = pcoll__type_bytes(type, count);
     if (o.bytes <= 0)
-        return o.bytes < 0 ? pcoll__error(PCOLL_ERR_ARG, 1, "schedule: invalid datatype")
+        return o.bytes < 0 ? pcoll__error(PCOLL_ERR_ARG, "schedule: invalid datatype")
                            : PCOLL_SUCCESS;
     if ((rc = flatten_for_reduce(&o)) == PCOLL_SUCCESS && (rc = push(s, &o)) == PCOLL_SUCCESS)
         return rc;
@@ -213,7 +213,7 @@ static int make_requests(pcoll__sched_t *s, MPI_Comm comm, int tag)
     s->reqs = pcoll__malloc((size_t)(s->nops ? s->nops : 1) * sizeof *s->reqs);
     s->req_first = pcoll__calloc((size_t)s->nrounds + 2, sizeof *s->req_first);
     if (!s->reqs || !s->req_first)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "schedule: request arrays");
+        return pcoll__error(PCOLL_ERR_NOMEM, "schedule: request arrays");
     for (i = 0; i < s->nops; i++)
         if (s->ops[i].kind == PCOLL__OP_SEND || s->ops[i].kind == PCOLL__OP_RECV) {
             s->req_first[s->ops[i].done + 2]++;
@@ -229,7 +229,7 @@ static int make_requests(pcoll__sched_t *s, MPI_Comm comm, int tag)
         err = init_request(s, op, comm, tag, &s->reqs[op->req]);
     }
     if (err != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: persistent request (MPI %d)", err);
+        return pcoll__error(PCOLL_ERR_MPI, "schedule: persistent request (MPI %d)", err);
     return PCOLL_SUCCESS;
 }
 
@@ -241,7 +241,7 @@ int pcoll__sched_commit(pcoll__sched_t *s, MPI_Comm comm, int tag)
     s->round_first[s->nrounds] = s->nops;
     s->committed = 1;
     if (s->scratch_bytes > 0 && !(s->scratch = pcoll__malloc(s->scratch_bytes)))
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "schedule: %zu bytes of copy scratch",
+        return pcoll__error(PCOLL_ERR_NOMEM, "schedule: %zu bytes of copy scratch",
                             s->scratch_bytes);
     return make_requests(s, comm, tag);
 }
@@ -269,7 +269,7 @@ static int begin_round(pcoll__sched_t *s)
             break;
         }
         if (err != MPI_SUCCESS)
-            return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: round %d op %d (MPI %d)",
+            return pcoll__error(PCOLL_ERR_MPI, "schedule: round %d op %d (MPI %d)",
                                 s->cursor, i, err);
         if (rc != PCOLL_SUCCESS)
             return rc;
@@ -306,7 +306,7 @@ static int round_done(pcoll__sched_t *s, int *flag)
     int first = s->req_first[s->cursor], n = s->req_first[s->cursor + 1] - first;
     *flag = 1;
     if (n > 0 && MPI_Testall(n, s->reqs + first, flag, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: MPI_Testall in round %d", s->cursor);
+        return pcoll__error(PCOLL_ERR_MPI, "schedule: MPI_Testall in round %d", s->cursor);
     *flag = *flag && polls_done(s);
     return PCOLL_SUCCESS;
 }
@@ -349,7 +349,7 @@ static int wait_polled_round(pcoll__sched_t *s)
     while (!polls_done(s))
         ;
     if (n > 0 && MPI_Waitall(n, s->reqs + first, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-        rc = pcoll__error(PCOLL_ERR_MPI, 1, "schedule: MPI_Waitall in round %d", s->cursor);
+        rc = pcoll__error(PCOLL_ERR_MPI, "schedule: MPI_Waitall in round %d", s->cursor);
     (void)flag;
 #else
     while ((rc = round_done(s, &flag)) == PCOLL_SUCCESS && !flag)
@@ -372,7 +372,7 @@ int pcoll__sched_wait(pcoll__sched_t *s)
         int first = s->req_first[s->cursor], n = s->req_first[s->cursor + 1] - first;
         if (!has_polls(s)) {
             if (n > 0 && MPI_Waitall(n, s->reqs + first, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-                return pcoll__error(PCOLL_ERR_MPI, 1, "schedule: MPI_Waitall in round %d",
+                return pcoll__error(PCOLL_ERR_MPI, "schedule: MPI_Waitall in round %d",
                                     s->cursor);
         } else {
             rc = wait_polled_round(s);

@@ -6,8 +6,8 @@
  * for a unit of one block that fills its extent: then any number of copies
  * is one block, made in one step.
  */
-#include "core/mem.h"
-#include "core/status.h"
+#include "base/mem.h"
+#include "base/status.h"
 #include "datatype/blocks.h"
 
 static int grow(pcoll__blocks_t *l)
@@ -15,11 +15,11 @@ static int grow(pcoll__blocks_t *l)
     long cap = l->cap ? 2 * l->cap : 16;
     pcoll__block_t *b;
     if (l->n >= PCOLL__BLOCKS_MAX)
-        return pcoll__error(PCOLL_ERR_UNSUPPORTED, 0,
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "datatype: a type map of more than %ld blocks", PCOLL__BLOCKS_MAX);
     b = pcoll__realloc(l->b, (size_t)cap * sizeof *b);
     if (!b)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "datatype: %ld blocks", cap);
+        return pcoll__error(PCOLL_ERR_NOMEM, "datatype: %ld blocks", cap);
     l->b = b;
     l->cap = cap;
     return PCOLL_SUCCESS;

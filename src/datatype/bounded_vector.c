@@ -17,7 +17,7 @@
  * of the circular vector: pcoll__pieces_pattern adds it as up to three
  * pieces: a partial head block, the full blocks, a partial tail block.
  */
-#include "core/status.h"
+#include "base/status.h"
 #include "datatype/build.h"
 
 int pcoll__pieces_pattern(pcoll__pieces_t *p, MPI_Aint disp, int len, int phase,
@@ -31,7 +31,7 @@ int pcoll__pieces_pattern(pcoll__pieces_t *p, MPI_Aint disp, int len, int phase,
     if (blocklength == stride)
         return pcoll__pieces_contig(p, disp, len, old);
     if (MPI_Type_get_extent(old, &lb, &extent) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "datatype: MPI_Type_get_extent failed");
+        return pcoll__error(PCOLL_ERR_MPI, "datatype: MPI_Type_get_extent failed");
     /* A pattern entered mid-period: the rest of the current block, if any,
      * is the head; the first whole block starts at the next period. */
     ph = phase % stride;
@@ -58,14 +58,14 @@ int pcoll__pieces_pattern(pcoll__pieces_t *p, MPI_Aint disp, int len, int phase,
 int pcoll__check_pattern(const char *fn, int bound, int blocklength, int stride)
 {
     if (bound < 0 || blocklength < 0 || stride < 0)
-        return pcoll__error(PCOLL_ERR_ARG, 1,
+        return pcoll__error(PCOLL_ERR_ARG,
                             "%s: negative bound/blocklength/stride (%d, %d, %d)", fn, bound,
                             blocklength, stride);
     if (blocklength > stride)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: blocklength %d > stride %d", fn,
+        return pcoll__error(PCOLL_ERR_ARG, "%s: blocklength %d > stride %d", fn,
                             blocklength, stride);
     if (stride == 0 && bound > 0)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: stride 0 with bound %d", fn, bound);
+        return pcoll__error(PCOLL_ERR_ARG, "%s: stride 0 with bound %d", fn, bound);
     return PCOLL_SUCCESS;
 }
 

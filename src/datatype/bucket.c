@@ -13,20 +13,20 @@
  */
 #include <limits.h>
 
-#include "core/mem.h"
-#include "core/status.h"
+#include "base/mem.h"
+#include "base/status.h"
 #include "datatype/build.h"
 
 static int check_counts(const char *fn, int count, int bucketsize, const int counts[])
 {
     if (count < 0 || bucketsize < 0)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: negative count %d or bucketsize %d", fn,
+        return pcoll__error(PCOLL_ERR_ARG, "%s: negative count %d or bucketsize %d", fn,
                             count, bucketsize);
     if (count > 0 && !counts)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: counts is NULL", fn);
+        return pcoll__error(PCOLL_ERR_ARG, "%s: counts is NULL", fn);
     for (int i = 0; i < count; i++)
         if (counts[i] < 0 || counts[i] > bucketsize)
-            return pcoll__error(PCOLL_ERR_ARG, 1, "%s: counts[%d] = %d outside [0, %d]", fn,
+            return pcoll__error(PCOLL_ERR_ARG, "%s: counts[%d] = %d outside [0, %d]", fn,
                                 i, counts[i], bucketsize);
     return PCOLL_SUCCESS;
 }
@@ -61,13 +61,13 @@ static int build_indexed(int count, int bucketsize, const int counts[], MPI_Data
     int *lens, n, rc = PCOLL_SUCCESS;
     MPI_Datatype t;
     if (!disps)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "bucket: %d displacements", count);
+        return pcoll__error(PCOLL_ERR_NOMEM, "bucket: %d displacements", count);
     lens = (int *)(disps + count);
     n = merge_blocks(count, bucketsize, counts, extent, disps, lens);
     if (n == 1 && disps[0] == 0)
         rc = pcoll__pieces_contig(p, 0, lens[0], old);
     else if (MPI_Type_create_hindexed(n, lens, disps, old, &t) != MPI_SUCCESS)
-        rc = pcoll__error(PCOLL_ERR_MPI, 1, "bucket: MPI_Type_create_hindexed failed");
+        rc = pcoll__error(PCOLL_ERR_MPI, "bucket: MPI_Type_create_hindexed failed");
     else
         rc = pcoll__pieces_add(p, 0, t);
     pcoll__free(disps);

@@ -7,14 +7,14 @@
  * collapse to cheaper constructors: no items -> no piece, one block ->
  * contiguous.
  */
-#include "core/status.h"
+#include "base/status.h"
 #include "datatype/build.h"
 
 int pcoll__pieces_add(pcoll__pieces_t *p, MPI_Aint disp, MPI_Datatype piece)
 {
     if (p->n == PCOLL__MAX_PIECES) {
         MPI_Type_free(&piece);
-        return pcoll__error(PCOLL_ERR_INTERNAL, 1, "datatype: more than %d pieces",
+        return pcoll__error(PCOLL_ERR_INTERNAL, "datatype: more than %d pieces",
                             PCOLL__MAX_PIECES);
     }
     p->types[p->n] = piece;
@@ -112,9 +112,9 @@ fail:
 int pcoll__type_check_args(const char *fn, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     if (!newtype)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: newtype is NULL", fn);
+        return pcoll__error(PCOLL_ERR_ARG, "%s: newtype is NULL", fn);
     *newtype = MPI_DATATYPE_NULL;
     if (oldtype == MPI_DATATYPE_NULL)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: oldtype is MPI_DATATYPE_NULL", fn);
+        return pcoll__error(PCOLL_ERR_ARG, "%s: oldtype is MPI_DATATYPE_NULL", fn);
     return PCOLL_SUCCESS;
 }

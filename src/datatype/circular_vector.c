@@ -17,7 +17,7 @@
  * wrap there is one run; the collapses of the bounded vector apply to each
  * run (no items -> empty type, one contiguous run at 0 -> contiguous).
  */
-#include "core/status.h"
+#include "base/status.h"
 #include "datatype/build.h"
 
 /* PCOLL_ERR_ARG unless the ring parameters make sense. */
@@ -25,13 +25,13 @@ static int check_ring(const char *fn, int total, int start, int bound, int block
                       int stride)
 {
     if (total < 0 || start < 0 || bound < 0 || blocklength < 0 || stride < 0)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: negative argument (%d, %d, %d, %d, %d)",
+        return pcoll__error(PCOLL_ERR_ARG, "%s: negative argument (%d, %d, %d, %d, %d)",
                             fn, total, start, bound, blocklength, stride);
     if (total > 0 ? start >= total : start > 0)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: start %d outside a ring of %d items", fn,
+        return pcoll__error(PCOLL_ERR_ARG, "%s: start %d outside a ring of %d items", fn,
                             start, total);
     if (bound > total)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "%s: bound %d > total %d", fn, bound, total);
+        return pcoll__error(PCOLL_ERR_ARG, "%s: bound %d > total %d", fn, bound, total);
     return pcoll__check_pattern(fn, bound, blocklength, stride);
 }
 

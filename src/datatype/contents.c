@@ -5,8 +5,8 @@
  * (signature.c, penalty.c, flatten.c) walk the tree with it.  Datatypes that
  * MPI_Type_get_contents returns are freed unless predefined (MPI's rule).
  */
-#include "core/mem.h"
-#include "core/status.h"
+#include "base/mem.h"
+#include "base/status.h"
 #include "datatype/contents.h"
 
 int pcoll__combiner_predefined(int combiner)
@@ -49,17 +49,17 @@ int pcoll__contents_get(MPI_Datatype type, const char *what, pcoll__contents_t *
     c->addrs = NULL;
     c->types = NULL;
     if (MPI_Type_get_envelope(type, &c->ni, &c->na, &c->nd, &c->combiner) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "%s: MPI_Type_get_envelope failed", what);
+        return pcoll__error(PCOLL_ERR_MPI, "%s: MPI_Type_get_envelope failed", what);
     if (pcoll__combiner_predefined(c->combiner))
         return PCOLL_SUCCESS;
     c->ints = pcoll__malloc((size_t)(c->ni > 0 ? c->ni : 1) * sizeof *c->ints);
     c->addrs = pcoll__malloc((size_t)(c->na > 0 ? c->na : 1) * sizeof *c->addrs);
     c->types = pcoll__malloc((size_t)(c->nd > 0 ? c->nd : 1) * sizeof *c->types);
     if (!c->ints || !c->addrs || !c->types)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "%s: type contents", what);
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: type contents", what);
     if (MPI_Type_get_contents(type, c->ni, c->na, c->nd, c->ints, c->addrs, c->types) !=
         MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "%s: MPI_Type_get_contents failed", what);
+        return pcoll__error(PCOLL_ERR_MPI, "%s: MPI_Type_get_contents failed", what);
     c->ntypes = c->nd;
     return PCOLL_SUCCESS;
 }

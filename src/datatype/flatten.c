@@ -8,7 +8,7 @@
  * in flatten_array.c, dup and resized keep the type map as it is.  The cost
  * is one step per block appended before merging: linear in the type map.
  */
-#include "core/status.h"
+#include "base/status.h"
 #include "datatype/blocks.h"
 
 /* How many runs of oldtype items a constructor over one oldtype places. */
@@ -50,7 +50,7 @@ static int child_of(MPI_Datatype type, pcoll__blocks_t *child, MPI_Aint *ext)
 {
     MPI_Aint lb;
     if (MPI_Type_get_extent(type, &lb, ext) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "flatten: MPI_Type_get_extent failed");
+        return pcoll__error(PCOLL_ERR_MPI, "flatten: MPI_Type_get_extent failed");
     return flatten_into(type, child);
 }
 
@@ -117,7 +117,7 @@ static int flatten_level(MPI_Datatype type, const pcoll__contents_t *c, pcoll__b
         return flatten_struct(c, out);
     if (known_single(c->combiner))
         return flatten_single(c, out);
-    return pcoll__error(PCOLL_ERR_UNSUPPORTED, 1, "flatten: combiner %d", c->combiner);
+    return pcoll__error(PCOLL_ERR_UNSUPPORTED, "flatten: combiner %d", c->combiner);
 }
 
 /* Append the type map of one item of type at displacement 0. */

@@ -10,8 +10,8 @@
  * modulo p, NONE the whole dimension.  The innermost dimension's ranges are
  * placed as runs of items; the outer dimensions are walked index by index.
  */
-#include "core/mem.h"
-#include "core/status.h"
+#include "base/mem.h"
+#include "base/status.h"
 #include "datatype/blocks.h"
 
 /* One dimension in memory order (slowest first): owned index ranges
@@ -30,7 +30,7 @@ static int dim_alloc(dim_t *d, long n)
     d->n = 0;
     d->lo = pcoll__malloc((size_t)(n > 0 ? n : 1) * 2 * sizeof *d->lo);
     d->len = d->lo ? d->lo + (n > 0 ? n : 1) : NULL;
-    return d->lo ? PCOLL_SUCCESS : pcoll__error(PCOLL_ERR_NOMEM, 1, "flatten: %ld ranges", n);
+    return d->lo ? PCOLL_SUCCESS : pcoll__error(PCOLL_ERR_NOMEM, "flatten: %ld ranges", n);
 }
 
 static void dim_add(dim_t *d, long long lo, long long len)
@@ -133,7 +133,7 @@ int pcoll__flatten_array(const pcoll__contents_t *c, const pcoll__blocks_t *chil
     int nd = c->combiner == MPI_COMBINER_DARRAY ? c->ints[2] : c->ints[0], rc;
     dim_t *dims = pcoll__calloc((size_t)(nd > 0 ? nd : 1), sizeof *dims);
     if (!dims)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "flatten: %d dimensions", nd);
+        return pcoll__error(PCOLL_ERR_NOMEM, "flatten: %d dimensions", nd);
     rc = nd > 0 ? dims_fill(c, dims, nd) : PCOLL_SUCCESS;
     if (rc == PCOLL_SUCCESS && nd > 0)
         rc = walk(dims, nd, child, ext, out);

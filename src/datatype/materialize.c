@@ -9,8 +9,8 @@
  */
 #include <limits.h>
 
-#include "core/mem.h"
-#include "core/status.h"
+#include "base/mem.h"
+#include "base/status.h"
 #include "datatype/shape.h"
 
 /* The byte displacement of block i in the type of s placed at shift. */
@@ -22,7 +22,7 @@ static MPI_Aint rel(const pcoll__blocks_t *l, const pcoll__shape_t *s, long i, M
 static int fits(long long v)
 {
     return v <= INT_MAX ? PCOLL_SUCCESS
-                        : pcoll__error(PCOLL_ERR_UNSUPPORTED, 0,
+                        : pcoll__error(PCOLL_ERR_UNSUPPORTED,
                                        "normalize: a count of %lld (more than INT_MAX)", v);
 }
 
@@ -85,7 +85,7 @@ static int args_alloc(args_t *a, long n)
     int rc = fits(n);
     a->disps = rc == PCOLL_SUCCESS ? pcoll__malloc((size_t)n * each) : NULL;
     if (!a->disps)
-        return rc != PCOLL_SUCCESS ? rc : pcoll__error(PCOLL_ERR_NOMEM, 1, "normalize: %ld", n);
+        return rc != PCOLL_SUCCESS ? rc : pcoll__error(PCOLL_ERR_NOMEM, "normalize: %ld", n);
     a->types = (MPI_Datatype *)(a->disps + n);
     a->lens = (int *)(a->types + n);
     a->idisps = a->lens + n;

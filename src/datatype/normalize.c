@@ -33,7 +33,7 @@
  * cheaper.  Finding the minimal-penalty description in general is
  * conjectured to be NP-hard (the paper, Definition 1), so pcoll does not try.
  */
-#include "core/status.h"
+#include "base/status.h"
 #include "datatype/build.h"
 #include "datatype/shape.h"
 

@@ -21,7 +21,7 @@
  */
 #include <limits.h>
 
-#include "core/status.h"
+#include "base/status.h"
 #include "datatype/contents.h"
 
 /* a + b and a * b, saturating at LONG_MAX (both non-negative). */
@@ -77,7 +77,7 @@ static int single_weights(const pcoll__contents_t *c, long *constant, long *fact
         *factor = 2L * c->ints[0];
         return PCOLL_SUCCESS;
     default:
-        return pcoll__error(PCOLL_ERR_UNSUPPORTED, 1, "pcoll_type_penalty: combiner %d",
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED, "pcoll_type_penalty: combiner %d",
                             c->combiner);
     }
 }
@@ -109,9 +109,9 @@ static int penalty_of(MPI_Datatype type, long *pen)
 int pcoll_type_penalty(MPI_Datatype type, long *penalty)
 {
     if (!penalty)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_type_penalty: penalty is NULL");
+        return pcoll__error(PCOLL_ERR_ARG, "pcoll_type_penalty: penalty is NULL");
     *penalty = 0;
     if (type == MPI_DATATYPE_NULL)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_type_penalty: MPI_DATATYPE_NULL");
+        return pcoll__error(PCOLL_ERR_ARG, "pcoll_type_penalty: MPI_DATATYPE_NULL");
     return penalty_of(type, penalty);
 }

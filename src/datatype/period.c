@@ -8,8 +8,8 @@
  * Knuth-Morris-Pratt failure function lists from the longest border down,
  * so the smallest period meeting (2) is found in linear time.
  */
-#include "core/mem.h"
-#include "core/status.h"
+#include "base/mem.h"
+#include "base/status.h"
 #include "datatype/shape.h"
 
 /* w[i] == w[j] (i, j > 0 relative to the first block). */
@@ -43,7 +43,7 @@ int pcoll__blocks_period(const pcoll__blocks_t *l, long a, long b, long *period)
         return PCOLL_SUCCESS;
     fail = pcoll__malloc((size_t)len * sizeof *fail);
     if (!fail)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "normalize: %ld blocks", m);
+        return pcoll__error(PCOLL_ERR_NOMEM, "normalize: %ld blocks", m);
     failure(blk, m, fail);
     border = fail[len - 1];
     for (;;) {

@@ -20,8 +20,8 @@
  * together hold at most 2/3 of the blocks, so the planning time is linear in
  * the number of blocks.
  */
-#include "core/mem.h"
-#include "core/status.h"
+#include "base/mem.h"
+#include "base/status.h"
 #include "datatype/shape.h"
 
 static pcoll__shape_t *shape_new(pcoll__shape_kind_t kind, long a, long b, int nparts)
@@ -32,7 +32,7 @@ static pcoll__shape_t *shape_new(pcoll__shape_kind_t kind, long a, long b, int n
         s = NULL;
     }
     if (!s) {
-        pcoll__error(PCOLL_ERR_NOMEM, 1, "normalize: a description");
+        pcoll__error(PCOLL_ERR_NOMEM, "normalize: a description");
         return NULL;
     }
     s->kind = kind;

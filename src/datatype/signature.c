@@ -21,8 +21,8 @@
  */
 #include <limits.h>
 
-#include "core/mem.h"
-#include "core/status.h"
+#include "base/mem.h"
+#include "base/status.h"
 #include "datatype/build.h"
 #include "datatype/contents.h"
 #include "datatype/signature.h"
@@ -46,7 +46,7 @@ static int sig_push(pcoll__sig_t *s, MPI_Datatype type, long long count)
         if (types)
             s->types = types;
         if (!counts)
-            return pcoll__error(PCOLL_ERR_NOMEM, 1, "signature: %zu runs", cap);
+            return pcoll__error(PCOLL_ERR_NOMEM, "signature: %zu runs", cap);
         s->counts = counts;
     }
     s->types[n] = type;
@@ -176,15 +176,15 @@ static int decode_single(MPI_Datatype type, const pcoll__contents_t *c, pcoll__s
 {
     MPI_Count size, oldsize;
     if (c->ntypes != 1)
-        return pcoll__error(PCOLL_ERR_UNSUPPORTED, 1,
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "signature: a type constructor with %d oldtypes", c->ntypes);
     if (MPI_Type_size_x(type, &size) != MPI_SUCCESS ||
         MPI_Type_size_x(c->types[0], &oldsize) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "signature: MPI_Type_size_x failed");
+        return pcoll__error(PCOLL_ERR_MPI, "signature: MPI_Type_size_x failed");
     if (oldsize == 0)
         return PCOLL_SUCCESS;
     if (size % oldsize != 0)
-        return pcoll__error(PCOLL_ERR_INTERNAL, 1,
+        return pcoll__error(PCOLL_ERR_INTERNAL,
                             "signature: size %lld is no multiple of oldtype's %lld",
                             (long long)size, (long long)oldsize);
     return decode_repeat(s, c->types[0], (long long)(size / oldsize));
@@ -210,7 +210,7 @@ int pcoll__sig_of(MPI_Datatype type, int count, pcoll__sig_t *sig)
     int rc;
     *sig = unit;
     if (count < 0)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "signature: negative count %d", count);
+        return pcoll__error(PCOLL_ERR_ARG, "signature: negative count %d", count);
     rc = count == 1 ? decode(type, sig) : decode_repeat(sig, type, count);
     if (rc != PCOLL_SUCCESS)
         pcoll__sig_free(sig);
@@ -225,11 +225,11 @@ static int runs_type(const pcoll__sig_t *s, MPI_Datatype *out)
     int *lens, size, rc = PCOLL_SUCCESS;
     MPI_Aint at = 0;
     if (!disps)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "signature: %d runs", s->nruns);
+        return pcoll__error(PCOLL_ERR_NOMEM, "signature: %d runs", s->nruns);
     lens = (int *)(disps + s->nruns);
     for (int i = 0; i < s->nruns && rc == PCOLL_SUCCESS; i++) {
         if (s->counts[i] > INT_MAX)
-            rc = pcoll__error(PCOLL_ERR_UNSUPPORTED, 1,
+            rc = pcoll__error(PCOLL_ERR_UNSUPPORTED,
                               "pcoll_type_signature: a run of %lld items (more than INT_MAX)",
                               s->counts[i]);
         MPI_Type_size(s->types[i], &size);
@@ -253,10 +253,10 @@ int pcoll_type_signature(MPI_Datatype type, MPI_Datatype *sigtype)
     pcoll__sig_t sig;
     int rc;
     if (!sigtype)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_type_signature: sigtype is NULL");
+        return pcoll__error(PCOLL_ERR_ARG, "pcoll_type_signature: sigtype is NULL");
     *sigtype = MPI_DATATYPE_NULL;
     if (type == MPI_DATATYPE_NULL)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "pcoll_type_signature: MPI_DATATYPE_NULL");
+        return pcoll__error(PCOLL_ERR_ARG, "pcoll_type_signature: MPI_DATATYPE_NULL");
     rc = pcoll__sig_of(type, 1, &sig);
     if (rc != PCOLL_SUCCESS)
         return rc;

@@ -12,8 +12,8 @@
  */
 #include <string.h>
 
-#include "core/mem.h"
-#include "core/status.h"
+#include "base/mem.h"
+#include "base/status.h"
 #include "datatype/copy.h"
 #include "datatype/signature.h"
 
@@ -81,9 +81,9 @@ int pcoll__copy_prepare(int scount, MPI_Datatype stype, int dcount, MPI_Datatype
 
     memset(c, 0, sizeof *c);
     if (sbytes < 0 || dbytes < 0)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "typed copy: invalid datatype");
+        return pcoll__error(PCOLL_ERR_ARG, "typed copy: invalid datatype");
     if (sbytes != dbytes)
-        return pcoll__error(PCOLL_ERR_MISMATCH, 1,
+        return pcoll__error(PCOLL_ERR_MISMATCH,
                             "typed copy: source has %lld bytes, destination %lld", sbytes,
                             dbytes);
     c->bytes = (size_t)sbytes;
@@ -138,7 +138,7 @@ int pcoll__copy_run(const pcoll__copy_t *c, const void *src, int scount, MPI_Dat
         break;
     }
     if (err != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, 1, "typed copy: MPI pack/unpack failed (%d)", err);
+        return pcoll__error(PCOLL_ERR_MPI, "typed copy: MPI pack/unpack failed (%d)", err);
     return PCOLL_SUCCESS;
 }
 
@@ -159,7 +159,7 @@ static int check_signatures(int scount, MPI_Datatype stype, int dcount, MPI_Data
     rc = pcoll__sig_of(dtype, 1, &b);
     if (rc == PCOLL_SUCCESS && !pcoll__sig_match(&a, scount, &b, dcount) && !all_packed(&a) &&
         !all_packed(&b))
-        rc = pcoll__error(PCOLL_ERR_MISMATCH, 1,
+        rc = pcoll__error(PCOLL_ERR_MISMATCH,
                           "typed copy: source and destination type signatures differ");
     pcoll__sig_free(&a);
     pcoll__sig_free(&b);
@@ -174,16 +174,16 @@ int pcoll_typed_copy(const void *src, int srccount, MPI_Datatype srctype,
     int rc;
 
     if (srccount < 0 || dstcount < 0)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "typed copy: negative count");
+        return pcoll__error(PCOLL_ERR_ARG, "typed copy: negative count");
     if (srctype == MPI_DATATYPE_NULL || dsttype == MPI_DATATYPE_NULL)
-        return pcoll__error(PCOLL_ERR_ARG, 1, "typed copy: MPI_DATATYPE_NULL");
+        return pcoll__error(PCOLL_ERR_ARG, "typed copy: MPI_DATATYPE_NULL");
     rc = pcoll__copy_prepare(srccount, srctype, dstcount, dsttype, &c);
     if (rc == PCOLL_SUCCESS)
         rc = check_signatures(srccount, srctype, dstcount, dsttype);
     if (rc != PCOLL_SUCCESS)
         return rc;
     if (c.scratch > 0 && !(scratch = pcoll__malloc(c.scratch)))
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "typed copy: %zu bytes of scratch", c.scratch);
+        return pcoll__error(PCOLL_ERR_NOMEM, "typed copy: %zu bytes of scratch", c.scratch);
     rc = pcoll__copy_run(&c, src, srccount, srctype, dst, dstcount, dsttype, scratch);
     pcoll__free(scratch);
     return rc;

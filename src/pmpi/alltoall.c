@@ -3,7 +3,7 @@
  * forms, served by pcoll (blocking: the one-shot call and its plan cache;
  * non-blocking: a plan built locally; persistent: pcoll_alltoall_init).
  */
-#include "alltoall/alltoall.h"
+#include "api/api.h"
 #include "pmpi/dropin.h"
 
 #define COLL PCOLL__DROPIN_ALLTOALL

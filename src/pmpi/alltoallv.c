@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "alltoallv/alltoallv.h"
+#include "api/api.h"
 #include "pmpi/dropin.h"
 
 #define COLL PCOLL__DROPIN_ALLTOALLV

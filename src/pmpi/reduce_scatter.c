@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "pmpi/dropin.h"
-#include "reduce_scatter/reduce_scatter.h"
+#include "api/api.h"
 
 #define RS PCOLL__DROPIN_REDUCE_SCATTER
 #define RSB PCOLL__DROPIN_REDUCE_SCATTER_BLOCK

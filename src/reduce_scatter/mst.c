@@ -14,7 +14,7 @@
  * (p-1)/p n beta.  Scratch: two vectors of n on ranks with two or more
  * children in the tree (one with one child, none on leaves).
  */
-#include "core/status.h"
+#include "base/status.h"
 #include "reduce_scatter/reduce_scatter.h"
 
 typedef struct mst {
@@ -100,7 +100,7 @@ int pcoll__reduce_scatter_mst(pcoll_plan_t *plan, const void *args)
     int k, n = children(t.r, t.p), rc;
     for (k = 0; k < (n < 2 ? n : 2); k++)
         if (!(t.buf[k] = pcoll__rs_scratch(plan, t.a, t.a->total)))
-            return pcoll__error(PCOLL_ERR_NOMEM, 1, "mst: vector buffers");
+            return pcoll__error(PCOLL_ERR_NOMEM, "mst: vector buffers");
     rc = reduce_up(plan, &t, &acc);
     return rc == PCOLL_SUCCESS ? scatter_down(plan, &t, acc) : rc;
 }

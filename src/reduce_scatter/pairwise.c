@@ -9,7 +9,7 @@
  * Cost: (p-1)(alpha + n/p beta + n/p gamma).  Scratch: two blocks of my count
  * (commutative) or p-1 of them (non-commutative).
  */
-#include "core/status.h"
+#include "base/status.h"
 #include "reduce_scatter/reduce_scatter.h"
 
 /* Round s's exchange; the contribution of rank (i-s) goes to into. */
@@ -28,7 +28,7 @@ static int commutative(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void
     int p = plan->size, i = plan->rank, s, rc;
     void *tmp[2] = {pcoll__rs_scratch(plan, a, a->counts[i]), pcoll__rs_scratch(plan, a, a->counts[i])};
     if (!tmp[0] || !tmp[1])
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "pairwise: block buffers");
+        return pcoll__error(PCOLL_ERR_NOMEM, "pairwise: block buffers");
     PCOLL_CHECK(pcoll__rs_copy(plan, a, own, a->recvbuf, a->counts[i]), rc, out);
     for (s = 1; s <= p; s++) {
         PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
@@ -48,7 +48,7 @@ static int ordered(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *ow
     char *slots = pcoll__rs_scratch(plan, a, (long long)a->counts[i] * p);
     const void *part;
     if (!slots)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "pairwise: contribution buffers");
+        return pcoll__error(PCOLL_ERR_NOMEM, "pairwise: contribution buffers");
     /* Slot k holds rank k's contribution. */
     for (s = 1; s < p; s++) {
         PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);

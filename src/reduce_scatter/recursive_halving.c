@@ -26,7 +26,7 @@
  * the vector (p' > 2).  Scratch: two buffers of half the vector; the whole
  * vector for the reordered copy, once more on folding ranks.
  */
-#include "core/status.h"
+#include "base/status.h"
 #include "reduce_scatter/reduce_scatter.h"
 
 typedef struct rh {
@@ -68,7 +68,7 @@ static int positions(pcoll_plan_t *plan, rh_t *h)
 {
     int q;
     if (!(h->at = pcoll__plan_alloc(plan, sizeof(long long) * (size_t)(h->pof2 + 1))))
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "recursive_halving: positions");
+        return pcoll__error(PCOLL_ERR_NOMEM, "recursive_halving: positions");
     for (q = 0; q < h->pof2; q++)
         h->at[q + 1] = h->at[q] + chunk(h, rank_at(h, q));
     return PCOLL_SUCCESS;
@@ -89,7 +89,7 @@ static int fold(pcoll_plan_t *plan, rh_t *h)
     if (h->nr < 0)
         return pcoll__rs_send(plan, a, a->sendbuf, a->total, h->r + 1);
     if (!(whole = pcoll__rs_scratch(plan, a, a->total)))
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "recursive_halving: fold buffer");
+        return pcoll__error(PCOLL_ERR_NOMEM, "recursive_halving: fold buffer");
     PCOLL_CHECK(pcoll__rs_recv(plan, a, whole, a->total, h->r - 1), rc, out);
     PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
     /* x(r-1) op x(r): commutative ops may reduce into the received copy. */
@@ -97,7 +97,7 @@ static int fold(pcoll_plan_t *plan, rh_t *h)
     if (a->commutative)
         rc = pcoll__rs_reduce(plan, a, a->sendbuf, whole, a->total);
     else if (!(mine = pcoll__rs_scratch(plan, a, a->total)))
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "recursive_halving: fold copy");
+        return pcoll__error(PCOLL_ERR_NOMEM, "recursive_halving: fold copy");
     else if ((rc = pcoll__rs_copy(plan, a, a->sendbuf, mine, a->total)) == PCOLL_SUCCESS)
         rc = pcoll__rs_reduce(plan, a, whole, mine, a->total);
     h->acc = mine;
@@ -112,7 +112,7 @@ static int reorder(pcoll_plan_t *plan, rh_t *h)
     char *w = pcoll__rs_scratch(plan, a, a->total);
     int q, rc = PCOLL_SUCCESS;
     if (!w)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "recursive_halving: reordered vector");
+        return pcoll__error(PCOLL_ERR_NOMEM, "recursive_halving: reordered vector");
     PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
     for (q = 0; q < h->pof2 && rc == PCOLL_SUCCESS; q++) {
         int j = rank_at(h, q);
@@ -195,7 +195,7 @@ int pcoll__reduce_scatter_recursive_halving(pcoll_plan_t *plan, const void *args
     h.buf[0] = pcoll__rs_scratch(plan, h.a, half);
     h.buf[1] = pcoll__rs_scratch(plan, h.a, half);
     if (!h.buf[0] || !h.buf[1])
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "recursive_halving: half buffers");
+        return pcoll__error(PCOLL_ERR_NOMEM, "recursive_halving: half buffers");
     PCOLL_CHECK(fold(plan, &h), rc, out);
     if (h.nr >= 0 && h.reversed)
         PCOLL_CHECK(reorder(plan, &h), rc, out);

@@ -12,8 +12,8 @@
 #ifndef PCOLL_REDUCE_SCATTER_REDUCE_SCATTER_H
 #define PCOLL_REDUCE_SCATTER_REDUCE_SCATTER_H
 
-#include "core/algo.h"
-#include "core/options.h"
+#include "base/algo.h"
+#include "base/options.h"
 #include "core/plan.h"
 
 typedef struct pcoll__rs_args {
@@ -29,8 +29,6 @@ typedef struct pcoll__rs_args {
     long long total;         /* elements in the vector */
     pcoll__opts_t opts;
 } pcoll__rs_args_t;
-
-extern const pcoll__algo_table_t pcoll__reduce_scatter_table;
 
 int pcoll__reduce_scatter_mst(pcoll_plan_t *plan, const void *args);
 int pcoll__reduce_scatter_ring(pcoll_plan_t *plan, const void *args);
@@ -63,11 +61,5 @@ int pcoll__rs_recv(pcoll_plan_t *plan, const pcoll__rs_args_t *a, void *buf, lon
 /* Add a copy of count elements. */
 int pcoll__rs_copy(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *src, void *dst,
                    long long count);
-
-/* The drop-in layer's non-blocking MPI_Ireduce_scatter(_block): a plan
- * built from local checks only, on a fresh tag (see reduce_scatter.c). */
-int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                                     MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                                     pcoll_plan_t **plan);
 
 #endif

@@ -11,7 +11,7 @@
  * Cost: (p-1)(alpha + n/p beta + n/p gamma) for equal blocks.  Scratch: two
  * blocks of the largest count.
  */
-#include "core/status.h"
+#include "base/status.h"
 #include "reduce_scatter/reduce_scatter.h"
 
 static int max_count(const pcoll__rs_args_t *a, int p)
@@ -33,7 +33,7 @@ int pcoll__reduce_scatter_ring(pcoll_plan_t *plan, const void *args)
     tmp[0] = pcoll__rs_scratch(plan, a, max_count(a, p));
     tmp[1] = pcoll__rs_scratch(plan, a, max_count(a, p));
     if (!tmp[0] || !tmp[1])
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "ring: block buffers");
+        return pcoll__error(PCOLL_ERR_NOMEM, "ring: block buffers");
     for (s = 1; s < p && rc == PCOLL_SUCCESS; s++) {
         int in = ((i - 1 - s) % p + p) % p, out = ((i - s) % p + p) % p;
         void *into = s == p - 1 ? a->recvbuf : tmp[s % 2];

@@ -18,7 +18,7 @@
  * Cost: (p-1)(alpha_light + n/p beta + n/p gamma) + the handshake.  Scratch:
  * n - (my block + my left neighbour's block) elements: one buffer per step.
  */
-#include "core/status.h"
+#include "base/status.h"
 #include "reduce_scatter/reduce_scatter.h"
 
 /* Block whose partial arrives in step s (1 <= s < p). */
@@ -51,7 +51,7 @@ static int buffers(pcoll_plan_t *plan, const pcoll__rs_args_t *a, void **into)
     long long off = 0, need = a->total - a->counts[i] - a->counts[(i - 1 + p) % p];
     char *mem = pcoll__rs_scratch(plan, a, need);
     if (!mem)
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "ring_prepost: step buffers");
+        return pcoll__error(PCOLL_ERR_NOMEM, "ring_prepost: step buffers");
     for (s = 1; s < p - 1; s++) {
         into[s] = pcoll__rs_at(mem, a, off);
         off += a->counts[arriving(i, s, p)];
@@ -69,7 +69,7 @@ int pcoll__reduce_scatter_ring_prepost(pcoll_plan_t *plan, const void *args)
     if (p == 1)
         return pcoll__rs_copy(plan, a, a->sendbuf, a->recvbuf, a->total);
     if (!(into = pcoll__plan_alloc(plan, sizeof(void *) * (size_t)p)))
-        return pcoll__error(PCOLL_ERR_NOMEM, 1, "ring_prepost: buffer table");
+        return pcoll__error(PCOLL_ERR_NOMEM, "ring_prepost: buffer table");
     PCOLL_CHECK(buffers(plan, a, into), rc, out);
     PCOLL_CHECK(prepost(plan, a, into), rc, out);
     for (s = 1; s < p; s++) {

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the cost model's choice of hier's radix (select/cost.c),
+ * Unit tests of the cost model's choice of hier's radix (model/cost.c),
  * with the default parameters, at the shapes simulated in
  * docs/algorithms.md ("Simulated at the paper's scale"): 12 ranks per node on
  * 16, 64 and 156 nodes, 16 per node on 4 and 16.  There one step between
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "select/cost.h"
+#include "model/cost.h"
 
 static int passed, failed;
 

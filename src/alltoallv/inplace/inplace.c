@@ -1,0 +1,130 @@
+/*
+ * In-place alltoallv with limited memory: the setup of a plan and the two
+ * builders (pcoll_alltoallv_inplace_init's, and alltoallv `inplace` for
+ * MPI_IN_PLACE).  The algorithm is the paper's section 3; see
+ * inplace.h for the files that implement its parts.
+ *
+ * Cost: phases of one request exchange (2 messages of PCOLL__IP_CTL ints per
+ * active peer) and one data exchange (at most PCOLL__IP_PIECES + 1 messages
+ * per active peer and direction); every item is sent once, received once
+ * (into place or into an aux buffer, then copied into place once), and may
+ * be moved toward higher indices in the update of a phase (section 3.4).
+ * The number of phases depends on the layouts and on the aux memory: 1 when
+ * every receive set is free or the aux buffers hold everything; with the
+ * send and receive layouts equal every item passes an aux buffer, so at
+ * least total / a and largest block / (a/b) (inplace_cost.c).
+ * Memory: O(p) integers plus the aux buffers (a bytes at most), plus a
+ * bounded staging buffer for non-contiguous types (inplace_state.c).
+ * In place by construction; sendcounts/recvcounts may differ per peer and
+ * the blocks may lie in any order.
+ *
+ * The entry (src/api/alltoallv_inplace.c) checks the arguments locally,
+ * agrees on the verdict and on the type's size over all ranks, and exchanges
+ * the counts once to return PCOLL_ERR_MISMATCH on every rank when
+ * sendcounts[j] at rank i differs from recvcounts[i] at rank j.
+ */
+#include <string.h>
+
+#include "alltoallv/inplace/inplace.h"
+#include "core/check.h"
+#include "base/mem.h"
+#include "base/status.h"
+#include "datatype/copy.h"
+
+/* A valid, committed type whose items do not lie on top of each other;
+ * *size is the bytes of one item. */
+int pcoll__ip_check_type(MPI_Datatype type, int *size, const char *fn)
+{
+    MPI_Aint lb, extent;
+    int rc = pcoll__check_type(type, "type", fn);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    MPI_Type_size(type, size);
+    MPI_Type_get_extent(type, &lb, &extent);
+    if (*size > 0 && extent <= 0)
+        return pcoll__error(PCOLL_ERR_ARG,
+                            "%s: the type's extent (%ld) would put all items in one place", fn,
+                            (long)extent);
+    return PCOLL_SUCCESS;
+}
+
+/* The type (kept by the plan), its signature type, extent, size and
+ * whether its items are dense bytes. */
+static int describe_type(pcoll_plan_t *plan, pcoll__ip_t *ip, MPI_Datatype type)
+{
+    MPI_Aint lb;
+    pcoll__copy_t c;
+    int rc;
+    PCOLL_CHECK(pcoll__plan_keep_type(plan, &type), rc, out);
+    ip->type = type;
+    MPI_Type_get_extent(type, &lb, &ip->extent);
+    MPI_Type_size(type, &ip->size);
+    if (ip->size == 0)
+        return PCOLL_SUCCESS;
+    PCOLL_CHECK(pcoll_type_signature(type, &ip->sig), rc, out);
+    PCOLL_CHECK(pcoll__plan_own_type(plan, &ip->sig), rc, out);
+    PCOLL_CHECK(pcoll__copy_prepare(2, type, 2, type, &c), rc, out);
+    ip->contiguous = c.mode != PCOLL__COPY_STAGED;
+out:
+    return rc;
+}
+
+/* Items per staging chunk: min(a, PCOLL__IP_STAGE_BYTES) bytes, >= 1 item. */
+static int stage_items(const pcoll__ip_t *ip, const pcoll__opts_t *opts)
+{
+    long long a = opts->aux_bytes ? opts->aux_bytes : PCOLL__IP_AUX_BYTES;
+    long long bytes = a < PCOLL__IP_STAGE_BYTES ? a : PCOLL__IP_STAGE_BYTES;
+    return bytes / ip->size > 1 ? (int)(bytes / ip->size) : 1;
+}
+
+int pcoll__alltoallv_inplace_setup(pcoll_plan_t *plan, void *buf, const int *scounts,
+                                   const int *sdispls, const int *rcounts, const int *rdispls,
+                                   MPI_Datatype type, const pcoll__opts_t *opts)
+{
+    const char *fn = "in-place alltoallv";
+    pcoll__ip_t *ip;
+    int rc, size;
+    PCOLL_CHECK(pcoll__ip_check_type(type, &size, fn), rc, out);
+    PCOLL_CHECK(pcoll__ip_check(plan->size, scounts, sdispls, rcounts, rdispls, fn), rc, out);
+    if (!(ip = pcoll__calloc(1, sizeof *ip)))
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: plan state", fn);
+    plan->priv = ip;
+    plan->ops = &pcoll__ip_ops;
+    plan->algorithm = "inplace";
+    *ip = (pcoll__ip_t){.buf = buf,
+                        .p = plan->size,
+                        .rank = plan->rank,
+                        .tag = plan->tag,
+                        .comm = plan->comm,
+                        .ctl = plan->ctx->ctl,
+                        .contiguous = 1};
+    PCOLL_CHECK(describe_type(plan, ip, type), rc, out);
+    if (ip->size == 0) {
+        plan->no_comm = 1; /* zero bytes to move: every run is complete at once */
+        return PCOLL_SUCCESS;
+    }
+    PCOLL_CHECK(pcoll__ip_aux_config(ip->p, ip->size, opts, fn, &ip->nbuf, &ip->cap), rc, out);
+    ip->stage_items = stage_items(ip, opts);
+    PCOLL_CHECK(pcoll__ip_alloc(ip), rc, out);
+    rc = pcoll__ip_split(ip, scounts, sdispls, rcounts, rdispls);
+out:
+    return rc;
+}
+
+int pcoll__alltoallv_inplace_layouts(pcoll_plan_t *plan, const void *args)
+{
+    const pcoll__ip_args_t *a = args;
+    return pcoll__alltoallv_inplace_setup(plan, a->buf, a->scounts, a->sdispls, a->rcounts,
+                                          a->rdispls, a->type, &a->opts);
+}
+
+int pcoll__alltoallv_inplace(pcoll_plan_t *plan, const void *args)
+{
+    const pcoll__a2av_args_t *v = args;
+    if (!v->a.inplace)
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                            "alltoallv inplace: only with MPI_IN_PLACE (layouts that differ: "
+                            "pcoll_alltoallv_inplace_init)");
+    return pcoll__alltoallv_inplace_setup(plan, v->a.recvbuf, v->a.rcounts, v->a.rdispls,
+                                          v->a.rcounts, v->a.rdispls, v->a.recvtype, &v->a.opts);
+}

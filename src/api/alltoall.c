@@ -1,0 +1,202 @@
+/*
+ * alltoall: the descriptor and the public calls pcoll_alltoall_init and
+ * pcoll_alltoall (and the drop-in's local plans), all through the entry
+ * path (entry.c).
+ *
+ * In place: builders that do not handle MPI_IN_PLACE themselves (all but
+ * `pairwise` and `hier`) get a copy of the receive buffer, made at the start
+ * of every run as signature-typed blocks, as their send buffer (p*n bytes of
+ * scratch).
+ */
+#include <stddef.h>
+
+#include "api/api.h"
+#include "api/entry.h"
+#include "base/status.h"
+#include "core/check.h"
+#include "datatype/copy.h"
+#include "select/select.h"
+
+_Static_assert(sizeof(pcoll__a2a_args_t) <= PCOLL__ARGS_MAX, "alltoall arguments");
+
+int pcoll__alltoall_check(const pcoll__a2a_raw_t *r, const char *fn, pcoll__a2a_args_t *a)
+{
+    const void *sendbuf = r->sendbuf;
+    MPI_Datatype sendtype = r->sendtype;
+    int sendcount = r->sendcount, rc;
+    MPI_Aint lb, rext, sext;
+    long long sbytes;
+
+    a->inplace = sendbuf == MPI_IN_PLACE;
+    if (a->inplace) {
+        sendbuf = r->recvbuf;
+        sendcount = r->recvcount;
+        sendtype = r->recvtype;
+    }
+    PCOLL_CHECK(pcoll__check_count(r->recvcount, "recvcount", fn), rc, out);
+    PCOLL_CHECK(pcoll__check_count(sendcount, "sendcount", fn), rc, out);
+    PCOLL_CHECK(pcoll__check_type(r->recvtype, "recvtype", fn), rc, out);
+    PCOLL_CHECK(pcoll__check_type(sendtype, "sendtype", fn), rc, out);
+    a->blockbytes = pcoll__type_bytes(r->recvtype, r->recvcount);
+    sbytes = pcoll__type_bytes(sendtype, sendcount);
+    if (sbytes != a->blockbytes)
+        return pcoll__error(PCOLL_ERR_MISMATCH, "%s: a send block has %lld bytes, a receive block %lld",
+                            fn, sbytes, a->blockbytes);
+    MPI_Type_get_extent(sendtype, &lb, &sext);
+    MPI_Type_get_extent(r->recvtype, &lb, &rext);
+    a->sendbuf = sendbuf;
+    a->sendcount = sendcount;
+    a->sendtype = sendtype;
+    a->recvbuf = r->recvbuf;
+    a->recvcount = r->recvcount;
+    a->recvtype = r->recvtype;
+    a->sblock = sext * sendcount;
+    a->rblock = rext * r->recvcount;
+out:
+    return rc;
+}
+
+int pcoll__alltoall_keep_types(pcoll_plan_t *plan, pcoll__a2a_args_t *a)
+{
+    int rc = pcoll__plan_keep_type(plan, &a->recvtype);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    if (a->inplace) {
+        a->sendtype = a->recvtype;
+        return PCOLL_SUCCESS;
+    }
+    return pcoll__plan_keep_type(plan, &a->sendtype);
+}
+
+static int check(pcoll__call_t *c)
+{
+    pcoll__a2a_args_t *a = (pcoll__a2a_args_t *)(void *)c->args;
+    int rc = pcoll__alltoall_check(c->raw, c->fn, a);
+    c->inplace = a->inplace;
+    c->empty = a->blockbytes == 0;
+    return rc;
+}
+
+/* Block size, algorithm, MPI_IN_PLACE use, radix and the use of the
+ * automatic choice must be the same on every rank. */
+static int agree(pcoll__call_t *c, int local)
+{
+    static const char *const what[] = {"the block size in bytes", "the algorithm",
+                                       "MPI_IN_PLACE use", "pcoll_radix",
+                                       "the use of the automatic choice"};
+    const pcoll__a2a_args_t *a = (const pcoll__a2a_args_t *)(const void *)c->args;
+    long long vals[5];
+    vals[0] = a->blockbytes;
+    vals[1] = pcoll__select_alltoall(a, c->p);
+    vals[2] = a->inplace;
+    vals[3] = a->opts.radix;
+    vals[4] = pcoll__algo_is_auto(&pcoll__alltoall_table, a->opts.algorithm);
+    return pcoll__agree(c->ctx->dup, local, vals, what, 5, c->fn);
+}
+
+/* Every argument that shapes the plan (the send side is zero in place). */
+static int key(pcoll__call_t *c, pcoll__key_t *k)
+{
+    const pcoll__a2a_raw_t *r = c->raw;
+    pcoll__a2a_raw_t *kr = pcoll__key_put(k, sizeof *kr);
+    if (!kr)
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
+    kr->recvbuf = r->recvbuf;
+    kr->recvcount = r->recvcount;
+    kr->recvtype = r->recvtype;
+    kr->sendbuf = r->sendbuf;
+    k->types[k->ntypes++] = r->recvtype;
+    if (r->sendbuf != MPI_IN_PLACE) {
+        kr->sendcount = r->sendcount;
+        kr->sendtype = r->sendtype;
+        k->types[k->ntypes++] = r->sendtype;
+    }
+    return PCOLL_SUCCESS;
+}
+
+static int choose(pcoll__call_t *c)
+{
+    const pcoll__a2a_args_t *a = (const pcoll__a2a_args_t *)(const void *)c->args;
+    int algo = pcoll__select_alltoall(a, c->p);
+    if (c->mode == PCOLL__PERSISTENT && !c->opts.no_comm)
+        algo = pcoll__select_alltoall_hier(c->ctx, a, c->p, algo);
+    return algo;
+}
+
+static int prepare(pcoll__call_t *c, pcoll_plan_t *plan)
+{
+    return pcoll__alltoall_keep_types(plan, (pcoll__a2a_args_t *)(void *)c->args);
+}
+
+/* Copy the receive buffer into scratch as signature-typed blocks at the
+ * start of each run, and send from there. */
+static int stage(pcoll__call_t *c, pcoll_plan_t *plan)
+{
+    pcoll__a2a_args_t *a = (pcoll__a2a_args_t *)(void *)c->args;
+    MPI_Datatype blk, sig;
+    MPI_Aint lb, ext;
+    char *copy;
+    int i, rc;
+
+    if (MPI_Type_contiguous(a->recvcount, a->recvtype, &blk) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "in place: block type");
+    PCOLL_CHECK(pcoll__plan_own_type(plan, &blk), rc, out);
+    PCOLL_CHECK(pcoll_type_signature(blk, &sig), rc, out);
+    PCOLL_CHECK(pcoll__plan_own_type(plan, &sig), rc, out);
+    MPI_Type_get_extent(sig, &lb, &ext);
+    if (!(copy = pcoll__plan_alloc(plan, (size_t)ext * (size_t)plan->size)))
+        return pcoll__error(PCOLL_ERR_NOMEM, "in place: %lld bytes of scratch",
+                            (long long)ext * plan->size);
+    for (i = 0; i < plan->size && rc == PCOLL_SUCCESS; i++)
+        rc = pcoll__sched_copy(&plan->sched, pcoll__a2a_rbuf(a, i), 1, blk,
+                               copy + (MPI_Aint)i * ext, 1, sig);
+    a->sendbuf = copy;
+    a->sendcount = 1;
+    a->sendtype = sig;
+    a->sblock = ext;
+out:
+    return rc;
+}
+
+static const pcoll__coll_t alltoall = {
+    .name = "alltoall",
+    .table = &pcoll__alltoall_table,
+    .opts_offset = offsetof(pcoll__a2a_args_t, opts),
+    .check = check,
+    .agree = agree,
+    .key = key,
+    .choose = choose,
+    .prepare = prepare,
+    .stage = stage,
+};
+
+static int call(pcoll__mode_t mode, const char *fn, const pcoll__a2a_raw_t *raw, MPI_Comm comm,
+                MPI_Info info, pcoll_plan_t **plan)
+{
+    pcoll__call_t c = {.coll = &alltoall, .mode = mode, .fn = fn, .raw = raw, .comm = comm,
+                       .info = info, .plan = plan};
+    return pcoll__entry(&c);
+}
+
+int pcoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, pcoll_plan_t **plan)
+{
+    pcoll__a2a_raw_t r = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype};
+    return call(PCOLL__PERSISTENT, "pcoll_alltoall_init", &r, comm, info, plan);
+}
+
+int pcoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    pcoll__a2a_raw_t r = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype};
+    return call(PCOLL__ONESHOT, "pcoll_alltoall", &r, comm, MPI_INFO_NULL, NULL);
+}
+
+int pcoll__alltoall_plan_local(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, pcoll_plan_t **plan)
+{
+    pcoll__a2a_raw_t r = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype};
+    return call(PCOLL__LOCAL, "pcoll__alltoall_plan_local", &r, comm, MPI_INFO_NULL, plan);
+}

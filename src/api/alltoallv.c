@@ -1,0 +1,339 @@
+/*
+ * alltoallv: the descriptor and the public calls pcoll_alltoallv_init and
+ * pcoll_alltoallv (and the drop-in's local plans), through the entry path.
+ *
+ * Persistent init does all the analysis once: one reduction gives every
+ * rank's verdict and the smallest and largest element size over all ranks
+ * (zero-copy Bruck's regularity test, section 3.5 of the zero-copy Bruck
+ * paper), an alltoall of the byte counts checks that every pair of ranks
+ * agrees, and the builders exchange whatever counts they need and make every
+ * datatype; a run only communicates.  The one-shot path's choice is a direct
+ * algorithm (select/alltoallv.c); algorithms whose planning communicates
+ * (bruck_zerocopy, padded_bruck, hier) are planned collectively on every
+ * one-shot call instead of being cached.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "api/entry.h"
+#include "base/mem.h"
+#include "base/status.h"
+#include "core/check.h"
+#include "datatype/signature.h"
+#include "select/select.h"
+
+_Static_assert(sizeof(pcoll__a2av_args_t) <= PCOLL__ARGS_MAX, "alltoallv arguments");
+
+/* alltoallv's arguments as the public call gives them. */
+typedef struct raw {
+    const void *sendbuf;
+    const int *scounts, *sdispls;
+    MPI_Datatype sendtype;
+    void *recvbuf;
+    const int *rcounts, *rdispls;
+    MPI_Datatype recvtype;
+} raw_t;
+
+static pcoll__a2av_args_t *args_of(pcoll__call_t *c)
+{
+    return (pcoll__a2av_args_t *)(void *)c->args;
+}
+
+/* ---- checks ---------------------------------------------------------------- */
+
+static int check_counts(const int *counts, const int *displs, int p, const char *what,
+                        const char *fn)
+{
+    int i;
+    if (!counts || !displs)
+        return pcoll__error(PCOLL_ERR_ARG, "%s: %s counts or displacements are NULL", fn, what);
+    for (i = 0; i < p; i++)
+        if (counts[i] < 0 || displs[i] < 0)
+            return pcoll__error(PCOLL_ERR_ARG, "%s: %s count or displacement %d is negative", fn,
+                                what, i);
+    return PCOLL_SUCCESS;
+}
+
+typedef struct region {
+    MPI_Aint lo, hi;
+} region_t;
+
+static int by_start(const void *x, const void *y)
+{
+    MPI_Aint a = ((const region_t *)x)->lo, b = ((const region_t *)y)->lo;
+    return (a > b) - (a < b);
+}
+
+/* Receive blocks must not overlap.  Exact for dense receive types (blocks
+ * are then intervals); a type with holes may interleave legally with
+ * another block, and a test that could refuse such a layout on one rank
+ * alone would leave the others waiting, so those are not checked. */
+static int check_overlap(const pcoll__a2a_args_t *a, int p, const char *fn)
+{
+    region_t *r;
+    MPI_Aint tlb, text, lb, ext;
+    int i, n = 0, size, rc = PCOLL_SUCCESS;
+    MPI_Type_size(a->recvtype, &size);
+    MPI_Type_get_true_extent(a->recvtype, &tlb, &text);
+    MPI_Type_get_extent(a->recvtype, &lb, &ext);
+    if (text != size || ext != size)
+        return PCOLL_SUCCESS;
+    if (!(r = pcoll__malloc(sizeof *r * (size_t)(p ? p : 1))))
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: overlap check", fn);
+    for (i = 0; i < p; i++)
+        if (a->rcounts[i] > 0) {
+            r[n].lo = (MPI_Aint)a->rdispls[i] * a->rext + tlb;
+            r[n++].hi = (MPI_Aint)(a->rdispls[i] + a->rcounts[i] - 1) * a->rext + tlb + text;
+        }
+    qsort(r, (size_t)n, sizeof *r, by_start);
+    for (i = 1; i < n && rc == PCOLL_SUCCESS; i++)
+        if (r[i].lo < r[i - 1].hi)
+            rc = pcoll__error(PCOLL_ERR_ARG, "%s: receive blocks overlap", fn);
+    pcoll__free(r);
+    return rc;
+}
+
+/* The basic type both signatures are made of, if any. */
+static void find_basic(pcoll__a2av_args_t *v)
+{
+    pcoll__sig_t s = {0}, r = {0};
+    v->basic = MPI_DATATYPE_NULL;
+    if (pcoll__sig_of(v->a.sendtype, 1, &s) == PCOLL_SUCCESS &&
+        pcoll__sig_of(v->a.recvtype, 1, &r) == PCOLL_SUCCESS && s.nruns == 1 && r.nruns == 1 &&
+        s.types[0] == r.types[0]) {
+        v->basic = s.types[0];
+        v->sunit = (int)s.counts[0];
+        v->runit = (int)r.counts[0];
+    }
+    pcoll__sig_free(&s);
+    pcoll__sig_free(&r);
+}
+
+/* The largest block in bytes, send or receive. */
+static long long largest(const pcoll__a2a_args_t *a, int p)
+{
+    int i, ss, rs;
+    long long m = 0;
+    MPI_Type_size(a->sendtype, &ss);
+    MPI_Type_size(a->recvtype, &rs);
+    for (i = 0; i < p; i++) {
+        long long b = (long long)a->scounts[i] * ss > (long long)a->rcounts[i] * rs
+                          ? (long long)a->scounts[i] * ss
+                          : (long long)a->rcounts[i] * rs;
+        m = b > m ? b : m;
+    }
+    return m;
+}
+
+/* Local checks; fill the arguments (nothing allocated that outlives the
+ * call).  The sizes over all ranks are unknown (-1) until the agreement. */
+static int check(pcoll__call_t *c)
+{
+    const raw_t *r = c->raw;
+    pcoll__a2av_args_t *v = args_of(c);
+    pcoll__a2a_args_t *a = &v->a;
+    const int *sc = r->scounts, *sd = r->sdispls;
+    const void *sendbuf = r->sendbuf;
+    MPI_Datatype sendtype = r->sendtype;
+    MPI_Aint lb;
+    int rc;
+    c->inplace = a->inplace = sendbuf == MPI_IN_PLACE;
+    if (a->inplace)
+        sendbuf = r->recvbuf, sc = r->rcounts, sd = r->rdispls, sendtype = r->recvtype;
+    PCOLL_CHECK(check_counts(r->rcounts, r->rdispls, c->p, "receive", c->fn), rc, out);
+    PCOLL_CHECK(check_counts(sc, sd, c->p, "send", c->fn), rc, out);
+    PCOLL_CHECK(pcoll__check_type(r->recvtype, "recvtype", c->fn), rc, out);
+    PCOLL_CHECK(pcoll__check_type(sendtype, "sendtype", c->fn), rc, out);
+    a->sendbuf = sendbuf, a->scounts = sc, a->sdispls = sd, a->sendtype = sendtype;
+    a->recvbuf = r->recvbuf, a->rcounts = r->rcounts, a->rdispls = r->rdispls;
+    a->recvtype = r->recvtype;
+    MPI_Type_get_extent(sendtype, &lb, &a->sext);
+    MPI_Type_get_extent(r->recvtype, &lb, &a->rext);
+    a->blockbytes = largest(a, c->p);
+    v->minbytes = v->maxbytes = -1;
+    PCOLL_CHECK(check_overlap(a, c->p, c->fn), rc, out);
+    find_basic(v);
+out:
+    return rc;
+}
+
+/* ---- agreement (persistent init) -------------------------------------------- */
+
+/* Every pair must agree on the bytes it exchanges: one alltoall of counts. */
+static int check_pairs(MPI_Comm comm, const pcoll__a2a_args_t *a, int p, int *ok)
+{
+    int *out = pcoll__malloc(sizeof(int) * 2 * (size_t)p), i, ss, rs;
+    if (!out)
+        return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv: count check");
+    MPI_Type_size(a->sendtype, &ss);
+    MPI_Type_size(a->recvtype, &rs);
+    for (i = 0; i < p; i++)
+        out[i] = a->scounts[i] * ss;
+    *ok = PMPI_Alltoall(out, 1, MPI_INT, out + p, 1, MPI_INT, comm) == MPI_SUCCESS;
+    for (i = 0; i < p && *ok; i++)
+        *ok = out[p + i] == a->rcounts[i] * rs;
+    pcoll__free(out);
+    return PCOLL_SUCCESS;
+}
+
+/* Smallest element in bytes (over both directions, all peers). */
+static long long smallest(const pcoll__a2a_args_t *a, int p)
+{
+    int i, rs;
+    long long m = -1;
+    MPI_Type_size(a->recvtype, &rs);
+    for (i = 0; i < p; i++)
+        if (m < 0 || (long long)a->rcounts[i] * rs < m)
+            m = (long long)a->rcounts[i] * rs;
+    return m < 0 ? 0 : m;
+}
+
+/* Bytes this rank receives in all, and from how many peers. */
+static void received(const pcoll__a2a_args_t *a, int p, long long *total, long long *peers)
+{
+    int i, rs;
+    MPI_Type_size(a->recvtype, &rs);
+    for (i = 0, *total = *peers = 0; i < p; i++) {
+        *total += (long long)a->rcounts[i] * rs;
+        *peers += a->rcounts[i] > 0;
+    }
+}
+
+/* The reduction: verdicts, algorithm and in-place use (must be equal), the
+ * global smallest and largest element, the basic type's size; then the
+ * pairs' byte counts. */
+static int agree(pcoll__call_t *c, int local)
+{
+    pcoll__a2av_args_t *v = args_of(c);
+    long long vals[7] = {0}, mins[7], maxs[7];
+    int bsize = 0, rc, ok = 1, p = c->p;
+    MPI_Comm comm = c->ctx->dup;
+    /* The arguments are known to be valid only when the local checks passed. */
+    if (local == PCOLL_SUCCESS) {
+        if (v->basic != MPI_DATATYPE_NULL)
+            MPI_Type_size(v->basic, &bsize);
+        vals[0] = v->a.opts.algorithm, vals[1] = v->a.inplace, vals[2] = smallest(&v->a, p);
+        vals[3] = v->a.blockbytes, vals[4] = bsize;
+        received(&v->a, p, &vals[5], &vals[6]);
+    }
+    if ((rc = pcoll__agree_range(comm, local, vals, 7, mins, maxs, c->fn)) != PCOLL_SUCCESS)
+        return rc;
+    if (mins[0] != maxs[0] || mins[1] != maxs[1])
+        return pcoll__error(PCOLL_ERR_MISMATCH, "%s: algorithm or MPI_IN_PLACE use differs",
+                            c->fn);
+    v->minbytes = mins[2], v->maxbytes = maxs[3];
+    v->maxtotal = maxs[5], v->maxpeers = (int)maxs[6];
+    if (mins[4] != maxs[4] || mins[4] == 0)
+        v->basic = MPI_DATATYPE_NULL;
+    rc = check_pairs(comm, &v->a, p, &ok);
+    vals[0] = rc == PCOLL_SUCCESS && !ok ? PCOLL_ERR_MISMATCH : rc;
+    rc = pcoll__agree_range(comm, (int)vals[0], vals, 0, mins, maxs, c->fn);
+    if (rc == PCOLL_ERR_MISMATCH && !ok)
+        pcoll__error(rc, "%s: send and receive counts disagree between ranks", c->fn);
+    return rc;
+}
+
+/* ---- one-shot key, choice, preparation ----------------------------------------- */
+
+/* The key: buffers and types, then the four arrays (send ones zero in place). */
+static int key(pcoll__call_t *c, pcoll__key_t *k)
+{
+    const raw_t *r = c->raw;
+    size_t bytes = sizeof(int) * (size_t)c->p;
+    int inplace = r->sendbuf == MPI_IN_PLACE;
+    raw_t *kr;
+    char *arrays;
+    int rc = check_counts(r->rcounts, r->rdispls, c->p, "receive", c->fn);
+    if (rc == PCOLL_SUCCESS && !inplace)
+        rc = check_counts(r->scounts, r->sdispls, c->p, "send", c->fn);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    if (!(kr = pcoll__key_put(k, sizeof *kr + 4 * bytes)))
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
+    arrays = (char *)(kr + 1);
+    kr->sendbuf = r->sendbuf, kr->recvbuf = r->recvbuf, kr->recvtype = r->recvtype;
+    memcpy(arrays + 2 * bytes, r->rcounts, bytes);
+    memcpy(arrays + 3 * bytes, r->rdispls, bytes);
+    k->types[k->ntypes++] = r->recvtype;
+    if (!inplace) {
+        kr->sendtype = r->sendtype;
+        memcpy(arrays, r->scounts, bytes);
+        memcpy(arrays + bytes, r->sdispls, bytes);
+        k->types[k->ntypes++] = r->sendtype;
+    }
+    return PCOLL_SUCCESS;
+}
+
+static int choose(pcoll__call_t *c)
+{
+    const pcoll__a2av_args_t *v = args_of(c);
+    int algo = pcoll__select_alltoallv(v, c->p);
+    if (c->mode == PCOLL__PERSISTENT && !c->opts.no_comm && v->maxbytes >= 0)
+        algo = pcoll__select_alltoallv_hier(c->ctx, v, c->p, algo);
+    return algo;
+}
+
+/* Copy the counts and displacements into the plan (the caller's arrays may
+ * be freed after init), and keep the types. */
+static int prepare(pcoll__call_t *c, pcoll_plan_t *plan)
+{
+    pcoll__a2a_args_t *a = &args_of(c)->a;
+    size_t bytes = sizeof(int) * (size_t)plan->size;
+    int *copy = pcoll__plan_alloc(plan, 4 * bytes);
+    if (!copy)
+        return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv: counts");
+    memcpy(copy, a->scounts, bytes);
+    memcpy(copy + plan->size, a->sdispls, bytes);
+    memcpy(copy + 2 * plan->size, a->rcounts, bytes);
+    memcpy(copy + 3 * plan->size, a->rdispls, bytes);
+    a->scounts = copy, a->sdispls = copy + plan->size;
+    a->rcounts = copy + 2 * plan->size, a->rdispls = copy + 3 * plan->size;
+    return pcoll__alltoall_keep_types(plan, a);
+}
+
+static const pcoll__coll_t alltoallv = {
+    .name = "alltoallv",
+    .table = &pcoll__alltoallv_table,
+    .opts_offset = offsetof(pcoll__a2av_args_t, a.opts),
+    .check = check,
+    .agree = agree,
+    .key = key,
+    .choose = choose,
+    .prepare = prepare,
+};
+
+static int call(pcoll__mode_t mode, const char *fn, const raw_t *raw, MPI_Comm comm,
+                MPI_Info info, pcoll_plan_t **plan)
+{
+    pcoll__call_t c = {.coll = &alltoallv, .mode = mode, .fn = fn, .raw = raw, .comm = comm,
+                       .info = info, .plan = plan};
+    return pcoll__entry(&c);
+}
+
+int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, pcoll_plan_t **plan)
+{
+    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype};
+    return call(PCOLL__PERSISTENT, "pcoll_alltoallv_init", &r, comm, info, plan);
+}
+
+int pcoll_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype};
+    return call(PCOLL__ONESHOT, "pcoll_alltoallv", &r, comm, MPI_INFO_NULL, NULL);
+}
+
+int pcoll__alltoallv_plan_local(const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm, pcoll_plan_t **plan)
+{
+    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype};
+    return call(PCOLL__LOCAL, "pcoll__alltoallv_plan_local", &r, comm, MPI_INFO_NULL, plan);
+}

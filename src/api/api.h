@@ -1,0 +1,43 @@
+/*
+ * What the api layer offers the drop-in above it, and what its descriptors
+ * share.  The drop-in's non-blocking calls (MPI_Ialltoall, ...) get a plan
+ * from local checks only (no agreement, no cache) on a fresh tag, which every
+ * rank takes in the same order because MPI orders non-blocking collectives
+ * alike on all ranks; algorithms whose planning communicates are refused
+ * there (PCOLL_ERR_UNSUPPORTED).
+ */
+#ifndef PCOLL_API_API_H
+#define PCOLL_API_API_H
+
+#include "alltoall/alltoall.h"
+
+int pcoll__alltoall_plan_local(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, pcoll_plan_t **plan);
+int pcoll__alltoallv_plan_local(const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm, pcoll_plan_t **plan);
+int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                     MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                     pcoll_plan_t **plan);
+
+/* ---- shared by the descriptors ----------------------------------------- */
+
+/* alltoall's arguments as the public call gives them. */
+typedef struct pcoll__a2a_raw {
+    const void *sendbuf;
+    int sendcount;
+    MPI_Datatype sendtype;
+    void *recvbuf;
+    int recvcount;
+    MPI_Datatype recvtype;
+} pcoll__a2a_raw_t;
+
+/* alltoall's local checks of r into *a (MPI_IN_PLACE resolved); nothing is
+ * allocated.  The multiple all-to-all checks its blocks the same way. */
+int pcoll__alltoall_check(const pcoll__a2a_raw_t *r, const char *fn, pcoll__a2a_args_t *a);
+/* Before building: keep the types (the caller may free its own). */
+int pcoll__alltoall_keep_types(pcoll_plan_t *plan, pcoll__a2a_args_t *a);
+
+#endif

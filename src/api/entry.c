@@ -1,0 +1,234 @@
+/*
+ * The one entry path (see entry.h): every public collective call, whatever
+ * the collective, is checked, agreed on, looked up, chosen, built and
+ * committed here.
+ *
+ * Persistent init: local checks on every rank, then one agreement (the
+ * descriptor's) before anything is built, so bad input on one rank makes
+ * every rank fail with the same code instead of hanging.  The
+ * no-communication mode (pcoll_no_comm, plan creation cost alone) skips the
+ * agreement.  One-shot: the plan is looked up in the communicator's cache by
+ * every argument and option; a miss builds it from local checks alone (ranks
+ * may hit and miss differently, so nothing may communicate), and algorithms
+ * whose planning communicates are planned collectively on every call
+ * instead.  Local (the drop-in's non-blocking calls): as a one-shot miss, on
+ * a fresh tag, never cached.
+ */
+#include <string.h>
+
+#include "api/entry.h"
+#include "base/mem.h"
+#include "base/status.h"
+
+void *pcoll__key_put(pcoll__key_t *k, size_t len)
+{
+    size_t total = sizeof(pcoll__opts_t) + len;
+    k->bytes = total <= PCOLL__KEY_INLINE ? k->inline_bytes : pcoll__malloc(total);
+    if (!k->bytes)
+        return NULL;
+    memset(k->bytes, 0, total);
+    k->len = total;
+    return k->bytes + sizeof(pcoll__opts_t);
+}
+
+static void key_free(pcoll__key_t *k)
+{
+    if (k->bytes != k->inline_bytes)
+        pcoll__free(k->bytes);
+}
+
+/* The options (info, then the environment) into c->opts and c->args. */
+static int read_options(pcoll__call_t *c)
+{
+    int rc = pcoll__opts_read(c->info, c->coll->table, &c->opts);
+    memcpy(c->args + c->coll->opts_offset, &c->opts, sizeof c->opts);
+    return rc;
+}
+
+/* Whether the options request an algorithm whose planning communicates. */
+static int requests_collective(const pcoll__call_t *c)
+{
+    const pcoll__algo_table_t *t = c->coll->table;
+    return !pcoll__algo_is_auto(t, c->opts.algorithm) &&
+           (t->algos[c->opts.algorithm].flags & PCOLL__ALGO_COLLECTIVE);
+}
+
+/* MPI_IN_PLACE for an algorithm that does not serve it itself. */
+static int stage(pcoll__call_t *c, pcoll_plan_t *plan)
+{
+    const pcoll__coll_t *d = c->coll;
+    char list[256] = "";
+    int i;
+    if (d->stage)
+        return d->stage(c, plan);
+    for (i = 0; i < d->table->count; i++)
+        if (d->table->algos[i].flags & PCOLL__ALGO_INPLACE) {
+            strncat(list, *list ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, d->table->algos[i].name, sizeof list - strlen(list) - 1);
+        }
+    return pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s %s: MPI_IN_PLACE (algorithms that serve it: %s)",
+                        d->name, d->table->algos[c->algo].name, list);
+}
+
+/* Build and commit a plan for c's algorithm on c->ctx with the given tag. */
+static int build(pcoll__call_t *c, int tag, pcoll_plan_t **out)
+{
+    const pcoll__coll_t *d = c->coll;
+    const pcoll__algo_t *algo = &d->table->algos[c->algo];
+    pcoll_plan_t *plan = NULL;
+    int rc;
+
+    PCOLL_CHECK(pcoll__plan_create(c->ctx, d->name, tag, &plan), rc, fail);
+    plan->algorithm = algo->name;
+    plan->no_comm = c->opts.no_comm;
+    plan->normalize = plan->normalize || c->opts.normalize;
+    if (d->prepare)
+        PCOLL_CHECK(d->prepare(c, plan), rc, fail);
+    if (!c->empty) {
+        if (c->inplace && !(algo->flags & PCOLL__ALGO_INPLACE))
+            PCOLL_CHECK(stage(c, plan), rc, fail);
+        PCOLL_CHECK(algo->build(plan, c->args), rc, fail);
+    }
+    PCOLL_CHECK(pcoll__sched_commit(&plan->sched, plan->comm, plan->tag), rc, fail);
+    *out = plan;
+    return PCOLL_SUCCESS;
+fail:
+    pcoll__plan_destroy(plan);
+    return rc;
+}
+
+/* Persistent init after the local checks (local: their verdict), on the
+ * communicator to plan on. */
+static int persistent_on(pcoll__call_t *c, int local)
+{
+    int rc;
+    if ((rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
+        return rc;
+    if (c->opts.no_comm && local != PCOLL_SUCCESS)
+        return local;
+    if (!c->opts.no_comm && (rc = c->coll->agree(c, local)) != PCOLL_SUCCESS)
+        return rc;
+    c->algo = c->coll->choose(c);
+    return build(c, c->opts.no_comm ? PCOLL__ONESHOT_TAG : pcoll__ctx_tag(c->ctx), c->plan);
+}
+
+static int persistent(pcoll__call_t *c)
+{
+    const pcoll__coll_t *d = c->coll;
+    int local, rc;
+    local = c->plan ? PCOLL_SUCCESS : pcoll__error(PCOLL_ERR_ARG, "%s: plan is NULL", c->fn);
+    if (local == PCOLL_SUCCESS)
+        local = read_options(c);
+    if (local == PCOLL_SUCCESS)
+        local = d->check(c);
+    if (d->open) {
+        if ((rc = d->open(c, local)) != PCOLL_SUCCESS)
+            return rc;
+        MPI_Comm_size(c->comm, &c->p);
+        MPI_Comm_rank(c->comm, &c->rank);
+    }
+    rc = persistent_on(c, local);
+    if (d->close)
+        d->close(c);
+    return rc;
+}
+
+/* A one-shot call whose algorithm plans collectively: planned by every
+ * rank together, run once, freed. */
+static int oneshot_uncached(const pcoll__call_t *c)
+{
+    pcoll_plan_t *plan = NULL;
+    pcoll__call_t init;
+    int rc;
+    memset(&init, 0, sizeof init);
+    init.coll = c->coll;
+    init.mode = PCOLL__PERSISTENT;
+    init.fn = c->fn;
+    init.raw = c->raw;
+    init.comm = c->comm;
+    init.info = MPI_INFO_NULL;
+    init.plan = &plan;
+    rc = pcoll__entry(&init);
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll__plan_run(plan);
+    pcoll_plan_free(&plan);
+    return rc;
+}
+
+/* Look the call up in the cache, else build its plan (no communication)
+ * and hand it to the cache; *plan is owned by the cache. */
+static int cached_plan(pcoll__call_t *c, pcoll__key_t *k, pcoll_plan_t **plan)
+{
+    int rc;
+    if ((rc = c->coll->key(c, k)) != PCOLL_SUCCESS)
+        return rc;
+    memcpy(k->bytes, &c->opts, sizeof c->opts);
+    if ((*plan = pcoll__cache_find(c->ctx, k->bytes, k->len)))
+        return PCOLL_SUCCESS;
+    PCOLL_CHECK(c->coll->check(c), rc, out);
+    c->algo = c->coll->choose(c);
+    PCOLL_CHECK(build(c, PCOLL__ONESHOT_TAG, plan), rc, out);
+    rc = pcoll__cache_add(c->ctx, k->bytes, k->len, k->types, k->ntypes, *plan);
+    if (rc != PCOLL_SUCCESS)
+        pcoll__plan_destroy(*plan);
+out:
+    return rc;
+}
+
+static int oneshot(pcoll__call_t *c)
+{
+    pcoll_plan_t *plan = NULL;
+    pcoll__key_t k;
+    int rc;
+    if ((rc = read_options(c)) != PCOLL_SUCCESS)
+        return rc;
+    if (requests_collective(c))
+        return oneshot_uncached(c);
+    if ((rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
+        return rc;
+    k.bytes = NULL;
+    k.ntypes = 0;
+    rc = cached_plan(c, &k, &plan);
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll__plan_run(plan);
+    key_free(&k);
+    return rc;
+}
+
+static int local(pcoll__call_t *c)
+{
+    const pcoll__algo_table_t *t = c->coll->table;
+    int rc;
+    if ((rc = read_options(c)) != PCOLL_SUCCESS)
+        return rc;
+    if (requests_collective(c))
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s: %s plans collectively", c->fn,
+                            t->algos[c->opts.algorithm].name);
+    if ((rc = c->coll->check(c)) != PCOLL_SUCCESS)
+        return rc;
+    if ((rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
+        return rc;
+    c->algo = c->coll->choose(c);
+    return build(c, pcoll__ctx_tag(c->ctx), c->plan);
+}
+
+int pcoll__entry(pcoll__call_t *c)
+{
+    int rc, i;
+    pcoll__set_verbose(0);
+    if (c->plan)
+        *c->plan = NULL;
+    if ((rc = pcoll__check_comm(c->comm, c->fn)) != PCOLL_SUCCESS)
+        return rc;
+    MPI_Comm_size(c->comm, &c->p);
+    MPI_Comm_rank(c->comm, &c->rank);
+    if (c->mode == PCOLL__PERSISTENT)
+        rc = persistent(c);
+    else if (c->mode == PCOLL__ONESHOT)
+        rc = oneshot(c);
+    else
+        rc = local(c);
+    for (i = 0; i < 2; i++)
+        pcoll__free(c->tmp[i]);
+    return rc;
+}

@@ -1,0 +1,109 @@
+/*
+ * The one entry path.  Every public collective call (persistent *_init,
+ * one-shot, and the drop-in's non-blocking plans) runs through
+ * pcoll__entry():
+ *
+ *   validate -> context -> cache lookup -> choose -> build -> commit
+ *
+ * A collective is a descriptor (pcoll__coll_t): how its arguments are
+ * checked, how ranks agree on them, its one-shot cache key, its table of
+ * algorithms and its choice.  The path owns everything else: the plan
+ * pointer, the communicator check, the options, the context, the agreement
+ * before anything is built, the tags, the one-shot cache, MPI_IN_PLACE
+ * staging, building and committing the schedule, and running one-shot
+ * plans.  Adding a collective means a descriptor (src/api/<name>.c) and its
+ * algorithm files.
+ */
+#ifndef PCOLL_API_ENTRY_H
+#define PCOLL_API_ENTRY_H
+
+#include <stddef.h>
+
+#include "base/algo.h"
+#include "base/options.h"
+#include "core/comm.h"
+#include "core/plan.h"
+
+/* The three ways into the path. */
+typedef enum pcoll__mode {
+    PCOLL__PERSISTENT, /* *_init: collective; agreement first, a tag of its own */
+    PCOLL__ONESHOT,    /* blocking call: cached plan, run once */
+    PCOLL__LOCAL       /* drop-in's non-blocking call: planned alone, fresh tag */
+} pcoll__mode_t;
+
+/* The builder's argument struct lives in the call (no allocation on the
+ * one-shot path); every collective's struct must fit. */
+#define PCOLL__ARGS_MAX 512
+
+/* A one-shot cache key: the path's part (the options) then the
+ * collective's (arguments), and the datatypes it names. */
+#define PCOLL__KEY_INLINE 256
+typedef struct pcoll__key {
+    unsigned char *bytes;
+    size_t len;
+    MPI_Datatype types[2];
+    int ntypes;
+    unsigned char inline_bytes[PCOLL__KEY_INLINE];
+} pcoll__key_t;
+
+typedef struct pcoll__call pcoll__call_t;
+typedef struct pcoll__coll pcoll__coll_t;
+
+struct pcoll__call {
+    const pcoll__coll_t *coll;
+    pcoll__mode_t mode;
+    const char *fn;       /* the public name, for messages */
+    const void *raw;      /* the public call's arguments (the collective's struct) */
+    MPI_Comm comm;        /* the communicator planned on */
+    MPI_Info info;
+    pcoll_plan_t **plan;  /* persistent and local: where the plan goes */
+    int p, rank;          /* of comm */
+    pcoll__ctx_t *ctx;
+    pcoll__opts_t opts;   /* also copied into c->args at opts_offset */
+    /* Filled by the descriptor's check. */
+    int inplace;          /* the caller passed MPI_IN_PLACE */
+    int empty;            /* nothing to move: no builder runs */
+    int algo;             /* the chosen algorithm's index in the table */
+    void *tmp[2];         /* the descriptor's temporaries, freed by the path */
+    _Alignas(max_align_t) unsigned char args[PCOLL__ARGS_MAX];
+};
+
+/* A collective.  Hooks get the call; NULL hooks are skipped. */
+struct pcoll__coll {
+    const char *name;                 /* plan->collective */
+    const pcoll__algo_table_t *table;
+    size_t opts_offset;               /* where pcoll__opts_t sits in the args */
+    /* Local checks of c->raw (every rank alone, nothing communicated): fill
+     * c->args, c->inplace and c->empty.  Allocations go to c->tmp. */
+    int (*check)(pcoll__call_t *c);
+    /* Collective, before the agreement (the multiple all-to-all: the
+     * communicator to plan on, made from two).  Combines the verdict local
+     * over the ranks; may replace c->comm.  Undone by close. */
+    int (*open)(pcoll__call_t *c, int local);
+    void (*close)(pcoll__call_t *c);
+    /* Persistent init, collective over c->ctx->dup: combine every rank's
+     * verdict (local) and make sure the ranks agree on what must be equal. */
+    int (*agree)(pcoll__call_t *c, int local);
+    /* The one-shot cache key of c->raw (pcoll__key_put). */
+    int (*key)(pcoll__call_t *c, pcoll__key_t *k);
+    /* The algorithm: the requested one, or the automatic choice (which may
+     * communicate when c->mode is PCOLL__PERSISTENT and not no_comm). */
+    int (*choose)(pcoll__call_t *c);
+    /* On the new plan, before building: keep what the plan needs of the
+     * caller's arrays and types (the caller may free them after init) and
+     * refuse what the chosen algorithm cannot serve. */
+    int (*prepare)(pcoll__call_t *c, pcoll_plan_t *plan);
+    /* MPI_IN_PLACE for an algorithm without PCOLL__ALGO_INPLACE: a copy of
+     * the input made at the start of every run (NULL: refused). */
+    int (*stage)(pcoll__call_t *c, pcoll_plan_t *plan);
+};
+
+/* Run one public call: c->coll, c->mode, c->fn, c->raw, c->comm, c->info
+ * and c->plan set by the public function; the rest zero. */
+int pcoll__entry(pcoll__call_t *c);
+
+/* Room for len bytes of the collective's part of the key (zeroed); NULL
+ * when memory runs out (the hook answers PCOLL_ERR_NOMEM). */
+void *pcoll__key_put(pcoll__key_t *k, size_t len);
+
+#endif

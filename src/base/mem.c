@@ -1,0 +1,93 @@
+/*
+ * Counted allocations.  Each block carries a header holding its size so that
+ * pcoll__free can subtract it; the counters are per process.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "pcoll.h"
+
+typedef union header {
+    size_t bytes;
+    max_align_t align;
+} header_t;
+
+static long long mem_current, mem_peak;
+
+static void count(long long delta)
+{
+    mem_current += delta;
+    if (mem_current > mem_peak)
+        mem_peak = mem_current;
+}
+
+void *pcoll__malloc(size_t bytes)
+{
+    header_t *h;
+    if (bytes == 0 || bytes > (size_t)-1 - sizeof *h)
+        return NULL;
+    h = malloc(sizeof *h + bytes);
+    if (!h)
+        return NULL;
+    h->bytes = bytes;
+    count((long long)bytes);
+    return h + 1;
+}
+
+void *pcoll__calloc(size_t n, size_t size)
+{
+    void *p;
+    if (size != 0 && n > (size_t)-1 / size)
+        return NULL;
+    p = pcoll__malloc(n * size);
+    if (p)
+        memset(p, 0, n * size);
+    return p;
+}
+
+void *pcoll__realloc(void *p, size_t bytes)
+{
+    header_t *h, *nh;
+    if (!p)
+        return pcoll__malloc(bytes);
+    if (bytes == 0 || bytes > (size_t)-1 - sizeof *h)
+        return NULL;
+    h = (header_t *)p - 1;
+    nh = realloc(h, sizeof *nh + bytes);
+    if (!nh)
+        return NULL;
+    count((long long)bytes - (long long)nh->bytes);
+    nh->bytes = bytes;
+    return nh + 1;
+}
+
+void pcoll__free(void *p)
+{
+    header_t *h;
+    if (!p)
+        return;
+    h = (header_t *)p - 1;
+    count(-(long long)h->bytes);
+    free(h);
+}
+
+void pcoll__mem_note(long long bytes)
+{
+    count(bytes);
+}
+
+long long pcoll_mem_current(void)
+{
+    return mem_current;
+}
+
+long long pcoll_mem_peak(void)
+{
+    return mem_peak;
+}
+
+void pcoll_mem_reset_peak(void)
+{
+    mem_peak = mem_current;
+}

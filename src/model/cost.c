@@ -1,0 +1,173 @@
+/*
+ * Cost model formulas (see cost.h and docs/algorithms.md).
+ *
+ * Radix-r Bruck on p ranks takes S = ceil(log_r p) steps; in each, up to r-1
+ * messages leave at once (ports), each with about p/r blocks: per step
+ * (r-1) alpha + beta * (blocks of the step) * n, plus copying every received
+ * block once more (unpack) and 3p blocks for the rotations.  A direct exchange
+ * sends p-1 messages of n bytes.  Zero-copy Bruck copies nothing but walks
+ * two struct types per round.
+ */
+#include <stdlib.h>
+
+#include "patterns/bruck.h"
+#include "model/cost.h"
+
+static double env_or(const char *name, double fallback)
+{
+    const char *s = getenv(name);
+    char *end;
+    double v;
+    if (!s)
+        return fallback;
+    v = strtod(s, &end);
+    return (end != s && *end == '\0' && v >= 0) ? v : fallback;
+}
+
+pcoll__cost_t pcoll__cost_params(void)
+{
+    pcoll__cost_t c;
+    c.alpha = env_or("PCOLL_COST_ALPHA", 1.0e-6);
+    c.beta = env_or("PCOLL_COST_BETA", 2.0e-10);
+    c.gamma = env_or("PCOLL_COST_GAMMA", 1.0e-10);
+    c.delta = env_or("PCOLL_COST_DELTA", 2.0e-8);
+    return c;
+}
+
+/* Blocks moved in all steps of radix-r Bruck. */
+static long long bruck_blocks(int p, int r)
+{
+    long long w = 1, total = 0;
+    int d;
+    for (; w < p; w *= r)
+        for (d = 1; d < r; d++)
+            total += pcoll__bruck_digit_count(p, r, w, d);
+    return total;
+}
+
+double pcoll__cost_bruck(const pcoll__cost_t *c, int p, long long n, int r)
+{
+    int steps = pcoll__bruck_steps(p, r), msgs = 0;
+    long long blocks = bruck_blocks(p, r), w = 1;
+    int d;
+    for (; w < p; w *= r)
+        for (d = 1; d < r; d++)
+            msgs += pcoll__bruck_digit_count(p, r, w, d) > 0;
+    return msgs * c->alpha + (double)blocks * n * (c->beta + c->gamma) +
+           3.0 * p * n * c->gamma + (double)(blocks + steps) * c->delta;
+}
+
+double pcoll__cost_direct(const pcoll__cost_t *c, int p, long long n)
+{
+    return (p - 1) * (c->alpha + n * c->beta) + n * c->gamma;
+}
+
+double pcoll__cost_bruck_modified(const pcoll__cost_t *c, int p, long long n)
+{
+    long long blocks = bruck_blocks(p, 2);
+    return pcoll__bruck_steps(p, 2) * c->alpha + (double)blocks * n * (c->beta + c->gamma) +
+           (double)p * n * c->gamma + (double)blocks * c->delta;
+}
+
+double pcoll__cost_bruck_zerocopy(const pcoll__cost_t *c, int p, long long n)
+{
+    long long blocks = bruck_blocks(p, 2);
+    return pcoll__bruck_steps(p, 2) * c->alpha + (double)blocks * n * c->beta +
+           2.0 * (double)blocks * c->delta;
+}
+
+int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n)
+{
+    int r, best = 2;
+    double tbest = pcoll__cost_bruck(c, p, n, 2);
+    for (r = 3; r <= p; r++) {
+        double t = pcoll__cost_bruck(c, p, n, r);
+        if (t < tbest) {
+            tbest = t;
+            best = r;
+        }
+    }
+    return p < 2 ? 2 : best;
+}
+
+/* hier's predicted time (cost.h).  one_link: a step's bytes leave through the
+ * node's one network link (time = all of them), instead of through the
+ * ports that send them (time = one port's share). */
+static double hier_time(const pcoll__cost_t *c, int N, int m, int ports, long long z, int r,
+                        int one_link)
+{
+    int s, d, steps = pcoll__bruck_steps(N, r), P = ports > 0 && ports < m ? ports : m;
+    double t = 2.0 * N * (double)z / m * c->gamma + 2.0 * c->alpha;
+    long long w = 1;
+    for (s = 0; s < steps; s++, w *= r) {
+        long long slots = 0;
+        int msgs = 0, busy;
+        for (d = 1; d < r; d++) {
+            long long k = pcoll__bruck_digit_count(N, r, w, d);
+            msgs += k > 0;
+            slots += k;
+        }
+        busy = msgs < P ? msgs : P;
+        busy = busy ? busy : 1;
+        t += (double)((msgs + P - 1) / P) * c->alpha + c->alpha;
+        t += (double)slots * z * c->beta / (one_link ? 1 : busy);
+        t += s + 1 < steps ? (double)slots * z / busy * c->gamma : 0.0;
+    }
+    return t;
+}
+
+double pcoll__cost_hier(const pcoll__cost_t *c, int N, int m, int ports, long long z, int r)
+{
+    return hier_time(c, N, m, ports, z, r, 0);
+}
+
+/* The radices are compared with every step's bytes on the node's one link:
+ * more steps send most bytes again through it, which spreading them over
+ * the ports hides (at 156 nodes of 12 ranks and 10 B blocks that choice was
+ * radix 13, 1.7x slower in simulation than one step).  pcoll__cost_hier
+ * keeps the ports' share, as the flat algorithms' costs it is compared
+ * with do not model a shared link either. */
+int pcoll__cost_hier_radix(const pcoll__cost_t *c, int N, int m, int ports, long long z)
+{
+    int r, best = N > 2 ? N : 2;
+    double tbest = hier_time(c, N, m, ports, z, best, 1);
+    for (r = 2; r < N; r++) {
+        double t = hier_time(c, N, m, ports, z, r, 1);
+        if (t < tbest) {
+            tbest = t;
+            best = r;
+        }
+    }
+    return best;
+}
+
+/* ceil(log2 p) */
+static int log2_ceil(int p)
+{
+    int l = 0;
+    while ((1 << l) < p)
+        l++;
+    return l;
+}
+
+double pcoll__cost_rs_mst(const pcoll__cost_t *c, int p, double n)
+{
+    int l = log2_ceil(p);
+    return l * (c->alpha + n * c->beta + n * c->gamma) + l * c->alpha +
+           (p - 1.0) / p * n * c->beta;
+}
+
+double pcoll__cost_rs_ring(const pcoll__cost_t *c, int p, double n, int prepost)
+{
+    double alpha = prepost ? c->alpha / 2 : c->alpha;
+    return (p - 1) * (alpha + n / p * c->beta + n / p * c->gamma) + (prepost ? c->alpha : 0.0);
+}
+
+double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)
+{
+    int l = log2_ceil(p), pof2 = 1 << (l - (p > 1 && (1 << l) != p ? 1 : 0));
+    /* Other p: the extra ranks first fold their whole vector in and finally
+     * get their block back. */
+    double fold = pof2 == p ? 0.0 : 2 * c->alpha + n * (c->beta + c->gamma);
+    return log2_ceil(pof2) * c->alpha + (pof2 - 1.0) / pof2 * n * (c->beta + c->gamma) + fold;
+}

@@ -1,0 +1,53 @@
+/*
+ * The alpha-beta cost model used by `auto` and by the radix choice (zero-copy
+ * Bruck paper section 2, multicore paper II-B, reduce-scatter paper 4.1):
+ * a message of n bytes costs alpha + beta*n, a local copy gamma per byte, and
+ * building or walking a derived datatype delta per block it describes.
+ *
+ * Defaults are this machine class's shared-memory MPI (see docs/algorithms.md)
+ * and can be replaced by measured values: PCOLL_COST_ALPHA, PCOLL_COST_BETA,
+ * PCOLL_COST_GAMMA, PCOLL_COST_DELTA (seconds, seconds per byte, per byte, per
+ * block), as printed by tools/pcoll-probe.
+ */
+#ifndef PCOLL_MODEL_COST_H
+#define PCOLL_MODEL_COST_H
+
+typedef struct pcoll__cost {
+    double alpha;  /* s per message */
+    double beta;   /* s per byte sent */
+    double gamma;  /* s per byte copied locally */
+    double delta;  /* s per block handled by a datatype */
+} pcoll__cost_t;
+
+/* The model parameters: defaults overridden by the environment. */
+pcoll__cost_t pcoll__cost_params(void);
+
+/* Predicted time of radix-r Bruck (r = 2: Basic Bruck) for p ranks, n bytes a block. */
+double pcoll__cost_bruck(const pcoll__cost_t *c, int p, long long n, int r);
+/* Predicted time of a direct exchange (linear, scattered, pairwise). */
+double pcoll__cost_direct(const pcoll__cost_t *c, int p, long long n);
+/* Predicted time of Modified and Zero-copy Bruck. */
+double pcoll__cost_bruck_modified(const pcoll__cost_t *c, int p, long long n);
+double pcoll__cost_bruck_zerocopy(const pcoll__cost_t *c, int p, long long n);
+/* Reduce-scatter of n bytes in all (reduce-scatter paper sections 4.1-4.4):
+ * MST reduce + scatter, the ring (bucket) algorithm (prepost: receives
+ * preposted and ready sends, alpha_light = alpha / 2), recursive halving. */
+double pcoll__cost_rs_mst(const pcoll__cost_t *c, int p, double n);
+double pcoll__cost_rs_ring(const pcoll__cost_t *c, int p, double n, int prepost);
+double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n);
+
+/* Node-aware all-to-all (multicore paper II-A/B; alltoall `hier`): N nodes
+ * of m ranks, `ports` of them sending (0: all), bundles (slots) of z bytes
+ * between two nodes, radix-r Bruck between nodes (r >= N: one step).  Per
+ * step: ceil(messages / ports) start-ups and the slots one port sends, their
+ * unpacking but after the last step, a node barrier (alpha); plus copying p n
+ * bytes in and out per rank and two more barriers. */
+double pcoll__cost_hier(const pcoll__cost_t *c, int N, int m, int ports, long long z, int r);
+/* The radix in [2, N] with the lowest predicted hier time, every step's bytes
+ * charged to the node's one network link (cost.c says why). */
+int pcoll__cost_hier_radix(const pcoll__cost_t *c, int N, int m, int ports, long long z);
+
+/* The radix in [2, p] with the lowest predicted radix-r Bruck time. */
+int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n);
+
+#endif

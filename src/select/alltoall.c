@@ -1,0 +1,136 @@
+/*
+ * alltoall and the multiple all-to-all: the algorithm tables and the
+ * automatic choice (docs/algorithms.md, "auto").
+ */
+#include "alltoall/bruck.h"
+#include "hier/hier.h"
+#include "model/cost.h"
+#include "select/select.h"
+
+enum {
+    ALGO_LINEAR,
+    ALGO_PAIRWISE,
+    ALGO_SCATTERED,
+    ALGO_BRUCK_BASIC,
+    ALGO_BRUCK_BASIC_IX,
+    ALGO_BRUCK_MODIFIED,
+    ALGO_BRUCK_MODIFIED_IX,
+    ALGO_BRUCK_ZEROCOPY,
+    ALGO_BRUCK_ZEROCOPY_BLOCKS,
+    ALGO_BRUCK_RADIX,
+    ALGO_HIER,
+    ALGO_AUTO
+};
+
+static const pcoll__algo_t algos[] = {
+    [ALGO_LINEAR] = {"linear", "all receives preposted, then all sends; 1 round",
+                     pcoll__alltoall_linear, 0},
+    [ALGO_PAIRWISE] = {"pairwise",
+                       "p-1 exchange rounds (XOR partners for powers of two); "
+                       "in place with one block of scratch",
+                       pcoll__alltoall_pairwise, PCOLL__ALGO_INPLACE},
+    [ALGO_SCATTERED] = {"scattered",
+                        "cyclic order, at most pcoll_throttle exchanges in flight",
+                        pcoll__alltoall_scattered, 0},
+    [ALGO_BRUCK_BASIC] = {"bruck_basic",
+                          "Basic Bruck: rotate, log2 p rounds with bounded vectors, "
+                          "reverse-rotate",
+                          pcoll__alltoall_bruck_basic, 0},
+    [ALGO_BRUCK_BASIC_IX] = {"bruck_basic_ix", "Basic Bruck with MPI indexed types",
+                             pcoll__alltoall_bruck_basic_ix, 0},
+    [ALGO_BRUCK_MODIFIED] = {"bruck_modified",
+                             "Modified Bruck: no final permutation, circular vectors",
+                             pcoll__alltoall_bruck_modified, 0},
+    [ALGO_BRUCK_MODIFIED_IX] = {"bruck_modified_ix",
+                                "Modified Bruck with MPI indexed-block types",
+                                pcoll__alltoall_bruck_modified_ix, 0},
+    [ALGO_BRUCK_ZEROCOPY] = {"bruck_zerocopy",
+                             "Zero-copy Bruck: per-round struct types, no local copies",
+                             pcoll__alltoall_bruck_zerocopy, 0},
+    [ALGO_BRUCK_ZEROCOPY_BLOCKS] = {"bruck_zerocopy_blocks",
+                                    "Zero-copy Bruck with runs collapsed into blocks",
+                                    pcoll__alltoall_bruck_zerocopy_blocks, 0},
+    [ALGO_BRUCK_RADIX] = {"bruck_radix",
+                          "radix-r Bruck, r-1 ports per step (pcoll_radix or cost model)",
+                          pcoll__alltoall_bruck_radix, 0},
+    /* hier copies every block in before any is copied out: in place as is. */
+    [ALGO_HIER] = {"hier",
+                   "node-aware: blocks bundled per node pair in shared memory, radix-r Bruck "
+                   "between nodes on pcoll_ports ranks per node (pcoll_cores_per_node)",
+                   pcoll__alltoall_hier, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
+    [ALGO_AUTO] = {"auto", "the cost model over every algorithm (docs/algorithms.md)", NULL, 0},
+};
+
+const pcoll__algo_table_t pcoll__alltoall_table = {
+    "alltoall", "PCOLL_ALLTOALL_ALGORITHM", algos, (int)(sizeof algos / sizeof *algos)};
+
+/* The multiple all-to-all (pcoll_alltoall_multi_init). */
+static const pcoll__algo_t multi_algos[] = {
+    {"hier", "node-aware: the blocks of every row between two nodes in one message",
+     pcoll__alltoall_multi_hier, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
+    {"auto", "hier", NULL, 0},
+};
+
+const pcoll__algo_table_t pcoll__alltoall_multi_table = {
+    "alltoall_multi", "PCOLL_ALLTOALL_MULTI_ALGORITHM", multi_algos,
+    (int)(sizeof multi_algos / sizeof *multi_algos)};
+
+int pcoll__select_alltoall_multi(void)
+{
+    return 0;
+}
+
+/* Predicted times of the candidates of the automatic choice (-1: none). */
+static void predict(const pcoll__a2a_args_t *a, int p, double *t)
+{
+    pcoll__cost_t c = pcoll__cost_params();
+    long long n = a->blockbytes;
+    int r = pcoll__cost_best_radix(&c, p, n), i;
+    for (i = 0; i < ALGO_AUTO; i++)
+        t[i] = -1.0;
+    t[ALGO_SCATTERED] = pcoll__cost_direct(&c, p, n);
+    t[ALGO_BRUCK_BASIC] = pcoll__cost_bruck(&c, p, n, 2);
+    t[ALGO_BRUCK_MODIFIED] = pcoll__cost_bruck_modified(&c, p, n);
+    t[ALGO_BRUCK_ZEROCOPY] = pcoll__cost_bruck_zerocopy(&c, p, n);
+    if (r > 2)
+        t[ALGO_BRUCK_RADIX] = pcoll__cost_bruck(&c, p, n, r);
+}
+
+static int choose_by_cost(const pcoll__a2a_args_t *a, int p)
+{
+    long long n = a->blockbytes;
+    int i, best = ALGO_SCATTERED;
+    double t[ALGO_AUTO];
+    predict(a, p, t);
+    for (i = 0; i < ALGO_AUTO; i++)
+        if (t[i] >= 0 && t[i] < t[best])
+            best = i;
+    /* Among direct exchanges, long blocks go one partner at a time. */
+    if (best == ALGO_SCATTERED && n > PCOLL__A2A_SCATTERED_MAX)
+        best = ALGO_PAIRWISE;
+    return best;
+}
+
+int pcoll__select_alltoall(const pcoll__a2a_args_t *a, int p)
+{
+    if (!pcoll__algo_is_auto(&pcoll__alltoall_table, a->opts.algorithm))
+        return a->opts.algorithm;
+    if (a->inplace && a->blockbytes * p > PCOLL__A2A_INPLACE_STAGE_MAX)
+        return ALGO_PAIRWISE;
+    return choose_by_cost(a, p);
+}
+
+int pcoll__select_alltoall_hier(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *a, int p,
+                                int chosen)
+{
+    double t[ALGO_AUTO], flat = -1.0;
+    int i;
+    if (!pcoll__algo_is_auto(&pcoll__alltoall_table, a->opts.algorithm) || a->blockbytes == 0 ||
+        (a->inplace && chosen == ALGO_PAIRWISE))
+        return chosen;
+    predict(a, p, t);
+    for (i = 0; i < ALGO_AUTO; i++)
+        if (t[i] >= 0 && (flat < 0 || t[i] < flat))
+            flat = t[i];
+    return pcoll__hier_pays(ctx, &a->opts, a->blockbytes, flat) ? ALGO_HIER : chosen;
+}

@@ -1,0 +1,105 @@
+/*
+ * alltoallv and the in-place alltoallv with differing layouts: the algorithm
+ * tables and the automatic choice.
+ *
+ * Persistent init knows every rank's sizes (the agreement reduces them), so
+ * its choice weighs zero-copy Bruck (nearly regular sizes, section 3.5 of
+ * the zero-copy Bruck paper), padded Bruck and the direct exchanges with the
+ * cost model.  The one-shot and local paths must not communicate to plan,
+ * so their choice is a direct algorithm by a rule every rank evaluates alike
+ * (scattered; pairwise in place, which needs one block of scratch).
+ */
+#include "alltoallv/inplace/inplace.h"
+#include "hier/hier.h"
+#include "model/cost.h"
+#include "select/select.h"
+
+enum {
+    V_LINEAR,
+    V_PAIRWISE,
+    V_SCATTERED,
+    V_BRUCK_ZEROCOPY,
+    V_PADDED_BRUCK,
+    V_HIER,
+    V_INPLACE,
+    V_AUTO
+};
+
+static const pcoll__algo_t algos[] = {
+    [V_LINEAR] = {"linear", "all receives preposted, then all sends; zero-size messages skipped",
+                  pcoll__alltoall_linear, 0},
+    [V_PAIRWISE] = {"pairwise", "p-1 exchange rounds; in place with one block of scratch",
+                    pcoll__alltoall_pairwise, PCOLL__ALGO_INPLACE},
+    [V_SCATTERED] = {"scattered", "cyclic order, at most pcoll_throttle exchanges in flight",
+                     pcoll__alltoall_scattered, 0},
+    [V_BRUCK_ZEROCOPY] = {"bruck_zerocopy",
+                          "zero-copy Bruck with per-round count exchange at init and "
+                          "bucket-typed intermediate buffers (nearly regular sizes)",
+                          pcoll__alltoallv_bruck_zerocopy, PCOLL__ALGO_COLLECTIVE},
+    [V_PADDED_BRUCK] = {"padded_bruck",
+                        "every element padded to the largest, then the best alltoall Bruck",
+                        pcoll__alltoallv_padded_bruck, PCOLL__ALGO_COLLECTIVE},
+    [V_HIER] = {"hier",
+                "node-aware: messages bundled per node pair in shared memory (sizes gathered "
+                "on the node at init), radix-r Bruck between nodes",
+                pcoll__alltoallv_hier, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
+    [V_INPLACE] = {"inplace",
+                   "MPI_IN_PLACE with memory independent of the block sizes (aux buffers "
+                   "pcoll_aux_bytes in pcoll_aux_buffers)",
+                   pcoll__alltoallv_inplace, PCOLL__ALGO_INPLACE},
+    [V_AUTO] = {"auto", "by p, sizes and regularity with the cost model", NULL, 0},
+};
+
+const pcoll__algo_table_t pcoll__alltoallv_table = {
+    "alltoallv", "PCOLL_ALLTOALLV_ALGORITHM", algos, (int)(sizeof algos / sizeof *algos)};
+
+/* pcoll_alltoallv_inplace_init (one algorithm), under the collective name
+ * "alltoallv_inplace"; the same engine serves `inplace` above. */
+static const pcoll__algo_t inplace_algos[] = {
+    {"inplace",
+     "limited memory (Hofmann and Ruenger): phases of requests and transfers into free "
+     "space and b aux buffers of a/b bytes",
+     pcoll__alltoallv_inplace_layouts, PCOLL__ALGO_INPLACE},
+};
+
+const pcoll__algo_table_t pcoll__alltoallv_inplace_table = {
+    "alltoallv_inplace", "PCOLL_ALLTOALLV_INPLACE_ALGORITHM", inplace_algos, 1};
+
+/* Persistent auto: the cost model over the global sizes. */
+static int choose_global(const pcoll__a2av_args_t *v, int p)
+{
+    pcoll__cost_t c = pcoll__cost_params();
+    double direct = pcoll__cost_direct(&c, p, v->maxbytes);
+    double padded = pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) + 2.0 * p * v->maxbytes * c.gamma;
+    if (v->a.inplace)
+        return pcoll__alltoallv_inplace_preferred(&c, p, v->maxpeers, v->maxbytes, v->maxtotal,
+                                                  &v->a.opts)
+                   ? V_INPLACE
+                   : V_PAIRWISE;
+    if (pcoll__alltoallv_regular(v) && pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) < direct)
+        return V_BRUCK_ZEROCOPY;
+    if (v->basic != MPI_DATATYPE_NULL && padded < direct)
+        return V_PADDED_BRUCK;
+    return v->maxbytes > PCOLL__A2A_SCATTERED_MAX ? V_PAIRWISE : V_SCATTERED;
+}
+
+int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, int p)
+{
+    if (!pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm))
+        return v->a.opts.algorithm;
+    if (v->maxbytes >= 0)
+        return choose_global(v, p);
+    return v->a.inplace ? V_PAIRWISE : V_SCATTERED;
+}
+
+int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int p,
+                                 int chosen)
+{
+    pcoll__cost_t c = pcoll__cost_params();
+    if (v->maxbytes <= 0 || v->a.inplace ||
+        !pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm))
+        return chosen;
+    return pcoll__hier_pays(ctx, &v->a.opts, v->maxbytes, pcoll__cost_direct(&c, p, v->maxbytes))
+               ? V_HIER
+               : chosen;
+}

@@ -1,0 +1,49 @@
+/*
+ * reduce_scatter (both forms): the algorithm table and the automatic choice
+ * (the cost model of the reduce-scatter paper, section 4, among the
+ * algorithms the op allows: ring and ring_prepost reorder the operands).
+ */
+#include "model/cost.h"
+#include "select/select.h"
+
+enum { ALGO_MST, ALGO_RING, ALGO_RING_PREPOST, ALGO_RECURSIVE_HALVING, ALGO_PAIRWISE, ALGO_AUTO };
+
+static const pcoll__algo_t algos[] = {
+    [ALGO_MST] = {"mst", "binomial-tree reduce to rank 0, then binomial scatter (short vectors)",
+                  pcoll__reduce_scatter_mst, 0},
+    [ALGO_RING] = {"ring", "bucket algorithm: p-1 steps of n/p around a ring (long vectors)",
+                   pcoll__reduce_scatter_ring, PCOLL__ALGO_COMMUTATIVE},
+    [ALGO_RING_PREPOST] = {"ring_prepost",
+                           "ring with every receive preposted, a handshake, ready-mode sends",
+                           pcoll__reduce_scatter_ring_prepost, PCOLL__ALGO_COMMUTATIVE},
+    [ALGO_RECURSIVE_HALVING] = {"recursive_halving",
+                                "log2 p halving steps (fold-in for other p), order kept",
+                                pcoll__reduce_scatter_recursive_halving, 0},
+    [ALGO_PAIRWISE] = {"pairwise", "p-1 exchange rounds of one block each",
+                       pcoll__reduce_scatter_pairwise, 0},
+    [ALGO_AUTO] = {"auto", "the cost model and the op's commutativity", NULL, 0},
+};
+
+const pcoll__algo_table_t pcoll__reduce_scatter_table = {
+    "reduce_scatter", "PCOLL_REDUCE_SCATTER_ALGORITHM", algos,
+    (int)(sizeof algos / sizeof *algos)};
+
+int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, int p)
+{
+    pcoll__cost_t c = pcoll__cost_params();
+    int size, i, best = ALGO_MST;
+    double t[ALGO_AUTO], n;
+    if (!pcoll__algo_is_auto(&pcoll__reduce_scatter_table, a->opts.algorithm))
+        return a->opts.algorithm;
+    MPI_Type_size(a->type, &size);
+    n = (double)a->total * size;
+    t[ALGO_MST] = pcoll__cost_rs_mst(&c, p, n);
+    t[ALGO_RING] = pcoll__cost_rs_ring(&c, p, n, 0);
+    t[ALGO_RING_PREPOST] = pcoll__cost_rs_ring(&c, p, n, 1);
+    t[ALGO_RECURSIVE_HALVING] = pcoll__cost_rs_halving(&c, p, n);
+    t[ALGO_PAIRWISE] = pcoll__cost_rs_ring(&c, p, n, 0) + c.alpha;
+    for (i = 0; i < ALGO_AUTO; i++)
+        if ((a->commutative || !(algos[i].flags & PCOLL__ALGO_COMMUTATIVE)) && t[i] < t[best])
+            best = i;
+    return best;
+}
