@@ -19,7 +19,7 @@
 
 _Static_assert(sizeof(pcoll__a2a_args_t) <= PCOLL__ARGS_MAX, "alltoall arguments");
 
-int pcoll__alltoall_check(const pcoll__a2a_raw_t *r, const char *fn, pcoll__a2a_args_t *a)
+int pcoll__alltoall_check(const pcoll__a2a_args_t *r, const char *fn, pcoll__a2a_args_t *a)
 {
     const void *sendbuf = r->sendbuf;
     MPI_Datatype sendtype = r->sendtype;
@@ -40,8 +40,9 @@ int pcoll__alltoall_check(const pcoll__a2a_raw_t *r, const char *fn, pcoll__a2a_
     a->blockbytes = pcoll__type_bytes(r->recvtype, r->recvcount);
     sbytes = pcoll__type_bytes(sendtype, sendcount);
     if (sbytes != a->blockbytes)
-        return pcoll__error(PCOLL_ERR_MISMATCH, "%s: a send block has %lld bytes, a receive block %lld",
-                            fn, sbytes, a->blockbytes);
+        return pcoll__error(PCOLL_ERR_MISMATCH,
+                            "%s: a send block has %lld bytes, a receive block %lld", fn, sbytes,
+                            a->blockbytes);
     MPI_Type_get_extent(sendtype, &lb, &sext);
     MPI_Type_get_extent(r->recvtype, &lb, &rext);
     a->sendbuf = sendbuf;
@@ -68,7 +69,7 @@ int pcoll__alltoall_keep_types(pcoll_plan_t *plan, pcoll__a2a_args_t *a)
     return pcoll__plan_keep_type(plan, &a->sendtype);
 }
 
-static int check(pcoll__call_t *c)
+static int a2a_check(pcoll__call_t *c)
 {
     pcoll__a2a_args_t *a = (pcoll__a2a_args_t *)(void *)c->args;
     int rc = pcoll__alltoall_check(c->raw, c->fn, a);
@@ -79,7 +80,7 @@ static int check(pcoll__call_t *c)
 
 /* Block size, algorithm, MPI_IN_PLACE use, radix and the use of the
  * automatic choice must be the same on every rank. */
-static int agree(pcoll__call_t *c, int local)
+static int a2a_agree(pcoll__call_t *c, int local)
 {
     static const char *const what[] = {"the block size in bytes", "the algorithm",
                                        "MPI_IN_PLACE use", "pcoll_radix",
@@ -95,10 +96,10 @@ static int agree(pcoll__call_t *c, int local)
 }
 
 /* Every argument that shapes the plan (the send side is zero in place). */
-static int key(pcoll__call_t *c, pcoll__key_t *k)
+static int a2a_key(pcoll__call_t *c, pcoll__key_t *k)
 {
-    const pcoll__a2a_raw_t *r = c->raw;
-    pcoll__a2a_raw_t *kr = pcoll__key_put(k, sizeof *kr);
+    const pcoll__a2a_args_t *r = c->raw;
+    pcoll__a2a_args_t *kr = pcoll__key_put(k, sizeof *kr);
     if (!kr)
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
     kr->recvbuf = r->recvbuf;
@@ -114,7 +115,7 @@ static int key(pcoll__call_t *c, pcoll__key_t *k)
     return PCOLL_SUCCESS;
 }
 
-static int choose(pcoll__call_t *c)
+static int a2a_choose(pcoll__call_t *c)
 {
     const pcoll__a2a_args_t *a = (const pcoll__a2a_args_t *)(const void *)c->args;
     int algo = pcoll__select_alltoall(a, c->p);
@@ -123,14 +124,14 @@ static int choose(pcoll__call_t *c)
     return algo;
 }
 
-static int prepare(pcoll__call_t *c, pcoll_plan_t *plan)
+static int a2a_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
 {
     return pcoll__alltoall_keep_types(plan, (pcoll__a2a_args_t *)(void *)c->args);
 }
 
 /* Copy the receive buffer into scratch as signature-typed blocks at the
  * start of each run, and send from there. */
-static int stage(pcoll__call_t *c, pcoll_plan_t *plan)
+static int a2a_stage(pcoll__call_t *c, pcoll_plan_t *plan)
 {
     pcoll__a2a_args_t *a = (pcoll__a2a_args_t *)(void *)c->args;
     MPI_Datatype blk, sig;
@@ -162,41 +163,43 @@ static const pcoll__coll_t alltoall = {
     .name = "alltoall",
     .table = &pcoll__alltoall_table,
     .opts_offset = offsetof(pcoll__a2a_args_t, opts),
-    .check = check,
-    .agree = agree,
-    .key = key,
-    .choose = choose,
-    .prepare = prepare,
-    .stage = stage,
+    .check = a2a_check,
+    .agree = a2a_agree,
+    .key = a2a_key,
+    .choose = a2a_choose,
+    .prepare = a2a_prepare,
+    .stage = a2a_stage,
 };
 
-static int call(pcoll__mode_t mode, const char *fn, const pcoll__a2a_raw_t *raw, MPI_Comm comm,
-                MPI_Info info, pcoll_plan_t **plan)
+/* Every alltoall call: its six arguments, then the path's. */
+static int run(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, pcoll__mode_t mode, const char *fn,
+               MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
-    pcoll__call_t c = {.coll = &alltoall, .mode = mode, .fn = fn, .raw = raw, .comm = comm,
-                       .info = info, .plan = plan};
-    return pcoll__entry(&c);
+    pcoll__a2a_args_t r = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+                           .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype};
+    return pcoll__entry(&alltoall, mode, fn, &r, comm, info, plan);
 }
 
 int pcoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                         MPI_Info info, pcoll_plan_t **plan)
 {
-    pcoll__a2a_raw_t r = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype};
-    return call(PCOLL__PERSISTENT, "pcoll_alltoall_init", &r, comm, info, plan);
+    return run(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, PCOLL__PERSISTENT,
+               "pcoll_alltoall_init", comm, info, plan);
 }
 
 int pcoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    pcoll__a2a_raw_t r = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype};
-    return call(PCOLL__ONESHOT, "pcoll_alltoall", &r, comm, MPI_INFO_NULL, NULL);
+    return run(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, PCOLL__ONESHOT,
+               "pcoll_alltoall", comm, MPI_INFO_NULL, NULL);
 }
 
 int pcoll__alltoall_plan_local(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                MPI_Comm comm, pcoll_plan_t **plan)
 {
-    pcoll__a2a_raw_t r = {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype};
-    return call(PCOLL__LOCAL, "pcoll__alltoall_plan_local", &r, comm, MPI_INFO_NULL, plan);
+    return run(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, PCOLL__LOCAL,
+               "pcoll__alltoall_plan_local", comm, MPI_INFO_NULL, plan);
 }

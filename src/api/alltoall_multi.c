@@ -28,7 +28,7 @@ _Static_assert(sizeof(pcoll__multi_args_t) <= PCOLL__ARGS_MAX, "multi arguments"
 
 /* The public call's arguments. */
 typedef struct raw {
-    pcoll__a2a_raw_t blocks;
+    pcoll__a2a_args_t blocks;
     MPI_Comm row, col;
 } raw_t;
 
@@ -144,7 +144,7 @@ static pcoll__multi_args_t *args_of(pcoll__call_t *c)
 }
 
 /* Local checks: the blocks and the column communicator. */
-static int check(pcoll__call_t *c)
+static int multi_check(pcoll__call_t *c)
 {
     const raw_t *r = c->raw;
     pcoll__multi_args_t *m = args_of(c);
@@ -158,20 +158,20 @@ static int check(pcoll__call_t *c)
 }
 
 /* Plan on the union of the rows (every rank's verdict combined). */
-static int open_union(pcoll__call_t *c, int local)
+static int multi_open_union(pcoll__call_t *c, int local)
 {
     const raw_t *r = c->raw;
     return make_union(r->row, r->col, local, &c->comm);
 }
 
-static void close_union(pcoll__call_t *c)
+static void multi_close_union(pcoll__call_t *c)
 {
     const raw_t *r = c->raw;
     if (c->comm != r->row)
         MPI_Comm_free(&c->comm);
 }
 
-static int agree(pcoll__call_t *c, int local)
+static int multi_agree(pcoll__call_t *c, int local)
 {
     static const char *const what[] = {"the block size in bytes", "MPI_IN_PLACE use"};
     const pcoll__multi_args_t *m = args_of(c);
@@ -179,13 +179,13 @@ static int agree(pcoll__call_t *c, int local)
     return pcoll__agree(c->ctx->dup, local, vals, what, 2, c->fn);
 }
 
-static int choose(pcoll__call_t *c)
+static int multi_choose(pcoll__call_t *c)
 {
     (void)c;
     return pcoll__select_alltoall_multi();
 }
 
-static int prepare(pcoll__call_t *c, pcoll_plan_t *plan)
+static int multi_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
 {
     return pcoll__alltoall_keep_types(plan, &args_of(c)->a);
 }
@@ -194,12 +194,12 @@ static const pcoll__coll_t alltoall_multi = {
     .name = "alltoall_multi",
     .table = &pcoll__alltoall_multi_table,
     .opts_offset = offsetof(pcoll__multi_args_t, a.opts),
-    .check = check,
-    .open = open_union,
-    .close = close_union,
-    .agree = agree,
-    .choose = choose,
-    .prepare = prepare,
+    .check = multi_check,
+    .open = multi_open_union,
+    .close = multi_close_union,
+    .agree = multi_agree,
+    .choose = multi_choose,
+    .prepare = multi_prepare,
 };
 
 int pcoll_alltoall_multi_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -207,10 +207,10 @@ int pcoll_alltoall_multi_init(const void *sendbuf, int sendcount, MPI_Datatype s
                               MPI_Comm comm_row, MPI_Comm comm_column, MPI_Info info,
                               pcoll_plan_t **plan)
 {
-    raw_t r = {{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}, comm_row,
-               comm_column};
-    pcoll__call_t c = {.coll = &alltoall_multi, .mode = PCOLL__PERSISTENT,
-                       .fn = "pcoll_alltoall_multi_init", .raw = &r, .comm = comm_row,
-                       .info = info, .plan = plan};
-    return pcoll__entry(&c);
+    raw_t r = {.blocks = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+                          .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype},
+               .row = comm_row,
+               .col = comm_column};
+    return pcoll__entry(&alltoall_multi, PCOLL__PERSISTENT, "pcoll_alltoall_multi_init", &r,
+                        comm_row, info, plan);
 }

@@ -129,7 +129,7 @@ static long long largest(const pcoll__a2a_args_t *a, int p)
 
 /* Local checks; fill the arguments (nothing allocated that outlives the
  * call).  The sizes over all ranks are unknown (-1) until the agreement. */
-static int check(pcoll__call_t *c)
+static int a2av_check(pcoll__call_t *c)
 {
     const raw_t *r = c->raw;
     pcoll__a2av_args_t *v = args_of(c);
@@ -204,7 +204,7 @@ static void received(const pcoll__a2a_args_t *a, int p, long long *total, long l
 /* The reduction: verdicts, algorithm and in-place use (must be equal), the
  * global smallest and largest element, the basic type's size; then the
  * pairs' byte counts. */
-static int agree(pcoll__call_t *c, int local)
+static int a2av_agree(pcoll__call_t *c, int local)
 {
     pcoll__a2av_args_t *v = args_of(c);
     long long vals[7] = {0}, mins[7], maxs[7];
@@ -238,7 +238,7 @@ static int agree(pcoll__call_t *c, int local)
 /* ---- one-shot key, choice, preparation ----------------------------------------- */
 
 /* The key: buffers and types, then the four arrays (send ones zero in place). */
-static int key(pcoll__call_t *c, pcoll__key_t *k)
+static int a2av_key(pcoll__call_t *c, pcoll__key_t *k)
 {
     const raw_t *r = c->raw;
     size_t bytes = sizeof(int) * (size_t)c->p;
@@ -266,7 +266,7 @@ static int key(pcoll__call_t *c, pcoll__key_t *k)
     return PCOLL_SUCCESS;
 }
 
-static int choose(pcoll__call_t *c)
+static int a2av_choose(pcoll__call_t *c)
 {
     const pcoll__a2av_args_t *v = args_of(c);
     int algo = pcoll__select_alltoallv(v, c->p);
@@ -277,7 +277,7 @@ static int choose(pcoll__call_t *c)
 
 /* Copy the counts and displacements into the plan (the caller's arrays may
  * be freed after init), and keep the types. */
-static int prepare(pcoll__call_t *c, pcoll_plan_t *plan)
+static int a2av_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
 {
     pcoll__a2a_args_t *a = &args_of(c)->a;
     size_t bytes = sizeof(int) * (size_t)plan->size;
@@ -297,20 +297,12 @@ static const pcoll__coll_t alltoallv = {
     .name = "alltoallv",
     .table = &pcoll__alltoallv_table,
     .opts_offset = offsetof(pcoll__a2av_args_t, a.opts),
-    .check = check,
-    .agree = agree,
-    .key = key,
-    .choose = choose,
-    .prepare = prepare,
+    .check = a2av_check,
+    .agree = a2av_agree,
+    .key = a2av_key,
+    .choose = a2av_choose,
+    .prepare = a2av_prepare,
 };
-
-static int call(pcoll__mode_t mode, const char *fn, const raw_t *raw, MPI_Comm comm,
-                MPI_Info info, pcoll_plan_t **plan)
-{
-    pcoll__call_t c = {.coll = &alltoallv, .mode = mode, .fn = fn, .raw = raw, .comm = comm,
-                       .info = info, .plan = plan};
-    return pcoll__entry(&c);
-}
 
 int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
@@ -318,7 +310,8 @@ int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[], const int 
                          MPI_Info info, pcoll_plan_t **plan)
 {
     raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype};
-    return call(PCOLL__PERSISTENT, "pcoll_alltoallv_init", &r, comm, info, plan);
+    return pcoll__entry(&alltoallv, PCOLL__PERSISTENT, "pcoll_alltoallv_init",
+                        &r, comm, info, plan);
 }
 
 int pcoll_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -326,7 +319,8 @@ int pcoll_alltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype};
-    return call(PCOLL__ONESHOT, "pcoll_alltoallv", &r, comm, MPI_INFO_NULL, NULL);
+    return pcoll__entry(&alltoallv, PCOLL__ONESHOT, "pcoll_alltoallv",
+                        &r, comm, MPI_INFO_NULL, NULL);
 }
 
 int pcoll__alltoallv_plan_local(const void *sendbuf, const int sendcounts[],
@@ -335,5 +329,6 @@ int pcoll__alltoallv_plan_local(const void *sendbuf, const int sendcounts[],
                                 MPI_Datatype recvtype, MPI_Comm comm, pcoll_plan_t **plan)
 {
     raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype};
-    return call(PCOLL__LOCAL, "pcoll__alltoallv_plan_local", &r, comm, MPI_INFO_NULL, plan);
+    return pcoll__entry(&alltoallv, PCOLL__LOCAL, "pcoll__alltoallv_plan_local",
+                        &r, comm, MPI_INFO_NULL, plan);
 }

@@ -36,7 +36,7 @@ static int has_items(const pcoll__ip_args_t *a, int p)
 
 /* Everything init can check on this rank alone (c->raw is the filled
  * argument struct itself). */
-static int check(pcoll__call_t *c)
+static int ip_check(pcoll__call_t *c)
 {
     pcoll__ip_args_t *a = args_of(c);
     const pcoll__ip_args_t *r = c->raw;
@@ -75,7 +75,7 @@ static int match_counts(MPI_Comm comm, const pcoll__ip_args_t *a, int p, int *th
 }
 
 /* Agree on the local verdict and the type's size, then on the counts. */
-static int agree(pcoll__call_t *c, int local)
+static int ip_agree(pcoll__call_t *c, int local)
 {
     static const char *const what[] = {"the type's size"};
     pcoll__ip_args_t *a = args_of(c);
@@ -93,7 +93,7 @@ static int agree(pcoll__call_t *c, int local)
     return rc;
 }
 
-static int choose(pcoll__call_t *c)
+static int ip_choose(pcoll__call_t *c)
 {
     (void)c;
     return 0; /* the one algorithm */
@@ -103,9 +103,9 @@ static const pcoll__coll_t alltoallv_inplace = {
     .name = "alltoallv",
     .table = &pcoll__alltoallv_inplace_table,
     .opts_offset = offsetof(pcoll__ip_args_t, opts),
-    .check = check,
-    .agree = agree,
-    .choose = choose,
+    .check = ip_check,
+    .agree = ip_agree,
+    .choose = ip_choose,
 };
 
 int pcoll_alltoallv_inplace_init(void *buf, const int sendcounts[], const int sdispls[],
@@ -113,8 +113,6 @@ int pcoll_alltoallv_inplace_init(void *buf, const int sendcounts[], const int sd
                                  MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
     pcoll__ip_args_t r = {buf, sendcounts, sdispls, recvcounts, rdispls, type, {0}};
-    pcoll__call_t c = {.coll = &alltoallv_inplace, .mode = PCOLL__PERSISTENT,
-                       .fn = "pcoll_alltoallv_inplace_init", .raw = &r, .comm = comm,
-                       .info = info, .plan = plan};
-    return pcoll__entry(&c);
+    return pcoll__entry(&alltoallv_inplace, PCOLL__PERSISTENT, "pcoll_alltoallv_inplace_init",
+                        &r, comm, info, plan);
 }

@@ -24,19 +24,11 @@ int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const i
 
 /* ---- shared by the descriptors ----------------------------------------- */
 
-/* alltoall's arguments as the public call gives them. */
-typedef struct pcoll__a2a_raw {
-    const void *sendbuf;
-    int sendcount;
-    MPI_Datatype sendtype;
-    void *recvbuf;
-    int recvcount;
-    MPI_Datatype recvtype;
-} pcoll__a2a_raw_t;
-
-/* alltoall's local checks of r into *a (MPI_IN_PLACE resolved); nothing is
- * allocated.  The multiple all-to-all checks its blocks the same way. */
-int pcoll__alltoall_check(const pcoll__a2a_raw_t *r, const char *fn, pcoll__a2a_args_t *a);
+/* alltoall's local checks of the call's six arguments (the first six
+ * fields of r, as the public call gives them) into *a (MPI_IN_PLACE
+ * resolved); nothing is allocated.  The multiple all-to-all checks its
+ * blocks the same way. */
+int pcoll__alltoall_check(const pcoll__a2a_args_t *r, const char *fn, pcoll__a2a_args_t *a);
 /* Before building: keep the types (the caller may free its own). */
 int pcoll__alltoall_keep_types(pcoll_plan_t *plan, pcoll__a2a_args_t *a);
 

@@ -138,17 +138,8 @@ static int persistent(pcoll__call_t *c)
 static int oneshot_uncached(const pcoll__call_t *c)
 {
     pcoll_plan_t *plan = NULL;
-    pcoll__call_t init;
-    int rc;
-    memset(&init, 0, sizeof init);
-    init.coll = c->coll;
-    init.mode = PCOLL__PERSISTENT;
-    init.fn = c->fn;
-    init.raw = c->raw;
-    init.comm = c->comm;
-    init.info = MPI_INFO_NULL;
-    init.plan = &plan;
-    rc = pcoll__entry(&init);
+    int rc = pcoll__entry(c->coll, PCOLL__PERSISTENT, c->fn, c->raw, c->comm, MPI_INFO_NULL,
+                          &plan);
     if (rc == PCOLL_SUCCESS)
         rc = pcoll__plan_run(plan);
     pcoll_plan_free(&plan);
@@ -212,7 +203,7 @@ static int local(pcoll__call_t *c)
     return build(c, pcoll__ctx_tag(c->ctx), c->plan);
 }
 
-int pcoll__entry(pcoll__call_t *c)
+static int run_call(pcoll__call_t *c)
 {
     int rc, i;
     pcoll__set_verbose(0);
@@ -231,4 +222,12 @@ int pcoll__entry(pcoll__call_t *c)
     for (i = 0; i < 2; i++)
         pcoll__free(c->tmp[i]);
     return rc;
+}
+
+int pcoll__entry(const pcoll__coll_t *coll, pcoll__mode_t mode, const char *fn, const void *raw,
+                 MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
+{
+    pcoll__call_t c = {.coll = coll, .mode = mode, .fn = fn, .raw = raw, .comm = comm,
+                       .info = info, .plan = plan};
+    return run_call(&c);
 }

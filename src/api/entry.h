@@ -37,7 +37,7 @@ typedef enum pcoll__mode {
 
 /* A one-shot cache key: the path's part (the options) then the
  * collective's (arguments), and the datatypes it names. */
-#define PCOLL__KEY_INLINE 256
+#define PCOLL__KEY_INLINE 512
 typedef struct pcoll__key {
     unsigned char *bytes;
     size_t len;
@@ -98,9 +98,11 @@ struct pcoll__coll {
     int (*stage)(pcoll__call_t *c, pcoll_plan_t *plan);
 };
 
-/* Run one public call: c->coll, c->mode, c->fn, c->raw, c->comm, c->info
- * and c->plan set by the public function; the rest zero. */
-int pcoll__entry(pcoll__call_t *c);
+/* Run one public call of coll: raw is the collective's own struct of the
+ * call's arguments, fn the public name (for messages), plan the output of
+ * the persistent and local modes (NULL for one-shot). */
+int pcoll__entry(const pcoll__coll_t *coll, pcoll__mode_t mode, const char *fn, const void *raw,
+                 MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
 
 /* Room for len bytes of the collective's part of the key (zeroed); NULL
  * when memory runs out (the hook answers PCOLL_ERR_NOMEM). */

@@ -133,7 +133,7 @@ static int check_counts(pcoll__call_t *c, pcoll__rs_args_t *a)
     return PCOLL_SUCCESS;
 }
 
-static int check(pcoll__call_t *c)
+static int rs_check(pcoll__call_t *c)
 {
     pcoll__rs_args_t *a = args_of(c);
     int rc = check_type_op(c, a);
@@ -144,7 +144,7 @@ static int check(pcoll__call_t *c)
 }
 
 /* The vector length, the algorithm and MPI_IN_PLACE use must be equal. */
-static int agree(pcoll__call_t *c, int local)
+static int rs_agree(pcoll__call_t *c, int local)
 {
     static const char *const what[] = {"the vector length", "the algorithm", "MPI_IN_PLACE use"};
     const pcoll__rs_args_t *a = args_of(c);
@@ -158,7 +158,7 @@ static int agree(pcoll__call_t *c, int local)
 /* ---- one-shot key, choice, preparation, staging ------------------------------ */
 
 /* Key: buffers, type, op, then the counts. */
-static int key(pcoll__call_t *c, pcoll__key_t *k)
+static int rs_key(pcoll__call_t *c, pcoll__key_t *k)
 {
     const raw_t *r = c->raw;
     size_t bytes = sizeof(int) * (size_t)c->p;
@@ -175,14 +175,14 @@ static int key(pcoll__call_t *c, pcoll__key_t *k)
     return PCOLL_SUCCESS;
 }
 
-static int choose(pcoll__call_t *c)
+static int rs_choose(pcoll__call_t *c)
 {
     return pcoll__select_reduce_scatter(args_of(c), c->p);
 }
 
 /* Refuse a non-commutative op for the algorithms that reorder operands;
  * copy the counts and displacements into the plan; keep the type. */
-static int prepare(pcoll__call_t *c, pcoll_plan_t *plan)
+static int rs_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
 {
     pcoll__rs_args_t *a = args_of(c);
     const pcoll__algo_t *algo = &pcoll__reduce_scatter_table.algos[c->algo];
@@ -204,7 +204,7 @@ static int prepare(pcoll__call_t *c, pcoll_plan_t *plan)
 }
 
 /* In place: copy the input vector into scratch at the start of each run. */
-static int stage(pcoll__call_t *c, pcoll_plan_t *plan)
+static int rs_stage(pcoll__call_t *c, pcoll_plan_t *plan)
 {
     pcoll__rs_args_t *a = args_of(c);
     void *copy = pcoll__rs_scratch(plan, a, a->total);
@@ -218,28 +218,21 @@ static const pcoll__coll_t reduce_scatter = {
     .name = "reduce_scatter",
     .table = &pcoll__reduce_scatter_table,
     .opts_offset = offsetof(pcoll__rs_args_t, opts),
-    .check = check,
-    .agree = agree,
-    .key = key,
-    .choose = choose,
-    .prepare = prepare,
-    .stage = stage,
+    .check = rs_check,
+    .agree = rs_agree,
+    .key = rs_key,
+    .choose = rs_choose,
+    .prepare = rs_prepare,
+    .stage = rs_stage,
 };
-
-static int call(pcoll__mode_t mode, const char *fn, const raw_t *raw, MPI_Comm comm,
-                MPI_Info info, pcoll_plan_t **plan)
-{
-    pcoll__call_t c = {.coll = &reduce_scatter, .mode = mode, .fn = fn, .raw = raw,
-                       .comm = comm, .info = info, .plan = plan};
-    return pcoll__entry(&c);
-}
 
 int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
                               MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                               pcoll_plan_t **plan)
 {
     raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op};
-    return call(PCOLL__PERSISTENT, "pcoll_reduce_scatter_init", &r, comm, info, plan);
+    return pcoll__entry(&reduce_scatter, PCOLL__PERSISTENT, "pcoll_reduce_scatter_init",
+                        &r, comm, info, plan);
 }
 
 int pcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
@@ -247,21 +240,24 @@ int pcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recv
                                     pcoll_plan_t **plan)
 {
     raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op};
-    return call(PCOLL__PERSISTENT, "pcoll_reduce_scatter_block_init", &r, comm, info, plan);
+    return pcoll__entry(&reduce_scatter, PCOLL__PERSISTENT, "pcoll_reduce_scatter_block_init",
+                        &r, comm, info, plan);
 }
 
 int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
     raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op};
-    return call(PCOLL__ONESHOT, "pcoll_reduce_scatter", &r, comm, MPI_INFO_NULL, NULL);
+    return pcoll__entry(&reduce_scatter, PCOLL__ONESHOT, "pcoll_reduce_scatter",
+                        &r, comm, MPI_INFO_NULL, NULL);
 }
 
 int pcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
     raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op};
-    return call(PCOLL__ONESHOT, "pcoll_reduce_scatter_block", &r, comm, MPI_INFO_NULL, NULL);
+    return pcoll__entry(&reduce_scatter, PCOLL__ONESHOT, "pcoll_reduce_scatter_block",
+                        &r, comm, MPI_INFO_NULL, NULL);
 }
 
 int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const int recvcounts[],
@@ -269,5 +265,6 @@ int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const i
                                      pcoll_plan_t **plan)
 {
     raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op};
-    return call(PCOLL__LOCAL, "pcoll__reduce_scatter_plan_local", &r, comm, MPI_INFO_NULL, plan);
+    return pcoll__entry(&reduce_scatter, PCOLL__LOCAL, "pcoll__reduce_scatter_plan_local",
+                        &r, comm, MPI_INFO_NULL, plan);
 }

@@ -70,7 +70,8 @@ static int choose_global(const pcoll__a2av_args_t *v, int p)
 {
     pcoll__cost_t c = pcoll__cost_params();
     double direct = pcoll__cost_direct(&c, p, v->maxbytes);
-    double padded = pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) + 2.0 * p * v->maxbytes * c.gamma;
+    double padded =
+        pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) + 2.0 * p * v->maxbytes * c.gamma;
     if (v->a.inplace)
         return pcoll__alltoallv_inplace_preferred(&c, p, v->maxpeers, v->maxbytes, v->maxtotal,
                                                   &v->a.opts)
