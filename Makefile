@@ -322,7 +322,7 @@ sim-fft:
 	  for ((i = 0; i * 16 < p; i++)); do echo "node-$$i:16"; done > hosts-P$$p; \
 	  for n in $(SIM_FFT_N); do \
 	    echo "== P=$$p grid $${q}x$$q N=$$n: $$PWD/P$$p-n$$n.log"; \
-	    PCOLL_QUIET=1 smpirun -np $$p -platform $(ROOT)/bench/platforms/multicore-ib.xml \
+	    smpirun -np $$p -platform $(ROOT)/bench/platforms/multicore-ib.xml \
 	      -hostfile hosts-P$$p --cfg=smpi/allgather:mpich --cfg=smpi/barrier:mpich --cfg=smpi/privatization:1 --cfg=smpi/simulate-computation:$(SIM_FFT_COMPUTE) \
 	      --cfg=smpi/host-speed:100Gf --cfg=smpi/display-timing:yes \
 	      --log=xbt_cfg.thres:warning --log=smpi_coll.thres:warning \

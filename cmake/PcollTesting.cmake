@@ -12,7 +12,9 @@
 # also call internal pcoll__ functions) and see src/ on their include path
 # ("core/plan.h").
 # MPI tests also link pcoll_test_harness (tests/mpi/harness.c) when it exists.
-# Every test runs with PCOLL_QUIET=1 plus the entries of PCOLL_TEST_ENVIRONMENT.
+# Every test runs with PCOLL_TEST_QUIET=1 (the harness's progress notes off;
+# the library itself prints nothing unless PCOLL_VERBOSE is set) plus the
+# entries of PCOLL_TEST_ENVIRONMENT.
 include_guard(GLOBAL)
 
 set(PCOLL_TEST_NPROCS 1 2 3 4 5 7 8 13 16 CACHE STRING
@@ -34,7 +36,7 @@ function(_pcoll_test_properties test labels)
   set_tests_properties(${test} PROPERTIES
     LABELS "${labels}"
     TIMEOUT ${PCOLL_TEST_TIMEOUT}
-    ENVIRONMENT "PCOLL_QUIET=1;${PCOLL_TEST_ENVIRONMENT}")
+    ENVIRONMENT "PCOLL_TEST_QUIET=1;${PCOLL_TEST_ENVIRONMENT}")
 endfunction()
 
 function(pcoll_add_unit_test name)

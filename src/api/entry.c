@@ -20,15 +20,21 @@
 #include "base/mem.h"
 #include "base/status.h"
 
+/* The path's part of a key, rounded up so the collective's part is aligned
+ * for any type. */
+#define KEY_HEAD \
+    ((sizeof(pcoll__opts_t) + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * \
+     _Alignof(max_align_t))
+
 void *pcoll__key_put(pcoll__key_t *k, size_t len)
 {
-    size_t total = sizeof(pcoll__opts_t) + len;
+    size_t total = KEY_HEAD + len;
     k->bytes = total <= PCOLL__KEY_INLINE ? k->inline_bytes : pcoll__malloc(total);
     if (!k->bytes)
         return NULL;
     memset(k->bytes, 0, total);
     k->len = total;
-    return k->bytes + sizeof(pcoll__opts_t);
+    return k->bytes + KEY_HEAD;
 }
 
 static void key_free(pcoll__key_t *k)
@@ -159,7 +165,8 @@ static int cached_plan(pcoll__call_t *c, pcoll__key_t *k, pcoll_plan_t **plan)
     PCOLL_CHECK(c->coll->check(c), rc, out);
     c->algo = c->coll->choose(c);
     PCOLL_CHECK(build(c, PCOLL__ONESHOT_TAG, plan), rc, out);
-    rc = pcoll__cache_add(c->ctx, k->bytes, k->len, k->types, k->ntypes, *plan);
+    rc = pcoll__cache_add(c->ctx, k->bytes, k->len, k->types, k->ntypes, *plan,
+                          pcoll__plan_destroy);
     if (rc != PCOLL_SUCCESS)
         pcoll__plan_destroy(*plan);
 out:

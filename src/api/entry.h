@@ -43,7 +43,7 @@ typedef struct pcoll__key {
     size_t len;
     MPI_Datatype types[2];
     int ntypes;
-    unsigned char inline_bytes[PCOLL__KEY_INLINE];
+    _Alignas(max_align_t) unsigned char inline_bytes[PCOLL__KEY_INLINE];
 } pcoll__key_t;
 
 typedef struct pcoll__call pcoll__call_t;

@@ -22,9 +22,10 @@ static pcoll__ctx_t *contexts;
 
 static void cache_drop(pcoll__cache_entry_t *e)
 {
-    if (e->plan)
+    if (e->plan) {
         e->plan->cached = 0;
-    pcoll__plan_destroy(e->plan);
+        e->destroy(e->plan);
+    }
     pcoll__free(e->key);
     memset(e, 0, sizeof *e);
 }
@@ -195,7 +196,8 @@ static void watch_type(MPI_Datatype type)
 }
 
 int pcoll__cache_add(pcoll__ctx_t *ctx, const void *key, size_t keylen,
-                     const MPI_Datatype *types, int ntypes, pcoll_plan_t *plan)
+                     const MPI_Datatype *types, int ntypes, pcoll_plan_t *plan,
+                     void (*destroy)(pcoll_plan_t *plan))
 {
     pcoll__cache_entry_t *e = &ctx->cache[0];
     int i;
@@ -212,6 +214,7 @@ int pcoll__cache_add(pcoll__ctx_t *ctx, const void *key, size_t keylen,
     e->key = copy;
     e->keylen = keylen;
     e->plan = plan;
+    e->destroy = destroy;
     e->stamp = ++ctx->clock;
     plan->cached = 1;
     for (i = 0; i < ntypes; i++) {

@@ -27,6 +27,7 @@ typedef struct pcoll__cache_entry {
     MPI_Datatype types[PCOLL__CACHE_TYPES]; /* derived types in the key */
     int ntypes;
     pcoll_plan_t *plan;
+    void (*destroy)(pcoll_plan_t *plan); /* how the cache frees it */
     unsigned long long stamp; /* last use, for LRU eviction */
     int stale;               /* a datatype in the key was freed */
 } pcoll__cache_entry_t;
@@ -52,9 +53,12 @@ int pcoll__ctx_tag(pcoll__ctx_t *ctx);
 
 /* The cached plan for key, or NULL. */
 pcoll_plan_t *pcoll__cache_find(pcoll__ctx_t *ctx, const void *key, size_t keylen);
-/* Hand plan to the cache under key; types are the datatypes the key names. */
+/* Hand plan to the cache under key; types are the datatypes the key names;
+ * the cache frees the plan with destroy (given by the plan's owner, so that
+ * contexts and plans, which hold each other, do not call each other). */
 int pcoll__cache_add(pcoll__ctx_t *ctx, const void *key, size_t keylen,
-                     const MPI_Datatype *types, int ntypes, pcoll_plan_t *plan);
+                     const MPI_Datatype *types, int ntypes, pcoll_plan_t *plan,
+                     void (*destroy)(pcoll_plan_t *plan));
 
 /* Checks shared by every collective's entry points: MPI initialized, comm
  * valid and an intracommunicator. */

@@ -17,6 +17,7 @@
 
 #include "base/mem.h"
 #include "core/node.h"
+#include "core/pmpi.h"
 #include "base/status.h"
 
 #define CTL_BYTES 64 /* one cache line for the counter */
@@ -60,7 +61,7 @@ void pcoll__node_shm_drop(pcoll__node_shm_t *s)
     if (fini)
         return;
     if (s->req != MPI_REQUEST_NULL)
-        MPI_Wait(&s->req, MPI_STATUS_IGNORE);
+        PCOLL__MPI(Wait)(&s->req, MPI_STATUS_IGNORE);
     if (s->win != MPI_WIN_NULL) {
         MPI_Win_unlock_all(s->win);
         MPI_Win_free(&s->win);
@@ -180,7 +181,7 @@ static int reached(void *arg)
     int flag = 1;
     if (s->mpi_barrier) {
         if (s->req != MPI_REQUEST_NULL &&
-            MPI_Test(&s->req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            PCOLL__MPI(Test)(&s->req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
             flag = 1; /* reported nowhere better; do not hang */
     } else {
         flag = atomic_load_explicit(counter(s), memory_order_acquire) >= s->arrivals * s->nlocal;

@@ -7,6 +7,7 @@
 #include "base/mem.h"
 #include "core/schedule.h"
 #include "core/check.h"
+#include "core/pmpi.h"
 #include "base/status.h"
 #include "datatype/blocks.h"
 
@@ -255,7 +256,7 @@ static int begin_round(pcoll__sched_t *s)
         switch (op->kind) {
         case PCOLL__OP_SEND:
         case PCOLL__OP_RECV:
-            err = MPI_Start(&s->reqs[op->req]);
+            err = PCOLL__MPI(Start)(&s->reqs[op->req]);
             break;
         case PCOLL__OP_COPY:
             rc = pcoll__copy_run(&op->copy, op->src, op->scount, op->stype, op->dst,
@@ -305,7 +306,8 @@ static int round_done(pcoll__sched_t *s, int *flag)
 {
     int first = s->req_first[s->cursor], n = s->req_first[s->cursor + 1] - first;
     *flag = 1;
-    if (n > 0 && MPI_Testall(n, s->reqs + first, flag, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    if (n > 0 &&
+        PCOLL__MPI(Testall)(n, s->reqs + first, flag, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "schedule: MPI_Testall in round %d", s->cursor);
     *flag = *flag && polls_done(s);
     return PCOLL_SUCCESS;
@@ -348,7 +350,7 @@ static int wait_polled_round(pcoll__sched_t *s)
     int first = s->req_first[s->cursor], n = s->req_first[s->cursor + 1] - first;
     while (!polls_done(s))
         ;
-    if (n > 0 && MPI_Waitall(n, s->reqs + first, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    if (n > 0 && PCOLL__MPI(Waitall)(n, s->reqs + first, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
         rc = pcoll__error(PCOLL_ERR_MPI, "schedule: MPI_Waitall in round %d", s->cursor);
     (void)flag;
 #else
@@ -371,7 +373,8 @@ int pcoll__sched_wait(pcoll__sched_t *s)
     while (rc == PCOLL_SUCCESS && s->cursor < s->nrounds) {
         int first = s->req_first[s->cursor], n = s->req_first[s->cursor + 1] - first;
         if (!has_polls(s)) {
-            if (n > 0 && MPI_Waitall(n, s->reqs + first, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+            if (n > 0 &&
+                PCOLL__MPI(Waitall)(n, s->reqs + first, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
                 return pcoll__error(PCOLL_ERR_MPI, "schedule: MPI_Waitall in round %d",
                                     s->cursor);
         } else {
@@ -388,7 +391,7 @@ void pcoll__sched_free(pcoll__sched_t *s)
     int i;
     for (i = 0; i < s->nreqs; i++)
         if (s->reqs[i] != MPI_REQUEST_NULL)
-            MPI_Request_free(&s->reqs[i]);
+            PCOLL__MPI(Request_free)(&s->reqs[i]);
     for (i = 0; i < s->nops; i++)
         free_runs(s->ops[i].runs);
     pcoll__free(s->reqs);

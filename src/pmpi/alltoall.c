@@ -19,7 +19,6 @@ static int serve(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     pcoll_plan_t *plan = NULL;
     int rc;
-    pcoll__dropin_enter();
     if (form == BLOCKING)
         rc = pcoll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     else if (form == NONBLOCKING)
@@ -28,7 +27,6 @@ static int serve(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     else
         rc = pcoll_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                  comm, info, &plan);
-    pcoll__dropin_leave();
     return pcoll__dropin_finish(rc, plan, comm, COLL, form, request, err);
 }
 

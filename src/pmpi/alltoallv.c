@@ -42,7 +42,6 @@ static int serve(const vargs_t *v, MPI_Comm comm, int form, MPI_Info info, MPI_R
     pcoll_plan_t *plan = NULL;
     void *recvbuf = (void *)v->recvbuf;
     int rc;
-    pcoll__dropin_enter();
     if (form == BLOCKING)
         rc = pcoll_alltoallv(v->sendbuf, v->scounts, v->sdispls, v->sendtype, recvbuf,
                              v->rcounts, v->rdispls, v->recvtype, comm);
@@ -53,7 +52,6 @@ static int serve(const vargs_t *v, MPI_Comm comm, int form, MPI_Info info, MPI_R
     else
         rc = pcoll_alltoallv_init(v->sendbuf, v->scounts, v->sdispls, v->sendtype, recvbuf,
                                   v->rcounts, v->rdispls, v->recvtype, comm, info, &plan);
-    pcoll__dropin_leave();
     return pcoll__dropin_finish(rc, plan, comm, COLL, form, request, err);
 }
 

@@ -25,7 +25,7 @@
 /* Whether the call has requests of ours to care about. */
 static int involved(void)
 {
-    return pcoll__dropin_on() && pcoll__dropin_tracking();
+    return pcoll__dropin_enabled() && pcoll__dropin_tracking();
 }
 
 /* One pass: test every running plan; how many of reqs[0..n) stand for plans
@@ -74,13 +74,18 @@ static void copy_release(MPI_Request *copy, MPI_Request *small)
 
 /* ---- start and free ------------------------------------------------------------------- */
 
+/* MPI_Start of a request that may be ours (involved() holds). */
+static int start_one(MPI_Request *request)
+{
+    int handled = 0, rc = pcoll__dropin_start(request, &handled);
+    return handled ? rc : PMPI_Start(request);
+}
+
 int MPI_Start(MPI_Request *request)
 {
-    int handled = 0, rc;
     if (!involved())
         return PMPI_Start(request);
-    rc = pcoll__dropin_start(request, &handled);
-    return handled ? rc : PMPI_Start(request);
+    return start_one(request);
 }
 
 int MPI_Startall(int count, MPI_Request array_of_requests[])
@@ -88,9 +93,10 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
     int i, rc = MPI_SUCCESS;
     if (!involved())
         return PMPI_Startall(count, array_of_requests);
-    /* In array order, as MPI starts persistent collectives. */
+    /* In array order, as MPI starts persistent collectives; not through
+     * MPI_Start, which another library may interpose too. */
     for (i = 0; i < count && rc == MPI_SUCCESS; i++)
-        rc = MPI_Start(&array_of_requests[i]);
+        rc = start_one(&array_of_requests[i]);
     return rc;
 }
 

@@ -6,7 +6,8 @@
  * the MPI library through the profiling interface (PMPI_*).  See
  * docs/dropin.md for the mechanism and its limits.
  *
- * Files: state.c (switches, re-entrancy, outcome of a pcoll call), log.c
+ * Files: state.c (switch, lock, errors, conversions), outcome.c (what a
+ * wrapper does with pcoll's answer), log.c
  * (PCOLL_DROPIN_LOG, MPI_Finalize), requests.c (the requests that stand for
  * pcoll plans and their progress), complete.c (MPI_Start, the Wait and Test
  * families, MPI_Request_free), and one file per collective.
@@ -47,17 +48,26 @@ enum { PCOLL__DROPIN_FELL_INTER, PCOLL__DROPIN_FELL_LARGE, PCOLL__DROPIN_FELL_AR
 
 /* ---- state.c ---------------------------------------------------------------- */
 
-/* Whether the wrappers serve calls now: PCOLL_DROPIN is not "off" and this
- * thread is not inside pcoll (whose own MPI calls go straight to PMPI). */
-int pcoll__dropin_on(void);
-/* Whether the drop-in is switched on at all (PCOLL_DROPIN). */
+/* Whether the wrappers serve calls: PCOLL_DROPIN is not "off".  pcoll's own
+ * MPI calls never reach them (it calls PMPI_*, src/core/pmpi.h). */
 int pcoll__dropin_enabled(void);
-/* Bracket every call into pcoll. */
-void pcoll__dropin_enter(void);
-void pcoll__dropin_leave(void);
 /* The lock of the request table (recursive; never held while blocking). */
 void pcoll__dropin_lock(void);
 void pcoll__dropin_unlock(void);
+
+/* Raise an error on comm's handler for a failed pcoll call; the MPI code. */
+int pcoll__dropin_raise(MPI_Comm comm, int rc);
+/* p copies of count (malloc'd), for the block form of reduce-scatter. */
+int *pcoll__dropin_block_counts(MPI_Comm comm, int count);
+/* 0 <= n <= INT_MAX (large-count arguments that pcoll's int API can take). */
+int pcoll__dropin_fits(long long n);
+#ifdef PCOLL__DROPIN_HAVE_LARGE_COUNT
+/* Whether count items of type hold at most INT_MAX bytes; then *out is the
+ * count as an int (0 for a huge count of a type of size 0: no data). */
+int pcoll__dropin_small(MPI_Count count, MPI_Datatype type, int *out);
+#endif
+
+/* ---- outcome.c ------------------------------------------------------------- */
 
 /* Whether a collective on comm may go to pcoll: the drop-in is on and comm is
  * an intracommunicator (an intercommunicator is logged as falling through). */
@@ -72,18 +82,6 @@ int pcoll__dropin_serves(MPI_Comm comm, int coll, int form);
  * raised on comm's error handler. */
 int pcoll__dropin_finish(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll, int form,
                          MPI_Request *request, int *err);
-/* Raise an error on comm's handler for a failed pcoll call; the MPI code. */
-int pcoll__dropin_raise(MPI_Comm comm, int rc);
-/* p copies of count (malloc'd), for the block form of reduce-scatter. */
-int *pcoll__dropin_block_counts(MPI_Comm comm, int count);
-/* 0 <= n <= INT_MAX (large-count arguments that pcoll's int API can take). */
-int pcoll__dropin_fits(long long n);
-#ifdef PCOLL__DROPIN_HAVE_LARGE_COUNT
-/* Whether count items of type hold at most INT_MAX bytes; then *out is the
- * count as an int (0 for a huge count of a type of size 0: no data). */
-int pcoll__dropin_small(MPI_Count count, MPI_Datatype type, int *out);
-#endif
-
 /* ---- log.c -------------------------------------------------------------------- */
 
 void pcoll__dropin_log_served(int coll, int form, const char *algorithm);

@@ -156,7 +156,7 @@ static void report(void)
 
 int MPI_Finalize(void)
 {
-    if (pcoll__dropin_on())
+    if (pcoll__dropin_enabled())
         pcoll__dropin_release_all();
     report();
     return PMPI_Finalize();

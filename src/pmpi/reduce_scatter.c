@@ -23,14 +23,12 @@ static int serve(const void *sendbuf, void *recvbuf, const int *counts, MPI_Data
 {
     pcoll_plan_t *plan = NULL;
     int rc;
-    pcoll__dropin_enter();
     if (form == BLOCKING)
         rc = pcoll_reduce_scatter(sendbuf, recvbuf, counts, type, op, comm);
     else if (form == NONBLOCKING)
         rc = pcoll__reduce_scatter_plan_local(sendbuf, recvbuf, counts, type, op, comm, &plan);
     else
         rc = pcoll_reduce_scatter_init(sendbuf, recvbuf, counts, type, op, comm, info, &plan);
-    pcoll__dropin_leave();
     return pcoll__dropin_finish(rc, plan, comm, RS, form, request, err);
 }
 
@@ -41,7 +39,6 @@ static int serve_block(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 {
     pcoll_plan_t *plan = NULL;
     int rc, *counts = NULL;
-    pcoll__dropin_enter();
     if (form == BLOCKING)
         rc = pcoll_reduce_scatter_block(sendbuf, recvbuf, count, type, op, comm);
     else if (form == PERSISTENT)
@@ -51,7 +48,6 @@ static int serve_block(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
         rc = pcoll__reduce_scatter_plan_local(sendbuf, recvbuf, counts, type, op, comm, &plan);
     else
         rc = PCOLL_ERR_NOMEM;
-    pcoll__dropin_leave();
     free(counts);
     return pcoll__dropin_finish(rc, plan, comm, RSB, form, request, err);
 }

@@ -98,9 +98,7 @@ static void run(entry_t *e)
 /* Free the plan (which does not run) and the entry. */
 static void destroy(entry_t *e)
 {
-    pcoll__dropin_enter();
     pcoll_plan_free(&e->plan);
-    pcoll__dropin_leave();
     free(e);
     atomic_fetch_sub(&tracked, 1);
 }
@@ -109,9 +107,7 @@ static entry_t *new_entry(pcoll_plan_t *plan, MPI_Comm comm, int persistent)
 {
     entry_t *e = calloc(1, sizeof *e);
     if (!e) {
-        pcoll__dropin_enter();
         pcoll_plan_free(&plan);
-        pcoll__dropin_leave();
         fprintf(stderr, "pcoll-dropin: out of memory\n");
         PMPI_Comm_call_errhandler(comm, MPI_ERR_NO_MEM);
         return NULL;
@@ -176,18 +172,14 @@ int pcoll__dropin_track_nonblocking(pcoll_plan_t *plan, MPI_Comm comm, MPI_Reque
     int rc;
     if (!e)
         return MPI_ERR_NO_MEM;
-    pcoll__dropin_enter();
     rc = pcoll_start(plan);
-    pcoll__dropin_leave();
     if (rc != PCOLL_SUCCESS) {
         rc = pcoll__dropin_raise(comm, rc);
         destroy(e);
         return rc;
     }
     if ((rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, e, &e->handle)) != MPI_SUCCESS) {
-        pcoll__dropin_enter();
         pcoll_wait(plan);
-        pcoll__dropin_leave();
         destroy(e);
         return rc;
     }
@@ -254,9 +246,7 @@ void pcoll__dropin_progress(void)
     while (*p) {
         entry_t *e = *p;
         int flag = 0, rc;
-        pcoll__dropin_enter();
         rc = pcoll_test(e->plan, &flag);
-        pcoll__dropin_leave();
         if (rc == PCOLL_SUCCESS && !flag) {
             p = &e->next_running;
             continue;
@@ -307,9 +297,7 @@ int pcoll__dropin_start(MPI_Request *request, int *handled)
         PMPI_Comm_call_errhandler(e->comm, MPI_ERR_REQUEST);
         rc = MPI_ERR_REQUEST;
     } else if (*handled) {
-        pcoll__dropin_enter();
         rc = pcoll_start(e->plan);
-        pcoll__dropin_leave();
         if (rc == PCOLL_SUCCESS)
             run(e);
         else

@@ -1,12 +1,9 @@
 /*
- * The drop-in's switches and the outcome of one pcoll call.
+ * The drop-in's switch (PCOLL_DROPIN), its lock, errors raised on a
+ * communicator's handler, and argument conversions.
  *
- * Re-entrancy: pcoll calls MPI itself (MPI_Waitall, MPI_Alltoall while
- * planning, MPI_Comm_dup ...), and with the drop-in loaded those calls reach
- * the wrappers again.  A per-thread depth counter, raised around every call
- * into pcoll, sends them straight to PMPI.  Under SimGrid every simulated
- * rank has its own copy of the globals but ranks share threads, so the
- * counter is a plain global there.
+ * pcoll's own MPI calls never reach the wrappers: the library calls the MPI
+ * functions the drop-in defines by their PMPI_ names (src/core/pmpi.h).
  */
 #include <limits.h>
 #include <pthread.h>
@@ -17,52 +14,26 @@
 #include "core/plan.h"
 #include "pmpi/dropin.h"
 
-#ifdef SMPI_H
-#define THREAD_LOCAL
-#else
-#define THREAD_LOCAL _Thread_local
-#endif
-
 enum { UNKNOWN, ON, OFF };
 
 static int state = UNKNOWN;
-static THREAD_LOCAL int depth;
+static pthread_once_t switch_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock;
 static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
 
-/* Read PCOLL_DROPIN once.  pcoll's own messages for arguments it refuses
- * are silenced (PCOLL_QUIET): such calls go to MPI, which reports real
- * errors itself; the drop-in prints pcoll's message for any other error. */
+/* Read PCOLL_DROPIN once. */
 static void read_switch(void)
 {
     const char *v = getenv("PCOLL_DROPIN");
     int off = v && (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "false") ||
                     !strcmp(v, "no"));
-    if (!off)
-        setenv("PCOLL_QUIET", "1", 0);
     state = off ? OFF : ON;
 }
 
 int pcoll__dropin_enabled(void)
 {
-    if (state == UNKNOWN)
-        read_switch();
+    pthread_once(&switch_once, read_switch);
     return state == ON;
-}
-
-int pcoll__dropin_on(void)
-{
-    return depth == 0 && pcoll__dropin_enabled();
-}
-
-void pcoll__dropin_enter(void)
-{
-    depth++;
-}
-
-void pcoll__dropin_leave(void)
-{
-    depth--;
 }
 
 static void make_lock(void)
@@ -85,60 +56,12 @@ void pcoll__dropin_unlock(void)
     pthread_mutex_unlock(&lock);
 }
 
-int pcoll__dropin_serves(MPI_Comm comm, int coll, int form)
-{
-    int inter = 1;
-    if (!pcoll__dropin_on())
-        return 0;
-    /* MPI_COMM_NULL or an invalid handle: MPI reports the error. */
-    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
-        pcoll__dropin_log_fell(coll, form, PCOLL__DROPIN_FELL_INTER);
-        return 0;
-    }
-    return 1;
-}
-
 int pcoll__dropin_raise(MPI_Comm comm, int rc)
 {
     int code = rc == PCOLL_ERR_NOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
     fprintf(stderr, "pcoll-dropin: %s\n", pcoll_last_error());
     PMPI_Comm_call_errhandler(comm, code);
     return code;
-}
-
-/* Refusals that depend only on arguments every rank shares (or that every
- * rank learns through pcoll's agreement): the MPI call is safe then. */
-static int refusal(int rc)
-{
-    switch (rc) {
-    case PCOLL_ERR_ARG: return PCOLL__DROPIN_FELL_ARG;
-    case PCOLL_ERR_UNSUPPORTED: return PCOLL__DROPIN_FELL_UNSUPPORTED;
-    case PCOLL_ERR_MISMATCH: return PCOLL__DROPIN_FELL_MISMATCH;
-    case PCOLL_ERR_STATE: return PCOLL__DROPIN_FELL_STATE;
-    default: return -1;
-    }
-}
-
-int pcoll__dropin_finish(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll, int form,
-                         MPI_Request *request, int *err)
-{
-    int reason = refusal(rc);
-    *err = MPI_SUCCESS;
-    if (reason >= 0) {
-        pcoll__dropin_log_fell(coll, form, reason);
-        return 1;
-    }
-    if (rc != PCOLL_SUCCESS) {
-        *err = pcoll__dropin_raise(comm, rc);
-        return 0;
-    }
-    pcoll__dropin_log_served(coll, form, plan ? pcoll_plan_algorithm(plan)
-                                              : pcoll__last_run_algorithm);
-    if (form == PCOLL__DROPIN_NONBLOCKING)
-        *err = pcoll__dropin_track_nonblocking(plan, comm, request);
-    else if (form == PCOLL__DROPIN_PERSISTENT)
-        *err = pcoll__dropin_track_persistent(plan, comm, request);
-    return 0;
 }
 
 int *pcoll__dropin_block_counts(MPI_Comm comm, int count)

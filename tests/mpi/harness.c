@@ -68,7 +68,7 @@ void pt_init(int *argc, char ***argv)
     MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &pt_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &pt_size);
-    pt_quiet = getenv("PCOLL_QUIET") != NULL;
+    pt_quiet = getenv("PCOLL_TEST_QUIET") != NULL;
 }
 
 void pt_case(const char *fmt, ...)

@@ -35,7 +35,7 @@
 
 extern int pt_rank; /* in MPI_COMM_WORLD */
 extern int pt_size;
-extern int pt_quiet; /* PCOLL_QUIET is set: no progress notes */
+extern int pt_quiet; /* PCOLL_TEST_QUIET is set: no progress notes */
 
 /* MPI_Init, world rank and size, quiet flag. */
 void pt_init(int *argc, char ***argv);

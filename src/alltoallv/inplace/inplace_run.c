@@ -23,6 +23,7 @@
 
 #include "alltoallv/inplace/inplace.h"
 #include "base/status.h"
+#include "core/pmpi.h"
 
 /* The index sets as computed at init, empty aux buffers. */
 static void reset(pcoll__ip_t *ip)
@@ -60,7 +61,7 @@ static int start(pcoll_plan_t *plan)
 /* Whether all requests of the step are complete. */
 static int step_done(pcoll__ip_t *ip, int *rc)
 {
-    int flag = 0, err = MPI_Testall(ip->nreq, ip->req, &flag, MPI_STATUSES_IGNORE);
+    int flag = 0, err = PCOLL__MPI(Testall)(ip->nreq, ip->req, &flag, MPI_STATUSES_IGNORE);
     if (err != MPI_SUCCESS)
         *rc = pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: MPI_Testall (%d)", err);
     return flag && err == MPI_SUCCESS;

@@ -1,0 +1,433 @@
+/*
+ * pcoll's own MPI traffic never enters MPI_* wrappers: the library calls the
+ * functions that the drop-in (src/pmpi) defines by their PMPI_ names
+ * (src/core/pmpi.h), so with libpcoll_mpi loaded its MPI_Start, MPI_Waitall
+ * ... see the application's calls only, with no re-entry guard.
+ *
+ * This program stands in for the drop-in: it defines those MPI_ functions
+ * itself (each counts its calls and forwards to PMPI_), links pcoll, and
+ * runs pcoll's one-shot calls, persistent plans (pcoll_start, a pcoll_test
+ * loop, pcoll_wait, pcoll_plan_free), the in-place alltoallv, alltoall
+ * `hier` with the MPI_Ibarrier node barrier, and reduce-scatter.  A call
+ * that arrives while pcoll runs -- or inside MPI_Finalize, where pcoll frees
+ * its cached plans -- is a failure.  The program's own MPI_Start, MPI_Wait
+ * ... must be counted, which shows that the definitions are in use.
+ *
+ * Usage: pmpi_traffic (any number of ranks); exit status 0 on success.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcoll.h"
+
+#if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
+#define HAVE_PERSISTENT 1
+#endif
+
+enum {
+    START, STARTALL, WAIT, WAITALL, WAITANY, WAITSOME, TEST, TESTALL, TESTANY, TESTSOME,
+    REQUEST_FREE, REQUEST_GET_STATUS, ALLTOALL, ALLTOALLV, REDUCE_SCATTER,
+    REDUCE_SCATTER_BLOCK, IALLTOALL, IALLTOALLV, IREDUCE_SCATTER, IREDUCE_SCATTER_BLOCK,
+    ALLTOALL_INIT, ALLTOALLV_INIT, REDUCE_SCATTER_INIT, REDUCE_SCATTER_BLOCK_INIT, NFUNCS
+};
+
+static const char *const names[NFUNCS] = {
+    "MPI_Start", "MPI_Startall", "MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome",
+    "MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome", "MPI_Request_free",
+    "MPI_Request_get_status", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Reduce_scatter",
+    "MPI_Reduce_scatter_block", "MPI_Ialltoall", "MPI_Ialltoallv", "MPI_Ireduce_scatter",
+    "MPI_Ireduce_scatter_block", "MPI_Alltoall_init", "MPI_Alltoallv_init",
+    "MPI_Reduce_scatter_init", "MPI_Reduce_scatter_block_init"};
+
+static int inside;              /* pcoll (or MPI_Finalize) runs */
+static long lib_calls[NFUNCS];  /* calls that arrived then */
+static long user_calls[NFUNCS]; /* the program's own */
+static int failures, rank, size;
+
+static void count(int fn)
+{
+    if (inside)
+        lib_calls[fn]++;
+    else
+        user_calls[fn]++;
+}
+
+/* ---- the MPI functions the drop-in defines: count, then PMPI ---------------------- */
+
+int MPI_Start(MPI_Request *request)
+{
+    count(START);
+    return PMPI_Start(request);
+}
+
+int MPI_Startall(int count_, MPI_Request array_of_requests[])
+{
+    count(STARTALL);
+    return PMPI_Startall(count_, array_of_requests);
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    count(WAIT);
+    return PMPI_Wait(request, status);
+}
+
+int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status *statuses)
+{
+    count(WAITALL);
+    return PMPI_Waitall(n, reqs, statuses);
+}
+
+int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+    count(WAITANY);
+    return PMPI_Waitany(n, reqs, index, status);
+}
+
+int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_Status *statuses)
+{
+    count(WAITSOME);
+    return PMPI_Waitsome(n, reqs, outcount, indices, statuses);
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    count(TEST);
+    return PMPI_Test(request, flag, status);
+}
+
+int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status *statuses)
+{
+    count(TESTALL);
+    return PMPI_Testall(n, reqs, flag, statuses);
+}
+
+int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+    count(TESTANY);
+    return PMPI_Testany(n, reqs, index, flag, status);
+}
+
+int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_Status *statuses)
+{
+    count(TESTSOME);
+    return PMPI_Testsome(n, reqs, outcount, indices, statuses);
+}
+
+int MPI_Request_free(MPI_Request *request)
+{
+    count(REQUEST_FREE);
+    return PMPI_Request_free(request);
+}
+
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    count(REQUEST_GET_STATUS);
+    return PMPI_Request_get_status(request, flag, status);
+}
+
+int MPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
+                 MPI_Comm comm)
+{
+    count(ALLTOALL);
+    return PMPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
+}
+
+int MPI_Alltoallv(const void *sb, const int sc[], const int sd[], MPI_Datatype st, void *rb,
+                  const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm comm)
+{
+    count(ALLTOALLV);
+    return PMPI_Alltoallv(sb, sc, sd, st, rb, rc, rd, rt, comm);
+}
+
+int MPI_Reduce_scatter(const void *sb, void *rb, const int rc[], MPI_Datatype t, MPI_Op op,
+                       MPI_Comm comm)
+{
+    count(REDUCE_SCATTER);
+    return PMPI_Reduce_scatter(sb, rb, rc, t, op, comm);
+}
+
+int MPI_Reduce_scatter_block(const void *sb, void *rb, int rc, MPI_Datatype t, MPI_Op op,
+                             MPI_Comm comm)
+{
+    count(REDUCE_SCATTER_BLOCK);
+    return PMPI_Reduce_scatter_block(sb, rb, rc, t, op, comm);
+}
+
+int MPI_Ialltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc, MPI_Datatype rt,
+                  MPI_Comm comm, MPI_Request *req)
+{
+    count(IALLTOALL);
+    return PMPI_Ialltoall(sb, sc, st, rb, rc, rt, comm, req);
+}
+
+int MPI_Ialltoallv(const void *sb, const int sc[], const int sd[], MPI_Datatype st, void *rb,
+                   const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm comm,
+                   MPI_Request *req)
+{
+    count(IALLTOALLV);
+    return PMPI_Ialltoallv(sb, sc, sd, st, rb, rc, rd, rt, comm, req);
+}
+
+int MPI_Ireduce_scatter(const void *sb, void *rb, const int rc[], MPI_Datatype t, MPI_Op op,
+                        MPI_Comm comm, MPI_Request *req)
+{
+    count(IREDUCE_SCATTER);
+    return PMPI_Ireduce_scatter(sb, rb, rc, t, op, comm, req);
+}
+
+int MPI_Ireduce_scatter_block(const void *sb, void *rb, int rc, MPI_Datatype t, MPI_Op op,
+                              MPI_Comm comm, MPI_Request *req)
+{
+    count(IREDUCE_SCATTER_BLOCK);
+    return PMPI_Ireduce_scatter_block(sb, rb, rc, t, op, comm, req);
+}
+
+#ifdef HAVE_PERSISTENT
+int MPI_Alltoall_init(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                      MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    count(ALLTOALL_INIT);
+    return PMPI_Alltoall_init(sb, sc, st, rb, rc, rt, comm, info, req);
+}
+
+int MPI_Alltoallv_init(const void *sb, const int sc[], const int sd[], MPI_Datatype st,
+                       void *rb, const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm comm,
+                       MPI_Info info, MPI_Request *req)
+{
+    count(ALLTOALLV_INIT);
+    return PMPI_Alltoallv_init(sb, sc, sd, st, rb, rc, rd, rt, comm, info, req);
+}
+
+int MPI_Reduce_scatter_init(const void *sb, void *rb, const int rc[], MPI_Datatype t,
+                            MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    count(REDUCE_SCATTER_INIT);
+    return PMPI_Reduce_scatter_init(sb, rb, rc, t, op, comm, info, req);
+}
+
+int MPI_Reduce_scatter_block_init(const void *sb, void *rb, int rc, MPI_Datatype t, MPI_Op op,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    count(REDUCE_SCATTER_BLOCK_INIT);
+    return PMPI_Reduce_scatter_block_init(sb, rb, rc, t, op, comm, info, req);
+}
+#endif
+
+/* ---- checks ------------------------------------------------------------------------- */
+
+static void fail(const char *what, long index, long long expected, long long got)
+{
+    if (failures++ < 10)
+        fprintf(stderr, "FAIL rank %d: %s[%ld]: expected %lld, got %lld\n", rank, what, index,
+                expected, got);
+}
+
+/* A pcoll call, made with the counters in "inside" mode. */
+#define PCOLL(call)                                                                          \
+    do {                                                                                     \
+        int rc_;                                                                             \
+        inside = 1;                                                                          \
+        rc_ = (call);                                                                        \
+        inside = 0;                                                                          \
+        if (rc_ != PCOLL_SUCCESS) {                                                          \
+            fprintf(stderr, "rank %d: %s: %s\n", rank, #call, pcoll_last_error());            \
+            fail(#call, 0, PCOLL_SUCCESS, rc_);                                              \
+        }                                                                                    \
+    } while (0)
+
+static int value(int from, int to, int k)
+{
+    return from * 1000 + to * 10 + k;
+}
+
+static void a2a_fill(int *send, int *recv, int n)
+{
+    int i, k;
+    for (i = 0; i < size; i++)
+        for (k = 0; k < n; k++)
+            send[i * n + k] = value(rank, i, k), recv[i * n + k] = -1;
+}
+
+static void a2a_check(const char *what, const int *recv, int n)
+{
+    int i, k;
+    for (i = 0; i < size; i++)
+        for (k = 0; k < n; k++)
+            if (recv[i * n + k] != value(i, rank, k))
+                fail(what, i * n + k, value(i, rank, k), recv[i * n + k]);
+}
+
+/* Run plan to completion with a pcoll_test loop. */
+static void test_loop(pcoll_plan_t *plan)
+{
+    int flag = 0;
+    while (!flag && failures == 0)
+        PCOLL(pcoll_test(plan, &flag));
+}
+
+/* ---- what pcoll runs ---------------------------------------------------------------- */
+
+/* One-shot calls: plans built, cached, run (MPI_Start, MPI_Waitall). */
+static void one_shot(void)
+{
+    int n = 2, i, *send = malloc(sizeof(int) * (size_t)(n * size));
+    int *recv = malloc(sizeof(int) * (size_t)(n * size)), *counts = malloc(sizeof(int) * 4 *
+                                                                           (size_t)size);
+    int *sd = counts + size, *rc = counts + 2 * size, *rd = counts + 3 * size;
+    a2a_fill(send, recv, n);
+    PCOLL(pcoll_alltoall(send, n, MPI_INT, recv, n, MPI_INT, MPI_COMM_WORLD));
+    a2a_check("pcoll_alltoall", recv, n);
+    for (i = 0; i < size; i++)
+        counts[i] = rc[i] = n, sd[i] = rd[i] = i * n;
+    a2a_fill(send, recv, n);
+    PCOLL(pcoll_alltoallv(send, counts, sd, MPI_INT, recv, rc, rd, MPI_INT, MPI_COMM_WORLD));
+    a2a_check("pcoll_alltoallv", recv, n);
+    for (i = 0; i < n * size; i++)
+        send[i] = rank + i;
+    PCOLL(pcoll_reduce_scatter_block(send, recv, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    for (i = 0; i < n; i++)
+        if (recv[i] != size * (size - 1) / 2 + size * (rank * n + i))
+            fail("pcoll_reduce_scatter_block", i, size * (size - 1) / 2 + size * (rank * n + i),
+                 recv[i]);
+    free(send), free(recv), free(counts);
+}
+
+/* A persistent alltoall plan of algorithm (with PCOLL_HIER_BARRIER=mpi,
+ * `hier` waits for MPI_Ibarrier with MPI_Test): a test loop, a wait, free. */
+static void persistent_alltoall(const char *algorithm)
+{
+    int n = 3, run, *send = malloc(sizeof(int) * (size_t)(n * size));
+    int *recv = malloc(sizeof(int) * (size_t)(n * size));
+    pcoll_plan_t *plan = NULL;
+    MPI_Info info;
+    char what[64];
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "pcoll_algorithm", algorithm);
+    MPI_Info_set(info, "pcoll_cores_per_node", "2");
+    PCOLL(pcoll_alltoall_init(send, n, MPI_INT, recv, n, MPI_INT, MPI_COMM_WORLD, info, &plan));
+    MPI_Info_free(&info);
+    snprintf(what, sizeof what, "alltoall %s", algorithm);
+    for (run = 0; run < 2 && plan; run++) {
+        a2a_fill(send, recv, n);
+        PCOLL(pcoll_start(plan));
+        if (run == 0)
+            test_loop(plan);
+        else
+            PCOLL(pcoll_wait(plan));
+        a2a_check(what, recv, n);
+    }
+    PCOLL(pcoll_plan_free(&plan));
+    free(send), free(recv);
+}
+
+/* The in-place alltoallv (its own run loop: MPI_Testall). */
+static void inplace_alltoallv(void)
+{
+    int n = 2, i, *buf = malloc(sizeof(int) * (size_t)(n * size));
+    int *counts = malloc(sizeof(int) * 2 * (size_t)size), *displs = counts + size;
+    int *dummy = malloc(sizeof(int) * (size_t)(n * size));
+    pcoll_plan_t *plan = NULL;
+    for (i = 0; i < size; i++)
+        counts[i] = n, displs[i] = i * n;
+    a2a_fill(buf, dummy, n);
+    PCOLL(pcoll_alltoallv_inplace_init(buf, counts, displs, counts, displs, MPI_INT,
+                                       MPI_COMM_WORLD, MPI_INFO_NULL, &plan));
+    if (plan) {
+        PCOLL(pcoll_start(plan));
+        test_loop(plan);
+        a2a_check("alltoallv in place", buf, n);
+    }
+    PCOLL(pcoll_plan_free(&plan));
+    free(buf), free(counts), free(dummy);
+}
+
+/* A persistent reduce-scatter with counts. */
+static void persistent_reduce_scatter(void)
+{
+    int i, total = 0, *counts = malloc(sizeof(int) * (size_t)size), *send, recv[8];
+    pcoll_plan_t *plan = NULL;
+    for (i = 0; i < size; i++)
+        total += counts[i] = 1 + i % 3;
+    send = malloc(sizeof(int) * (size_t)total);
+    for (i = 0; i < total; i++)
+        send[i] = rank * 7 + i;
+    PCOLL(pcoll_reduce_scatter_init(send, recv, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                                    MPI_INFO_NULL, &plan));
+    if (plan) {
+        int first = 0;
+        for (i = 0; i < rank; i++)
+            first += counts[i];
+        PCOLL(pcoll_start(plan));
+        test_loop(plan);
+        for (i = 0; i < counts[rank]; i++)
+            if (recv[i] != 7 * size * (size - 1) / 2 + size * (first + i))
+                fail("pcoll_reduce_scatter_init", i, 7 * size * (size - 1) / 2 +
+                     size * (first + i), recv[i]);
+    }
+    PCOLL(pcoll_plan_free(&plan));
+    free(counts), free(send);
+}
+
+/* The program's own persistent point-to-point pair on MPI_COMM_SELF. */
+static void own_requests(void)
+{
+    int out = 42, in = 0;
+    MPI_Request reqs[2];
+    MPI_Recv_init(&in, 1, MPI_INT, 0, 7, MPI_COMM_SELF, &reqs[0]);
+    MPI_Send_init(&out, 1, MPI_INT, 0, 7, MPI_COMM_SELF, &reqs[1]);
+    MPI_Start(&reqs[0]);
+    MPI_Start(&reqs[1]);
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    MPI_Startall(2, reqs);
+    MPI_Wait(&reqs[1], MPI_STATUS_IGNORE);
+    MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+    MPI_Request_free(&reqs[0]);
+    MPI_Request_free(&reqs[1]);
+    if (in != 42)
+        fail("own message", 0, 42, in);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        int fn, calls;
+    } own[] = {{START, 2}, {STARTALL, 1}, {WAIT, 2}, {WAITALL, 1}, {REQUEST_FREE, 2}};
+    int i;
+    /* The node barrier of `hier` by MPI_Ibarrier + MPI_Test (node_shm.c). */
+    setenv("PCOLL_HIER_BARRIER", "mpi", 1);
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    own_requests();
+    one_shot();
+    persistent_alltoall("pairwise");
+    persistent_alltoall("hier");
+    inplace_alltoallv();
+    persistent_reduce_scatter();
+
+    /* MPI_Finalize runs pcoll's attribute callbacks, which free its cached
+     * plans (MPI_Request_free of their requests). */
+    inside = 1;
+    MPI_Finalize();
+    inside = 0;
+
+    for (i = 0; i < NFUNCS; i++)
+        if (lib_calls[i] && failures++ < 10)
+            fprintf(stderr, "FAIL rank %d: pcoll called %s %ld times (not PMPI_)\n", rank,
+                    names[i], lib_calls[i]);
+    for (i = 0; i < (int)(sizeof own / sizeof own[0]); i++)
+        if (user_calls[own[i].fn] < own[i].calls)
+            fail(names[own[i].fn], 1, own[i].calls, user_calls[own[i].fn]);
+    if (failures)
+        fprintf(stderr, "pmpi_traffic: rank %d FAILED (%d failures)\n", rank, failures);
+    else if (rank == 0)
+        printf("pmpi_traffic: passed (%d ranks; no MPI_ call from pcoll, %ld own calls "
+               "counted)\n",
+               size, user_calls[START] + user_calls[STARTALL] + user_calls[WAIT] +
+                         user_calls[WAITALL] + user_calls[REQUEST_FREE]);
+    return failures ? 1 : 0;
+}
