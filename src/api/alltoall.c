@@ -99,17 +99,19 @@ static int a2a_agree(pcoll__call_t *c, int local)
 static int a2a_key(pcoll__call_t *c, pcoll__key_t *k)
 {
     const pcoll__a2a_args_t *r = c->raw;
-    pcoll__a2a_args_t *kr = pcoll__key_put(k, sizeof *kr);
+    struct {
+        const void *sbuf;
+        void *rbuf;
+        MPI_Datatype stype, rtype;
+        int scount, rcount;
+    } *kr = pcoll__key_put(k, sizeof *kr);
     if (!kr)
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
-    kr->recvbuf = r->recvbuf;
-    kr->recvcount = r->recvcount;
-    kr->recvtype = r->recvtype;
-    kr->sendbuf = r->sendbuf;
+    kr->sbuf = r->sendbuf, kr->rbuf = r->recvbuf;
+    kr->rtype = r->recvtype, kr->rcount = r->recvcount;
     k->types[k->ntypes++] = r->recvtype;
     if (r->sendbuf != MPI_IN_PLACE) {
-        kr->sendcount = r->sendcount;
-        kr->sendtype = r->sendtype;
+        kr->stype = r->sendtype, kr->scount = r->sendcount;
         k->types[k->ntypes++] = r->sendtype;
     }
     return PCOLL_SUCCESS;

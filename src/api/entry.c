@@ -14,6 +14,7 @@
  * instead.  Local (the drop-in's non-blocking calls): as a one-shot miss, on
  * a fresh tag, never cached.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "api/entry.h"
@@ -43,12 +44,18 @@ static void key_free(pcoll__key_t *k)
         pcoll__free(k->bytes);
 }
 
-/* The options (info, then the environment) into c->opts and c->args. */
+/* The options (info, then the environment) into c->opts. */
 static int read_options(pcoll__call_t *c)
 {
-    int rc = pcoll__opts_read(c->info, c->coll->table, &c->opts);
+    return pcoll__opts_read(c->info, c->coll->table, &c->opts);
+}
+
+/* Empty builder arguments holding the options, before the check fills them
+ * (not on the one-shot path's cache hits). */
+static void fresh_args(pcoll__call_t *c)
+{
+    memset(c->args, 0, sizeof c->args);
     memcpy(c->args + c->coll->opts_offset, &c->opts, sizeof c->opts);
-    return rc;
 }
 
 /* Whether the options request an algorithm whose planning communicates. */
@@ -125,6 +132,7 @@ static int persistent(pcoll__call_t *c)
     local = c->plan ? PCOLL_SUCCESS : pcoll__error(PCOLL_ERR_ARG, "%s: plan is NULL", c->fn);
     if (local == PCOLL_SUCCESS)
         local = read_options(c);
+    fresh_args(c);
     if (local == PCOLL_SUCCESS)
         local = d->check(c);
     if (d->open) {
@@ -162,6 +170,7 @@ static int cached_plan(pcoll__call_t *c, pcoll__key_t *k, pcoll_plan_t **plan)
     memcpy(k->bytes, &c->opts, sizeof c->opts);
     if ((*plan = pcoll__cache_find(c->ctx, k->bytes, k->len)))
         return PCOLL_SUCCESS;
+    fresh_args(c);
     PCOLL_CHECK(c->coll->check(c), rc, out);
     c->algo = c->coll->choose(c);
     PCOLL_CHECK(build(c, PCOLL__ONESHOT_TAG, plan), rc, out);
@@ -184,6 +193,7 @@ static int oneshot(pcoll__call_t *c)
         return oneshot_uncached(c);
     if ((rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
         return rc;
+    c->p = c->ctx->size, c->rank = c->ctx->rank;
     k.bytes = NULL;
     k.ntypes = 0;
     rc = cached_plan(c, &k, &plan);
@@ -202,6 +212,7 @@ static int local(pcoll__call_t *c)
     if (requests_collective(c))
         return pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s: %s plans collectively", c->fn,
                             t->algos[c->opts.algorithm].name);
+    fresh_args(c);
     if ((rc = c->coll->check(c)) != PCOLL_SUCCESS)
         return rc;
     if ((rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
@@ -218,8 +229,11 @@ static int run_call(pcoll__call_t *c)
         *c->plan = NULL;
     if ((rc = pcoll__check_comm(c->comm, c->fn)) != PCOLL_SUCCESS)
         return rc;
-    MPI_Comm_size(c->comm, &c->p);
-    MPI_Comm_rank(c->comm, &c->rank);
+    /* One-shot: size and rank from the context, after the options. */
+    if (c->mode != PCOLL__ONESHOT) {
+        MPI_Comm_size(c->comm, &c->p);
+        MPI_Comm_rank(c->comm, &c->rank);
+    }
     if (c->mode == PCOLL__PERSISTENT)
         rc = persistent(c);
     else if (c->mode == PCOLL__ONESHOT)
@@ -234,7 +248,10 @@ static int run_call(pcoll__call_t *c)
 int pcoll__entry(const pcoll__coll_t *coll, pcoll__mode_t mode, const char *fn, const void *raw,
                  MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
-    pcoll__call_t c = {.coll = coll, .mode = mode, .fn = fn, .raw = raw, .comm = comm,
-                       .info = info, .plan = plan};
+    pcoll__call_t c;
+    /* The argument space is cleared only where a plan is built. */
+    memset(&c, 0, offsetof(pcoll__call_t, args));
+    c.coll = coll, c.mode = mode, c.fn = fn, c.raw = raw;
+    c.comm = comm, c.info = info, c.plan = plan;
     return run_call(&c);
 }

@@ -40,8 +40,8 @@ int pcoll__algo_find(const pcoll__algo_table_t *t, const char *name)
     return -1;
 }
 
-/* The value of key: the environment variable if set, else the info key.
- * Copies into buf (size n); returns 1 if found. */
+/* The value of key: the environment variable env if set, else the info
+ * key.  Copies into buf (size n); returns 1 if found. */
 static int lookup(MPI_Info info, const char *key, const char *env, char *buf, int n)
 {
     const char *e = getenv(env);
@@ -94,18 +94,36 @@ static int read_algorithm(MPI_Info info, const pcoll__algo_table_t *t, int *inde
                         t->collective, buf, list);
 }
 
+/* A flag's text: 0, 1, true or false. */
+static int parse_flag(const char *key, const char *text, int *value)
+{
+    if (strcmp(text, "1") == 0 || strcmp(text, "true") == 0)
+        *value = 1;
+    else if (strcmp(text, "0") != 0 && strcmp(text, "false") != 0)
+        return pcoll__error(PCOLL_ERR_ARG,
+                            "option %s: malformed value \"%s\" (0, 1, true, false)", key, text);
+    return PCOLL_SUCCESS;
+}
+
 int pcoll__opts_flag(MPI_Info info, const char *key, const char *env, int *value)
 {
     char buf[16];
     *value = 0;
-    if (!lookup(info, key, env, buf, (int)sizeof buf))
-        return PCOLL_SUCCESS;
-    if (strcmp(buf, "1") == 0 || strcmp(buf, "true") == 0)
-        *value = 1;
-    else if (strcmp(buf, "0") != 0 && strcmp(buf, "false") != 0)
-        return pcoll__error(PCOLL_ERR_ARG,
-                            "option %s: malformed value \"%s\" (0, 1, true, false)", key, buf);
-    return PCOLL_SUCCESS;
+    return lookup(info, key, env, buf, (int)sizeof buf) ? parse_flag(key, buf, value)
+                                                         : PCOLL_SUCCESS;
+}
+
+/* pcoll_verbose: the info key only (pcoll__error reads PCOLL_VERBOSE itself
+ * when it has something to print, so the one-shot path reads no more of the
+ * environment for it). */
+static int read_verbose(MPI_Info info, int *value)
+{
+    char buf[16];
+    int flag = 0;
+    *value = 0;
+    if (info != MPI_INFO_NULL)
+        MPI_Info_get(info, "pcoll_verbose", (int)sizeof buf - 1, buf, &flag);
+    return flag ? parse_flag("pcoll_verbose", buf, value) : PCOLL_SUCCESS;
 }
 
 int pcoll__opts_read(MPI_Info info, const pcoll__algo_table_t *table, pcoll__opts_t *opts)
@@ -114,7 +132,7 @@ int pcoll__opts_read(MPI_Info info, const pcoll__algo_table_t *table, pcoll__opt
     int rc;
     memset(opts, 0, sizeof *opts);
     /* Verbosity first, so that the errors below are printed when asked. */
-    rc = pcoll__opts_flag(info, "pcoll_verbose", "PCOLL_VERBOSE", &opts->verbose);
+    rc = read_verbose(info, &opts->verbose);
     pcoll__set_verbose(opts->verbose);
     if (rc == PCOLL_SUCCESS)
         rc = read_algorithm(info, table, &opts->algorithm);

@@ -132,6 +132,8 @@ static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
     MPI_Comm_set_errhandler(ctx->ctl, MPI_ERRORS_RETURN);
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     ctx->tag_ub = flag ? *ub : 32767;
+    MPI_Comm_size(comm, &ctx->size);
+    MPI_Comm_rank(comm, &ctx->rank);
     ctx->user = comm;
     ctx->refs = 1;
     ctx->next_tag = PCOLL__ONESHOT_TAG + 1;

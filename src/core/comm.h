@@ -36,6 +36,7 @@ typedef struct pcoll__ctx {
     MPI_Comm user;           /* MPI_COMM_NULL once the user's comm is gone */
     MPI_Comm dup;
     MPI_Comm ctl;            /* a second duplicate for handshakes (never matches data) */
+    int size, rank;          /* of the communicator */
     int refs;
     int next_tag, tag_ub;
     unsigned long long clock;
