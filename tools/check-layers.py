@@ -5,7 +5,12 @@ Every `#include "dir/file.h"` in a .c/.h/.cu file under src/ whose path names
 a folder of src/ (a subfolder such as alltoallv/inplace is a folder of its
 own) must point to the same folder or to a lower layer of RANK below; a
 folder may include another of its own layer only where ALLOWED says so.
-Neither folders nor files may include each other in a cycle.
+Neither folders nor files may include each other in a cycle.  Calls obey the
+same rules: a .c file may call a function defined in another file of src/
+only in its own or a lower layer, and no files call each other in a cycle
+(definitions and calls are found as text: pcoll_*, pcoll__*, MPI_* and
+PMPI_* names; calls through function pointers are not seen).  A library file
+calling an MPI_ name that the drop-in defines is such an upward call.
 
     python3 tools/check-layers.py [--root REPO]     exit 0: clean, 1: violations
 """
@@ -38,6 +43,13 @@ ALLOWED = {
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+# Comments and string literals (no calls in them).
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
+# A definition: a line starting with a return type (not static), the name,
+# the parameters, then the body's brace.
+DEFINITION = re.compile(r"^(?!static\b)[A-Za-z_][\w \t\*]*?\b((?:pcoll|P?MPI)_\w+)\s*\([^;{}]*\)\s*\{",
+                        re.M)
+CALL = re.compile(r"\b((?:pcoll|P?MPI)_\w+)\s*\(")
 
 
 def folder_of(path, folders):
@@ -48,6 +60,20 @@ def folder_of(path, folders):
         if d in folders:
             return d
     return None
+
+
+def call_graph(src, cfiles):
+    """{file: set(files it calls into)} over the .c files of src/."""
+    texts, defs = {}, {}
+    for f in cfiles:
+        with open(os.path.join(src, f), encoding="utf-8", errors="replace") as fh:
+            texts[f] = COMMENT.sub("", fh.read())
+        for m in DEFINITION.finditer(texts[f]):
+            defs.setdefault(m.group(1), f)
+    graph = {}
+    for f, text in texts.items():
+        graph[f] = {defs[n] for n in set(CALL.findall(text)) if n in defs and defs[n] != f}
+    return graph
 
 
 def find_cycle(graph):
@@ -133,6 +159,21 @@ def main():
                     violations.append(f"src/{f}:{lineno}: includes {inc} (layer {layer(there)}) "
                                       f"from layer {layer(here)}")
 
+    cgraph = call_graph(src, [f for f in files if f.endswith(".c")])
+    ncalls = sum(len(v) for v in cgraph.values())
+    for f, callees in sorted(cgraph.items()):
+        here = folder_of(f, folders)
+        for g in sorted(callees):
+            there = folder_of(g, folders)
+            if here == there or here not in RANK or there not in RANK:
+                continue
+            if RANK[there] > RANK[here] or (RANK[there] == RANK[here]
+                                            and (here, there) not in ALLOWED):
+                violations.append(f"src/{f}: calls into src/{g} (layer {layer(there)}) "
+                                  f"from layer {layer(here)}")
+    cycle = find_cycle(cgraph)
+    if cycle:
+        violations.append("call cycle: " + " -> ".join("src/" + c for c in cycle))
     cycle = find_cycle(dgraph)
     if cycle:
         violations.append("folder cycle: " + " -> ".join(cycle))
@@ -142,7 +183,8 @@ def main():
 
     for v in violations:
         print(v)
-    print(f"layers: {len(files)} files, {nincludes} includes, {len(violations)} violations")
+    print(f"layers: {len(files)} files, {nincludes} includes, {ncalls} calls between files, "
+          f"{len(violations)} violations")
     return 1 if violations else 0
 
 
