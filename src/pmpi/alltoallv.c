@@ -140,10 +140,9 @@ static int serve_int(const void *sendbuf, const int *scounts, const int *sdispls
                   comm)) {
         /* Only this rank knows: an error, since falling through alone would hang. */
         free(v.own);
-        fprintf(stderr, "pcoll-dropin: alltoallv: displacements span more than INT_MAX "
-                        "items, or no memory\n");
-        *err = MPI_ERR_ARG;
-        PMPI_Comm_call_errhandler(comm, *err);
+        *err = pcoll__dropin_error(comm, MPI_ERR_ARG,
+                                   "alltoallv: displacements span more than INT_MAX items, or "
+                                   "no memory");
         return 0;
     }
     fall = serve(&v, comm, form, info, request, err);

@@ -55,6 +55,14 @@ int pcoll__dropin_enabled(void);
 void pcoll__dropin_lock(void);
 void pcoll__dropin_unlock(void);
 
+/* Raise code on comm's error handler; the message (printf-style) goes to
+ * stderr only with PCOLL_VERBOSE=1 (the drop-in is as quiet as the library:
+ * MPI's handler reports the error).  Returns code. */
+int pcoll__dropin_error(MPI_Comm comm, int code, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 /* Raise an error on comm's handler for a failed pcoll call; the MPI code. */
 int pcoll__dropin_raise(MPI_Comm comm, int rc);
 /* p copies of count (malloc'd), for the block form of reduce-scatter. */

@@ -108,8 +108,7 @@ static entry_t *new_entry(pcoll_plan_t *plan, MPI_Comm comm, int persistent)
     entry_t *e = calloc(1, sizeof *e);
     if (!e) {
         pcoll_plan_free(&plan);
-        fprintf(stderr, "pcoll-dropin: out of memory\n");
-        PMPI_Comm_call_errhandler(comm, MPI_ERR_NO_MEM);
+        pcoll__dropin_error(comm, MPI_ERR_NO_MEM, "out of memory");
         return NULL;
     }
     e->plan = plan;
@@ -293,9 +292,7 @@ int pcoll__dropin_start(MPI_Request *request, int *handled)
     e = find(*request);
     *handled = e && e->persistent;
     if (*handled && e->running) {
-        fprintf(stderr, "pcoll-dropin: MPI_Start on an active request\n");
-        PMPI_Comm_call_errhandler(e->comm, MPI_ERR_REQUEST);
-        rc = MPI_ERR_REQUEST;
+        rc = pcoll__dropin_error(e->comm, MPI_ERR_REQUEST, "MPI_Start on an active request");
     } else if (*handled) {
         rc = pcoll_start(e->plan);
         if (rc == PCOLL_SUCCESS)

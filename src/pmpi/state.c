@@ -6,6 +6,7 @@
  * functions the drop-in defines by their PMPI_ names (src/core/pmpi.h).
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,12 +57,25 @@ void pcoll__dropin_unlock(void)
     pthread_mutex_unlock(&lock);
 }
 
-int pcoll__dropin_raise(MPI_Comm comm, int rc)
+int pcoll__dropin_error(MPI_Comm comm, int code, const char *fmt, ...)
 {
-    int code = rc == PCOLL_ERR_NOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
-    fprintf(stderr, "pcoll-dropin: %s\n", pcoll_last_error());
+    const char *v = getenv("PCOLL_VERBOSE");
+    va_list ap;
+    if (v && (!strcmp(v, "1") || !strcmp(v, "true"))) {
+        va_start(ap, fmt);
+        fputs("pcoll-dropin: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+    }
     PMPI_Comm_call_errhandler(comm, code);
     return code;
+}
+
+int pcoll__dropin_raise(MPI_Comm comm, int rc)
+{
+    return pcoll__dropin_error(comm, rc == PCOLL_ERR_NOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER, "%s",
+                               pcoll_last_error());
 }
 
 int *pcoll__dropin_block_counts(MPI_Comm comm, int count)
