@@ -45,6 +45,11 @@ int pcoll__alltoall_check(const pcoll__a2a_args_t *r, const char *fn, pcoll__a2a
                             a->blockbytes);
     MPI_Type_get_extent(sendtype, &lb, &sext);
     MPI_Type_get_extent(r->recvtype, &lb, &rext);
+    /* recvbuf may not be MPI_IN_PLACE; no buffer NULL with data (but MPI_BOTTOM). */
+    PCOLL_CHECK(pcoll__check_buffer(r->recvbuf, a->blockbytes, r->recvtype, "recvbuf", fn), rc,
+                out);
+    if (!a->inplace)
+        PCOLL_CHECK(pcoll__check_buffer(sendbuf, sbytes, sendtype, "sendbuf", fn), rc, out);
     a->sendbuf = sendbuf;
     a->sendcount = sendcount;
     a->sendtype = sendtype;

@@ -127,6 +127,27 @@ static long long largest(const pcoll__a2a_args_t *a, int p)
     return m;
 }
 
+/* Whether counts[0..p) has any non-zero count. */
+static int any_count(const int *counts, int p)
+{
+    int i;
+    for (i = 0; i < p; i++)
+        if (counts[i] > 0)
+            return 1;
+    return 0;
+}
+
+/* recvbuf may not be MPI_IN_PLACE; no buffer NULL with data to hold (but
+ * MPI_BOTTOM with a type of absolute addresses).  sc: the send counts. */
+static int check_buffers(const raw_t *r, const int *sc, int p, const char *fn)
+{
+    int rc = pcoll__check_buffer(r->recvbuf, any_count(r->rcounts, p), r->recvtype, "recvbuf",
+                                 fn);
+    if (rc == PCOLL_SUCCESS && r->sendbuf != MPI_IN_PLACE)
+        rc = pcoll__check_buffer(r->sendbuf, any_count(sc, p), r->sendtype, "sendbuf", fn);
+    return rc;
+}
+
 /* Local checks; fill the arguments (nothing allocated that outlives the
  * call).  The sizes over all ranks are unknown (-1) until the agreement. */
 static int a2av_check(pcoll__call_t *c)
@@ -146,6 +167,7 @@ static int a2av_check(pcoll__call_t *c)
     PCOLL_CHECK(check_counts(sc, sd, c->p, "send", c->fn), rc, out);
     PCOLL_CHECK(pcoll__check_type(r->recvtype, "recvtype", c->fn), rc, out);
     PCOLL_CHECK(pcoll__check_type(sendtype, "sendtype", c->fn), rc, out);
+    PCOLL_CHECK(check_buffers(r, sc, c->p, c->fn), rc, out);
     a->sendbuf = sendbuf, a->scounts = sc, a->sdispls = sd, a->sendtype = sendtype;
     a->recvbuf = r->recvbuf, a->rcounts = r->rcounts, a->rdispls = r->rdispls;
     a->recvtype = r->recvtype;
@@ -202,13 +224,13 @@ static void received(const pcoll__a2a_args_t *a, int p, long long *total, long l
 }
 
 /* The reduction: verdicts, algorithm and in-place use (must be equal), the
- * global smallest and largest element, the basic type's size; then the
- * pairs' byte counts. */
+ * global smallest and largest element, the basic type's size, the receive
+ * item's size; then the pairs' byte counts. */
 static int a2av_agree(pcoll__call_t *c, int local)
 {
     pcoll__a2av_args_t *v = args_of(c);
-    long long vals[7] = {0}, mins[7], maxs[7];
-    int bsize = 0, rc, ok = 1, p = c->p;
+    long long vals[8] = {0}, mins[8], maxs[8];
+    int bsize = 0, rsize = 0, rc, ok = 1, p = c->p;
     MPI_Comm comm = c->ctx->dup;
     /* The arguments are known to be valid only when the local checks passed. */
     if (local == PCOLL_SUCCESS) {
@@ -217,14 +239,17 @@ static int a2av_agree(pcoll__call_t *c, int local)
         vals[0] = v->a.opts.algorithm, vals[1] = v->a.inplace, vals[2] = smallest(&v->a, p);
         vals[3] = v->a.blockbytes, vals[4] = bsize;
         received(&v->a, p, &vals[5], &vals[6]);
+        MPI_Type_size(v->a.recvtype, &rsize);
+        vals[7] = rsize;
     }
-    if ((rc = pcoll__agree_range(comm, local, vals, 7, mins, maxs, c->fn)) != PCOLL_SUCCESS)
+    if ((rc = pcoll__agree_range(comm, local, vals, 8, mins, maxs, c->fn)) != PCOLL_SUCCESS)
         return rc;
     if (mins[0] != maxs[0] || mins[1] != maxs[1])
         return pcoll__error(PCOLL_ERR_MISMATCH, "%s: algorithm or MPI_IN_PLACE use differs",
                             c->fn);
     v->minbytes = mins[2], v->maxbytes = maxs[3];
     v->maxtotal = maxs[5], v->maxpeers = (int)maxs[6];
+    v->same_items = mins[7] == maxs[7];
     if (mins[4] != maxs[4] || mins[4] == 0)
         v->basic = MPI_DATATYPE_NULL;
     rc = check_pairs(comm, &v->a, p, &ok);

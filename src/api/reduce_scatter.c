@@ -31,6 +31,10 @@ typedef struct raw {
     int block;
     MPI_Datatype type;
     MPI_Op op;
+    /* In the one-shot key only: the op's commutativity.  MPI may hand a freed
+     * op's handle to a new op; the plan calls the op by its handle, so only
+     * what the plan was built from (commutativity) must match. */
+    int commutative;
 } raw_t;
 
 static pcoll__rs_args_t *args_of(pcoll__call_t *c)
@@ -133,26 +137,61 @@ static int check_counts(pcoll__call_t *c, pcoll__rs_args_t *a)
     return PCOLL_SUCCESS;
 }
 
+/* recvbuf may not be MPI_IN_PLACE (sendbuf may); neither may be NULL with
+ * data to hold (unless the type's addresses are absolute: MPI_BOTTOM). */
+static int check_buffers(pcoll__call_t *c, const pcoll__rs_args_t *a)
+{
+    const raw_t *r = c->raw;
+    MPI_Aint lb, extent;
+    int rc;
+    MPI_Type_get_extent(a->type, &lb, &extent);
+    rc = pcoll__check_buffer(r->recvbuf, (a->inplace ? a->total : a->counts[c->rank]) * extent,
+                             a->type, "recvbuf", c->fn);
+    if (rc == PCOLL_SUCCESS && !a->inplace)
+        rc = pcoll__check_buffer(r->sendbuf, a->total * extent, a->type, "sendbuf", c->fn);
+    return rc;
+}
+
 static int rs_check(pcoll__call_t *c)
 {
     pcoll__rs_args_t *a = args_of(c);
     int rc = check_type_op(c, a);
     if (rc == PCOLL_SUCCESS)
         rc = check_counts(c, a);
+    if (rc == PCOLL_SUCCESS)
+        rc = check_buffers(c, a);
     c->empty = a->total == 0;
     return rc;
 }
 
-/* The vector length, the algorithm and MPI_IN_PLACE use must be equal. */
+/* The vector length, the algorithm, MPI_IN_PLACE use and every
+ * recvcounts[i] must be equal on every rank: one reduction (per 128
+ * values). */
 static int rs_agree(pcoll__call_t *c, int local)
 {
     static const char *const what[] = {"the vector length", "the algorithm", "MPI_IN_PLACE use"};
     const pcoll__rs_args_t *a = args_of(c);
-    long long vals[3];
-    vals[0] = a->total;
-    vals[1] = local == PCOLL_SUCCESS ? pcoll__select_reduce_scatter(a, c->p) : 0;
-    vals[2] = a->inplace;
-    return pcoll__agree(c->ctx->dup, local, vals, what, 3, c->fn);
+    int n = 3 + c->p, i, rc;
+    long long *v = local == PCOLL_SUCCESS ? pcoll__malloc(sizeof *v * 3 * (size_t)n) : NULL;
+    if (!v && local == PCOLL_SUCCESS)
+        local = pcoll__error(PCOLL_ERR_NOMEM, "%s: agreement", c->fn);
+    /* The same reductions on every rank: zeros where the values are unknown. */
+    if (!v)
+        return pcoll__agree_range(c->ctx->dup, local, NULL, n, NULL, NULL, c->fn);
+    v[0] = a->total;
+    v[1] = pcoll__select_reduce_scatter(a, c->p);
+    v[2] = a->inplace;
+    for (i = 3; i < n; i++)
+        v[i] = a->counts[i - 3];
+    rc = pcoll__agree_range(c->ctx->dup, local, v, n, v + n, v + 2 * n, c->fn);
+    for (i = 0; rc == PCOLL_SUCCESS && i < n; i++)
+        if (v[n + i] != v[2 * n + i])
+            rc = i < 3 ? pcoll__error(PCOLL_ERR_MISMATCH, "%s: %s differs across ranks", c->fn,
+                                      what[i])
+                       : pcoll__error(PCOLL_ERR_MISMATCH, "%s: recvcounts[%d] differs across ranks",
+                                      c->fn, i - 3);
+    pcoll__free(v);
+    return rc;
 }
 
 /* ---- one-shot key, choice, preparation, staging ------------------------------ */
@@ -170,6 +209,8 @@ static int rs_key(pcoll__call_t *c, pcoll__key_t *k)
     if (!(kr = pcoll__key_put(k, sizeof *kr + bytes)))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
     kr->sendbuf = r->sendbuf, kr->recvbuf = r->recvbuf, kr->type = r->type, kr->op = r->op;
+    if (r->op != MPI_OP_NULL)
+        MPI_Op_commutative(r->op, &kr->commutative);
     memcpy(kr + 1, counts, bytes);
     k->types[k->ntypes++] = r->type;
     return PCOLL_SUCCESS;
@@ -230,7 +271,7 @@ int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recv
                               MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                               pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op};
+    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__PERSISTENT, "pcoll_reduce_scatter_init",
                         &r, comm, info, plan);
 }
@@ -239,7 +280,7 @@ int pcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recv
                                     MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                     pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op};
+    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__PERSISTENT, "pcoll_reduce_scatter_block_init",
                         &r, comm, info, plan);
 }
@@ -247,7 +288,7 @@ int pcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recv
 int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op};
+    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__ONESHOT, "pcoll_reduce_scatter",
                         &r, comm, MPI_INFO_NULL, NULL);
 }
@@ -255,7 +296,7 @@ int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 int pcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op};
+    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__ONESHOT, "pcoll_reduce_scatter_block",
                         &r, comm, MPI_INFO_NULL, NULL);
 }
@@ -264,7 +305,7 @@ int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const i
                                      MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                      pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op};
+    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__LOCAL, "pcoll__reduce_scatter_plan_local",
                         &r, comm, MPI_INFO_NULL, plan);
 }

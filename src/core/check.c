@@ -50,28 +50,53 @@ int pcoll__check_count(int count, const char *what, const char *fn)
     return PCOLL_SUCCESS;
 }
 
+int pcoll__check_buffer(const void *buf, long long bytes, MPI_Datatype type, const char *what,
+                        const char *fn)
+{
+    MPI_Aint true_lb, true_extent;
+    if (buf == MPI_IN_PLACE)
+        return pcoll__error(PCOLL_ERR_ARG, "%s: %s is MPI_IN_PLACE", fn, what);
+    if (buf || bytes == 0)
+        return PCOLL_SUCCESS;
+    /* NULL is MPI_BOTTOM, which only types of absolute addresses may use
+     * (a type that holds no data needs no buffer). */
+    MPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    if (true_lb == 0 && true_extent > 0)
+        return pcoll__error(PCOLL_ERR_ARG, "%s: %s is NULL with %lld bytes to move", fn, what,
+                            bytes);
+    return PCOLL_SUCCESS;
+}
+
+/* Values per reduction: ranks must make the same calls whatever memory each
+ * has, so a long list goes in chunks of a fixed size from the stack. */
+#define CHUNK 128
+
 int pcoll__agree_range(MPI_Comm comm, int rc, const long long *vals, int n, long long *mins,
                        long long *maxs, const char *fn)
 {
-    long long v[2 * PCOLL__AGREE_MAX + 1];
-    int i;
-    if (n > PCOLL__AGREE_MAX)
-        n = PCOLL__AGREE_MAX;
-    /* One MIN reduction gives the worst code and both the min and max of each value. */
-    v[0] = rc;
-    for (i = 0; i < n; i++) {
-        v[1 + 2 * i] = vals[i];
-        v[2 + 2 * i] = -vals[i];
-    }
-    if (MPI_Allreduce(MPI_IN_PLACE, v, 2 * n + 1, MPI_LONG_LONG, MPI_MIN, comm) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "%s: MPI_Allreduce failed", fn);
-    for (i = 0; i < n; i++) {
-        mins[i] = v[1 + 2 * i];
-        maxs[i] = -v[2 + 2 * i];
-    }
-    if (rc == PCOLL_SUCCESS && v[0] != PCOLL_SUCCESS)
-        rc = pcoll__error((int)v[0], "%s: another rank reported %s", fn,
-                          pcoll_err_name((int)v[0]));
+    long long v[2 * CHUNK + 1];
+    int i, first = 0, k;
+    /* One MIN reduction gives the worst code and both the min and max of each
+     * value; the code travels with every chunk. */
+    do {
+        k = n - first < CHUNK ? n - first : CHUNK;
+        v[0] = rc;
+        for (i = 0; i < k; i++) {
+            v[1 + 2 * i] = vals ? vals[first + i] : 0;
+            v[2 + 2 * i] = vals ? -vals[first + i] : 0;
+        }
+        if (MPI_Allreduce(MPI_IN_PLACE, v, 2 * k + 1, MPI_LONG_LONG, MPI_MIN, comm) !=
+            MPI_SUCCESS)
+            v[0] = rc = pcoll__error(PCOLL_ERR_MPI, "%s: MPI_Allreduce failed", fn);
+        for (i = 0; mins && maxs && i < k; i++) {
+            mins[first + i] = v[1 + 2 * i];
+            maxs[first + i] = -v[2 + 2 * i];
+        }
+        if (rc == PCOLL_SUCCESS && v[0] != PCOLL_SUCCESS)
+            rc = pcoll__error((int)v[0], "%s: another rank reported %s", fn,
+                              pcoll_err_name((int)v[0]));
+        first += k;
+    } while (first < n);
     return rc;
 }
 

@@ -14,7 +14,13 @@ int pcoll__op_predefined(MPI_Op op);
 /* PCOLL_ERR_ARG for a negative count. */
 int pcoll__check_count(int count, const char *what, const char *fn);
 
-/* At most this many values are compared. */
+/* PCOLL_ERR_ARG for a buffer that is MPI_IN_PLACE (where the caller may not
+ * pass it), or NULL with bytes to move and a type of relative addresses (NULL
+ * is MPI_BOTTOM, valid only with absolute addresses). */
+int pcoll__check_buffer(const void *buf, long long bytes, MPI_Datatype type, const char *what,
+                        const char *fn);
+
+/* pcoll__agree compares at most this many values. */
 #define PCOLL__AGREE_MAX 8
 
 /* Collective over comm: combine every rank's local verdict rc and check that
@@ -24,7 +30,8 @@ int pcoll__check_count(int count, const char *what, const char *fn);
 int pcoll__agree(MPI_Comm comm, int rc, const long long *vals, const char *const *what, int n,
                  const char *fn);
 /* The same single reduction, returning each value's minimum and maximum over
- * all ranks instead of requiring them equal (mins, maxs: n entries each). */
+ * all ranks instead of requiring them equal (mins, maxs: n entries each, or
+ * NULL; vals NULL: n zeros; any n: one reduction per 128 values). */
 int pcoll__agree_range(MPI_Comm comm, int rc, const long long *vals, int n, long long *mins,
                        long long *maxs, const char *fn);
 

@@ -7,7 +7,10 @@
  * the zero-copy Bruck paper), padded Bruck and the direct exchanges with the
  * cost model.  The one-shot and local paths must not communicate to plan,
  * so their choice is a direct algorithm by a rule every rank evaluates alike
- * (scattered; pairwise in place, which needs one block of scratch).
+ * (scattered; pairwise in place, which needs one block of scratch).  The
+ * in-place engine counts items in its protocol, so it needs every rank's
+ * item size equal: it is planned collectively (the agreement tells), and
+ * auto takes pairwise when the sizes differ.
  */
 #include "alltoallv/inplace/inplace.h"
 #include "hier/hier.h"
@@ -46,7 +49,7 @@ static const pcoll__algo_t algos[] = {
     [V_INPLACE] = {"inplace",
                    "MPI_IN_PLACE with memory independent of the block sizes (aux buffers "
                    "pcoll_aux_bytes in pcoll_aux_buffers)",
-                   pcoll__alltoallv_inplace, PCOLL__ALGO_INPLACE},
+                   pcoll__alltoallv_inplace, PCOLL__ALGO_INPLACE | PCOLL__ALGO_COLLECTIVE},
     [V_AUTO] = {"auto", "by p, sizes and regularity with the cost model", NULL, 0},
 };
 
@@ -73,8 +76,8 @@ static int choose_global(const pcoll__a2av_args_t *v, int p)
     double padded =
         pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) + 2.0 * p * v->maxbytes * c.gamma;
     if (v->a.inplace)
-        return pcoll__alltoallv_inplace_preferred(&c, p, v->maxpeers, v->maxbytes, v->maxtotal,
-                                                  &v->a.opts)
+        return v->same_items && pcoll__alltoallv_inplace_preferred(&c, p, v->maxpeers, v->maxbytes,
+                                                                   v->maxtotal, &v->a.opts)
                    ? V_INPLACE
                    : V_PAIRWISE;
     if (pcoll__alltoallv_regular(v) && pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) < direct)

@@ -125,6 +125,11 @@ int pcoll__alltoallv_inplace(pcoll_plan_t *plan, const void *args)
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "alltoallv inplace: only with MPI_IN_PLACE (layouts that differ: "
                             "pcoll_alltoallv_inplace_init)");
+    /* The phases count items: every rank's item must have the same size (the
+     * agreement found out, so every rank refuses alike). */
+    if (!v->same_items)
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                            "alltoallv inplace: the ranks' receive types differ in size");
     return pcoll__alltoallv_inplace_setup(plan, v->a.recvbuf, v->a.rcounts, v->a.rdispls,
                                           v->a.rcounts, v->a.rdispls, v->a.recvtype, &v->a.opts);
 }
