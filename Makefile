@@ -10,6 +10,10 @@
 #   make plot-deps        matplotlib in .venv (for pcoll-bench --plot)
 #   make fftw-deps        FFTW3 (libfftw3-dev, apt-get) for apps/fft3d; part of make test
 #   make asan             ASan+UBSan build in build/asan-<flavour> and its tests
+#   make tsan             ThreadSanitizer build in build/tsan-<flavour>: only the tests
+#                         labelled threads plus a few quick ones (TSAN_QUICK), not the
+#                         whole suite (TSan with a polling MPI is slow); MPI's own
+#                         races suppressed by tests/tsan.supp
 #   make stress           the stress tests (label stress, np 3..8) in build/stress-<flavour>;
 #                         never part of make test
 #   make sim              SimGrid SMPI (installed if missing): pcoll-bench built
@@ -32,6 +36,8 @@
 #   LABELS=regex          only tests with a matching label (unit, mpi, full)
 #   FULL=0                leave out the tests labelled full (np >= 8)
 #   TESTS=regex           only tests whose name matches (ctest -R)
+#   TSAN_QUICK=regex      the quick tests `make tsan` runs after the threads tests
+#                         (empty: none)
 #   JOBS=n                parallel build and ctest jobs (default: cores)
 #   BUILD_TYPE=...        CMake build type of the normal build (RelWithDebInfo)
 #   NP=n                  ranks for `make demo` and `make bench` (4)
@@ -128,6 +134,7 @@ TEST_ENV := $(subst $(space),;,$(strip $(RUN_ENV)))
 
 BUILD_DIR := $(ROOT)/build/$(FLAVOUR)
 ASAN_DIR := $(ROOT)/build/asan-$(FLAVOUR)
+TSAN_DIR := $(ROOT)/build/tsan-$(FLAVOUR)
 STRESS_DIR := $(ROOT)/build/stress-$(FLAVOUR)
 CHECK_DIR := $(BUILD_DIR)/check-install
 
@@ -165,7 +172,7 @@ define configure
 	fi
 endef
 
-.PHONY: all setup build test demo asan install check-install clean distclean show-mpi
+.PHONY: all setup build test demo asan tsan install check-install clean distclean show-mpi
 .PHONY: bench plot-deps stress sim sim-build dropin-mpi4py
 .PHONY: fftw-deps
 all: build
@@ -340,6 +347,35 @@ asan: setup
 	$(call configure,$(ASAN_DIR),$(ASAN_CMAKE_ARGS))
 	cmake --build $(ASAN_DIR) -j$(JOBS)
 	cd $(ASAN_DIR) && $(SANITIZER_ENV) $(CTEST)
+
+# ---------------------------------------------------------------------------
+# tsan: everything built with -fsanitize=thread (flags given to CMake, not an
+# option of its own); the tree records TSAN_OPTIONS in its tests' environment
+# (the suppressions of tests/tsan.supp: races inside the MPI library and its
+# transports), so a plain ctest there reports the same.  A report fails the
+# test (TSan's exit code 66).  Runs the tests labelled threads (narrowed by
+# FULL=0 and TESTS=regex, or replaced by LABELS=regex), then TSAN_QUICK.
+# ---------------------------------------------------------------------------
+# Two switches keep the MPIs' runtimes working under TSan: UCX's memory
+# hooks (UCX_MEM_EVENTS) intercept the madvise of an exiting thread after
+# TSan has let go of it (a crash in ucm_event_enter), and PMIx's gds/shmem2
+# needs a fixed address that TSan's shadow memory holds (Open MPI aborts in
+# MPI_Init); hash is PMIx's other store.
+TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
+TSAN_OPTIONS_ := suppressions=$(ROOT)/tests/tsan.supp:history_size=4:second_deadlock_stack=1
+TSAN_TEST_ENV := $(TEST_ENV)$(if $(TEST_ENV),;)TSAN_OPTIONS=$(TSAN_OPTIONS_);UCX_MEM_EVENTS=no;PMIX_MCA_gds=hash
+TSAN_CMAKE_ARGS := $(COMMON_CMAKE_ARGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_C_FLAGS=$(TSAN_FLAGS)" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread" \
+  "-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread" -DPCOLL_BUILD_EXAMPLES=OFF \
+  "-DPCOLL_TEST_ENVIRONMENT=$(TSAN_TEST_ENV)"
+TSAN_QUICK ?= ^(unit_status|mpi_quiet_np1|mpi_plan_np2|mpi_alltoall_np2|mpi_reduce_scatter_np2)$$
+tsan: setup
+	$(call configure,$(TSAN_DIR),$(TSAN_CMAKE_ARGS))
+	cmake --build $(TSAN_DIR) -j$(JOBS)
+	cd $(TSAN_DIR) && ctest --output-on-failure $(CTEST_OUTPUT) -j$(JOBS) -L '$(or $(LABELS),threads)' \
+	  $(if $(filter 0 no off OFF,$(FULL)),-LE full) $(if $(TESTS),-R '$(TESTS)') $(CTEST_ARGS)
+	$(if $(TSAN_QUICK),cd $(TSAN_DIR) && ctest --output-on-failure $(CTEST_OUTPUT) -j$(JOBS) \
+	  -R '$(TSAN_QUICK)' $(CTEST_ARGS))
 
 # ---------------------------------------------------------------------------
 # dropin-mpi4py: mpi4py (installed into the MPI's venv) runs its own

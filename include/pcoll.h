@@ -35,10 +35,24 @@
  *   agree on the verdict across ranks, so bad input on one rank makes every
  *   rank return an error instead of hanging.
  *
- * Threads: pcoll adds no thread safety beyond MPI's.  Calls on distinct plans
- * and communicators may be made from different threads only if MPI was
- * initialized with MPI_THREAD_MULTIPLE and the calls do not share a
- * communicator; the one-shot plan cache is not protected by locks.
+ * Threads: with MPI initialized at MPI_THREAD_MULTIPLE, threads may call
+ * pcoll at the same time as long as each uses communicators of its own (and
+ * the plans made on them); below that level, MPI's rules for the level hold.
+ * What the library shares between threads is synchronized: communicator
+ * contexts are created and listed under a lock (the MPI keyvals behind them
+ * are made once), the memory counters (pcoll_mem_*) are atomic, and a
+ * datatype that cached one-shot plans name may be freed from any thread.
+ * pcoll_last_error() is per thread: it explains the calling thread's last
+ * error.
+ * Not synchronized, as for MPI's own collectives: the same communicator from
+ * two threads at once (its context, one-shot cache and tag counter take no
+ * lock), and the same plan from two threads at once (start, test, wait,
+ * free); a plan or communicator may pass to another thread between calls
+ * when the program orders them (a join, a mutex).  Every communicator a call
+ * takes counts as used (both of pcoll_alltoall_multi_init), and
+ * pcoll_alltoall_multi_init with a column communicator also makes a
+ * communicator from MPI_COMM_WORLD with a fixed tag: two threads must not be
+ * in it at once.  Datatypes, ops and info objects may be shared read-only.
  */
 #ifndef PCOLL_H
 #define PCOLL_H
@@ -165,6 +179,38 @@ PCOLL_API int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf,
                                         const int recvcounts[], MPI_Datatype type, MPI_Op op,
                                         MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
 
+/* MPI-4's large-count forms of the calls above (and of the one-shot calls
+ * below): MPI_Count counts, MPI_Aint displacements, argument order as
+ * MPI_Alltoall_init_c and friends; on every MPI (MPI-3's too).
+ * - alltoall: any count; a count over INT_MAX is served as one item of a
+ *   type of that many items, by every algorithm.
+ * - alltoallv: each direction's counts and span of displacements (the
+ *   highest minus the lowest) up to INT_MAX items are served (the buffer is
+ *   moved up to the lowest displacement); beyond that PCOLL_ERR_UNSUPPORTED
+ *   on every rank: the one-shot call agrees on it with one small reduction
+ *   over comm, the persistent one in its init's agreement.  Negative
+ *   displacements: PCOLL_ERR_ARG, as in the int form.
+ * - reduce_scatter(_block): counts up to INT_MAX elements per block;
+ *   beyond that PCOLL_ERR_UNSUPPORTED (on every rank alike: MPI makes the
+ *   counts equal on every rank). */
+PCOLL_API int pcoll_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                    pcoll_plan_t **plan);
+PCOLL_API int pcoll_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                     const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                     void *recvbuf, const MPI_Count recvcounts[],
+                                     const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                     MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
+PCOLL_API int pcoll_reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
+                                                MPI_Count recvcount, MPI_Datatype type,
+                                                MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                                pcoll_plan_t **plan);
+PCOLL_API int pcoll_reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
+                                          const MPI_Count recvcounts[], MPI_Datatype type,
+                                          MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                          pcoll_plan_t **plan);
+
 /* Begin one run of the plan (non-blocking).  PCOLL_ERR_STATE if it is active. */
 PCOLL_API int pcoll_start(pcoll_plan_t *plan);
 /* Make progress without blocking; *flag = 1 once the run is complete (the plan
@@ -198,6 +244,20 @@ PCOLL_API int pcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int
                                          MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 PCOLL_API int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                                    MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+/* The one-shot large-count forms (see pcoll_alltoall_init_c). */
+PCOLL_API int pcoll_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm);
+PCOLL_API int pcoll_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm);
+PCOLL_API int pcoll_reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
+                                           MPI_Count recvcount, MPI_Datatype type, MPI_Op op,
+                                           MPI_Comm comm);
+PCOLL_API int pcoll_reduce_scatter_c(const void *sendbuf, void *recvbuf,
+                                     const MPI_Count recvcounts[], MPI_Datatype type, MPI_Op op,
+                                     MPI_Comm comm);
 
 /* ---------------------------------------------------------------------------
  * Datatype helpers.

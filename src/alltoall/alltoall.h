@@ -8,6 +8,7 @@
 #include "base/algo.h"
 #include "base/options.h"
 #include "core/plan.h"
+#include "datatype/size.h"
 
 /* Default number of exchanges in flight for `scattered`. */
 #define PCOLL__A2A_THROTTLE 32
@@ -33,6 +34,9 @@ typedef struct pcoll__a2a_args {
     const int *scounts, *sdispls, *rcounts, *rdispls;
     MPI_Aint sext, rext;
     pcoll__opts_t opts;
+    /* A code the public call's own preparation failed with (the large-count
+     * forms), reported by the check so that every rank hears of it. */
+    int refuse;
 } pcoll__a2a_args_t;
 
 /* Builders (one file each; the Bruck family in bruck.h). */
@@ -40,19 +44,20 @@ int pcoll__alltoall_linear(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_pairwise(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_scattered(pcoll_plan_t *plan, const void *args);
 
-/* Where block `peer` starts in the send / receive buffer, and its count. */
+/* Where block `peer` starts in the send / receive buffer, and its count.
+ * The buffer may be MPI_BOTTOM (NULL): addresses are added as integers. */
 static inline const void *pcoll__a2a_sbuf(const pcoll__a2a_args_t *a, int peer)
 {
     if (a->sdispls)
-        return (const char *)a->sendbuf + (MPI_Aint)a->sdispls[peer] * a->sext;
-    return (const char *)a->sendbuf + (MPI_Aint)peer * a->sblock;
+        return pcoll__addr(a->sendbuf, (MPI_Aint)a->sdispls[peer] * a->sext);
+    return pcoll__addr(a->sendbuf, (MPI_Aint)peer * a->sblock);
 }
 
 static inline void *pcoll__a2a_rbuf(const pcoll__a2a_args_t *a, int peer)
 {
     if (a->rdispls)
-        return (char *)a->recvbuf + (MPI_Aint)a->rdispls[peer] * a->rext;
-    return (char *)a->recvbuf + (MPI_Aint)peer * a->rblock;
+        return pcoll__addr(a->recvbuf, (MPI_Aint)a->rdispls[peer] * a->rext);
+    return pcoll__addr(a->recvbuf, (MPI_Aint)peer * a->rblock);
 }
 
 static inline int pcoll__a2a_scount(const pcoll__a2a_args_t *a, int peer)

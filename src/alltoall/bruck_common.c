@@ -20,7 +20,7 @@ int pcoll__bruck_types(pcoll_plan_t *plan, const pcoll__a2a_args_t *a,
     PCOLL_CHECK(pcoll__plan_own_type(plan, &t->rblk), rc, out);
     PCOLL_CHECK(pcoll_type_signature(t->rblk, &t->sig), rc, out);
     PCOLL_CHECK(pcoll__plan_own_type(plan, &t->sig), rc, out);
-    MPI_Type_get_extent(t->sig, &lb, &t->sigext);
+    rc = pcoll__type_extent(t->sig, &lb, &t->sigext);
 out:
     return rc;
 }

@@ -9,38 +9,52 @@
  * In place (MPI_IN_PLACE) the rounds follow a pairing (patterns/pairing.h) in
  * which both directions of every round use the same partner: the block for
  * the partner is packed into a scratch block, sent from there, and the
- * partner's block is received in its place.  Scratch: one block (n bytes);
- * p rounds when p is odd (one idle), p-1 otherwise.
+ * partner's block is received in its place (as MPI_PACKED bytes, or as its
+ * signature type when a block is over 2 GiB).  Scratch: one block (n
+ * bytes); p rounds when p is odd (one idle), p-1 otherwise.
  */
+#include <limits.h>
+
 #include "alltoall/alltoall.h"
 #include "base/status.h"
 #include "patterns/pairing.h"
 
 static int build_inplace(pcoll_plan_t *plan, const pcoll__a2a_args_t *a)
 {
-    int p = plan->size, r = plan->rank, k, size, rc = PCOLL_SUCCESS;
+    int p = plan->size, r = plan->rank, k, rc;
+    MPI_Datatype sig = MPI_DATATYPE_NULL;
+    MPI_Count size;
     void *tmp;
 
-    if (a->blockbytes > 0x7fffffff)
-        return pcoll__error(PCOLL_ERR_UNSUPPORTED, "pairwise in place: block over 2 GiB");
+    if (p == 1)
+        return PCOLL_SUCCESS; /* the own block stays where it is */
+    PCOLL_CHECK(pcoll__type_size(a->recvtype, &size), rc, out);
+    /* A block whose byte count does not fit in an int travels as its
+     * signature type instead of MPI_PACKED bytes. */
+    if (a->blockbytes > INT_MAX) {
+        PCOLL_CHECK(pcoll_type_signature(a->recvtype, &sig), rc, out);
+        PCOLL_CHECK(pcoll__plan_own_type(plan, &sig), rc, out);
+    }
     if (!(tmp = pcoll__plan_alloc(plan, (size_t)a->blockbytes)))
-        return pcoll__error(PCOLL_ERR_NOMEM, "pairwise in place: scratch block");
-    MPI_Type_size(a->recvtype, &size);
+        return pcoll__error(PCOLL_ERR_NOMEM, "pairwise in place: scratch block of %lld bytes",
+                            a->blockbytes);
     for (k = 0; k < pcoll__pairing_rounds(p) && rc == PCOLL_SUCCESS; k++) {
         int peer = pcoll__pairing_partner(r, p, k), count = pcoll__a2a_rcount(a, peer);
+        int n = sig != MPI_DATATYPE_NULL ? count : (int)(count * size);
+        MPI_Datatype t = sig != MPI_DATATYPE_NULL ? sig : MPI_PACKED;
         void *block = pcoll__a2a_rbuf(a, peer);
         if (peer == r)
             continue;
         /* Pack the outgoing block aside, then exchange it for the incoming one. */
         rc = pcoll__sched_round(&plan->sched);
         if (rc == PCOLL_SUCCESS)
-            rc = pcoll__sched_copy(&plan->sched, block, count, a->recvtype, tmp, count * size,
-                                   MPI_PACKED);
+            rc = pcoll__sched_copy(&plan->sched, block, count, a->recvtype, tmp, n, t);
         if (rc == PCOLL_SUCCESS)
             rc = pcoll__a2a_recv(plan, a, peer);
         if (rc == PCOLL_SUCCESS)
-            rc = pcoll__sched_send(&plan->sched, tmp, count * size, MPI_PACKED, peer);
+            rc = pcoll__sched_send(&plan->sched, tmp, n, t, peer);
     }
+out:
     return rc;
 }
 

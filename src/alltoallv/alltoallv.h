@@ -19,7 +19,9 @@ typedef struct pcoll__a2av_args {
     long long minbytes, maxbytes;
     long long maxtotal;       /* the most bytes one rank receives in all */
     int maxpeers;             /* the most peers one rank receives from */
-    int same_items;           /* every rank's receive items have one size */
+    /* The in-place engine can serve every rank (after the agreement): one
+     * receive item size everywhere and no negative receive displacement. */
+    int inplace_ok;
     /* The one predefined type both signatures are made of (MPI_DATATYPE_NULL
      * if they mix types), and how many of it one send / receive item holds. */
     MPI_Datatype basic;

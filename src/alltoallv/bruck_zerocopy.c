@@ -26,6 +26,7 @@
  * floor(p/2) elements; init: ceil(log2 p) small count exchanges.  Scratch:
  * 2 p slots of the largest element, O(p) ints while planning.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "alltoallv/alltoallv.h"
@@ -191,15 +192,23 @@ int pcoll__alltoallv_bruck_zerocopy(pcoll_plan_t *plan, const void *args)
     const pcoll__a2av_args_t *v = args;
     zcv_t z = {.v = v, .p = plan->size, .i = plan->rank};
     MPI_Aint lb;
-    int bsize, j, rc;
+    MPI_Count bsize;
+    int j, rc;
 
     if (!pcoll__alltoallv_regular(v))
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "bruck_zerocopy: sizes too irregular (max %lld B > pcoll_regular_ratio "
                             "x min %lld B), types mixing basic types, or one-shot use",
                             v->maxbytes, v->minbytes);
-    MPI_Type_size(v->basic, &bsize);
-    MPI_Type_get_extent(v->basic, &lb, &z.bext);
+    PCOLL_CHECK(pcoll__type_size(v->basic, &bsize), rc, out);
+    PCOLL_CHECK(pcoll__type_extent(v->basic, &lb, &z.bext), rc, out);
+    /* Counts travel as ints of basic items (maxbytes is the same on every
+     * rank: all refuse alike, before the count exchange). */
+    if (v->maxbytes / bsize > INT_MAX)
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                            "bruck_zerocopy: an element of %lld bytes is more than INT_MAX "
+                            "items of its basic type",
+                            v->maxbytes);
     z.m = (int)(v->maxbytes / bsize);
     PCOLL_CHECK(alloc_all(plan, &z), rc, out);
     for (j = 0; j < z.p; j++)

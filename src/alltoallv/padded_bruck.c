@@ -11,6 +11,8 @@
  * type.  Cost: that of the Bruck variant for blocks of m items, plus two
  * local copies of the data.  Scratch: 2 p m items (plus the variant's own).
  */
+#include <limits.h>
+
 #include "alltoall/bruck.h"
 #include "alltoallv/alltoallv.h"
 #include "base/status.h"
@@ -38,15 +40,23 @@ int pcoll__alltoallv_padded_bruck(pcoll_plan_t *plan, const void *args)
     const pcoll__a2av_args_t *v = args;
     pcoll__a2a_args_t pad = {0};
     MPI_Aint lb, ext;
-    int bsize, m, rc;
+    MPI_Count bsize;
+    int m, rc;
     char *mem;
 
     if (v->basic == MPI_DATATYPE_NULL || v->maxbytes < 0)
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "padded_bruck: needs one predefined type in both signatures and "
                             "persistent planning (pcoll_alltoallv_init)");
-    MPI_Type_size(v->basic, &bsize);
-    MPI_Type_get_extent(v->basic, &lb, &ext);
+    PCOLL_CHECK(pcoll__type_size(v->basic, &bsize), rc, out);
+    PCOLL_CHECK(pcoll__type_extent(v->basic, &lb, &ext), rc, out);
+    /* The slot is a count of basic items: an int (maxbytes is the same on
+     * every rank, so all refuse alike). */
+    if (v->maxbytes / bsize > INT_MAX)
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                            "padded_bruck: an element of %lld bytes is more than INT_MAX "
+                            "items of its basic type",
+                            v->maxbytes);
     m = (int)(v->maxbytes / bsize);
     if (!(mem = pcoll__plan_alloc(plan, 2 * (size_t)plan->size * (size_t)(m ? m : 1) * ext)))
         return pcoll__error(PCOLL_ERR_NOMEM, "padded_bruck: padded buffers");

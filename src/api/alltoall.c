@@ -8,6 +8,7 @@
  * of every run as signature-typed blocks, as their send buffer (p*n bytes of
  * scratch).
  */
+#include <limits.h>
 #include <stddef.h>
 
 #include "api/api.h"
@@ -15,6 +16,7 @@
 #include "base/status.h"
 #include "core/check.h"
 #include "datatype/copy.h"
+#include "datatype/size.h"
 #include "select/select.h"
 
 _Static_assert(sizeof(pcoll__a2a_args_t) <= PCOLL__ARGS_MAX, "alltoall arguments");
@@ -27,6 +29,8 @@ int pcoll__alltoall_check(const pcoll__a2a_args_t *r, const char *fn, pcoll__a2a
     MPI_Aint lb, rext, sext;
     long long sbytes;
 
+    if (r->refuse != PCOLL_SUCCESS)
+        return r->refuse;
     a->inplace = sendbuf == MPI_IN_PLACE;
     if (a->inplace) {
         sendbuf = r->recvbuf;
@@ -201,6 +205,59 @@ int pcoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
     return run(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, PCOLL__ONESHOT,
                "pcoll_alltoall", comm, MPI_INFO_NULL, NULL);
+}
+
+/* The large-count forms: a count over INT_MAX becomes one item of a type of
+ * that many items (pcoll__type_items; the plan keeps its own copy, so it is
+ * freed on return).  Any rank may hold such a count: each converts its own,
+ * and the block sizes in bytes still agree. */
+static int count_c(MPI_Count count, MPI_Datatype *type, int *out, MPI_Datatype *own,
+                   int *refuse)
+{
+    *own = MPI_DATATYPE_NULL;
+    if (count <= INT_MAX) {
+        *out = count < 0 ? -1 : (int)count;
+        return PCOLL_SUCCESS;
+    }
+    *out = 1;
+    if (*refuse == PCOLL_SUCCESS && (*refuse = pcoll__type_items(count, *type, own)) ==
+                                        PCOLL_SUCCESS)
+        *type = *own;
+    return *refuse;
+}
+
+static int run_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 MPI_Count recvcount, MPI_Datatype recvtype, pcoll__mode_t mode, const char *fn,
+                 MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
+{
+    pcoll__a2a_args_t r = {.sendbuf = sendbuf, .sendtype = sendtype, .recvbuf = recvbuf,
+                           .recvtype = recvtype};
+    MPI_Datatype own[2];
+    int rc;
+    count_c(recvcount, &r.recvtype, &r.recvcount, &own[0], &r.refuse);
+    own[1] = MPI_DATATYPE_NULL;
+    if (sendbuf != MPI_IN_PLACE)
+        count_c(sendcount, &r.sendtype, &r.sendcount, &own[1], &r.refuse);
+    rc = pcoll__entry(&alltoall, mode, fn, &r, comm, info, plan);
+    for (int i = 0; i < 2; i++)
+        if (own[i] != MPI_DATATYPE_NULL)
+            MPI_Type_free(&own[i]);
+    return rc;
+}
+
+int pcoll_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                          MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
+{
+    return run_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, PCOLL__PERSISTENT,
+                 "pcoll_alltoall_init_c", comm, info, plan);
+}
+
+int pcoll_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return run_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, PCOLL__ONESHOT,
+                 "pcoll_alltoall_c", comm, MPI_INFO_NULL, NULL);
 }
 
 int pcoll__alltoall_plan_local(const void *sendbuf, int sendcount, MPI_Datatype sendtype,

@@ -12,6 +12,7 @@
  * (bruck_zerocopy, padded_bruck, hier) are planned collectively on every
  * one-shot call instead of being cached.
  */
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "base/status.h"
 #include "core/check.h"
 #include "datatype/signature.h"
+#include "datatype/size.h"
 #include "select/select.h"
 
 _Static_assert(sizeof(pcoll__a2av_args_t) <= PCOLL__ARGS_MAX, "alltoallv arguments");
@@ -34,6 +36,12 @@ typedef struct raw {
     void *recvbuf;
     const int *rcounts, *rdispls;
     MPI_Datatype recvtype;
+    /* Negative displacements accepted (the drop-in: MPI's own arguments,
+     * whose buffers reach below the pointer); the public calls refuse them,
+     * since a block below the buffer is most often a mistake. */
+    int negative_ok;
+    /* A code the large-count forms' conversion failed with. */
+    int refuse;
 } raw_t;
 
 static pcoll__a2av_args_t *args_of(pcoll__call_t *c)
@@ -43,17 +51,28 @@ static pcoll__a2av_args_t *args_of(pcoll__call_t *c)
 
 /* ---- checks ---------------------------------------------------------------- */
 
-static int check_counts(const int *counts, const int *displs, int p, const char *what,
-                        const char *fn)
+/* Counts must not be negative, nor displacements unless r allows them. */
+static int check_counts(const raw_t *r, const int *counts, const int *displs, int p,
+                        const char *what, const char *fn)
 {
     int i;
     if (!counts || !displs)
         return pcoll__error(PCOLL_ERR_ARG, "%s: %s counts or displacements are NULL", fn, what);
     for (i = 0; i < p; i++)
-        if (counts[i] < 0 || displs[i] < 0)
+        if (counts[i] < 0 || (displs[i] < 0 && !r->negative_ok))
             return pcoll__error(PCOLL_ERR_ARG, "%s: %s count or displacement %d is negative", fn,
                                 what, i);
     return PCOLL_SUCCESS;
+}
+
+/* The lowest receive displacement (0 if none is negative). */
+static long long lowest(const int *displs, int p)
+{
+    long long m = 0;
+    int i;
+    for (i = 0; i < p; i++)
+        m = displs[i] < m ? displs[i] : m;
+    return m;
 }
 
 typedef struct region {
@@ -160,11 +179,13 @@ static int a2av_check(pcoll__call_t *c)
     MPI_Datatype sendtype = r->sendtype;
     MPI_Aint lb;
     int rc;
+    if (r->refuse != PCOLL_SUCCESS)
+        return r->refuse;
     c->inplace = a->inplace = sendbuf == MPI_IN_PLACE;
     if (a->inplace)
         sendbuf = r->recvbuf, sc = r->rcounts, sd = r->rdispls, sendtype = r->recvtype;
-    PCOLL_CHECK(check_counts(r->rcounts, r->rdispls, c->p, "receive", c->fn), rc, out);
-    PCOLL_CHECK(check_counts(sc, sd, c->p, "send", c->fn), rc, out);
+    PCOLL_CHECK(check_counts(r, r->rcounts, r->rdispls, c->p, "receive", c->fn), rc, out);
+    PCOLL_CHECK(check_counts(r, sc, sd, c->p, "send", c->fn), rc, out);
     PCOLL_CHECK(pcoll__check_type(r->recvtype, "recvtype", c->fn), rc, out);
     PCOLL_CHECK(pcoll__check_type(sendtype, "sendtype", c->fn), rc, out);
     PCOLL_CHECK(check_buffers(r, sc, c->p, c->fn), rc, out);
@@ -225,11 +246,12 @@ static void received(const pcoll__a2a_args_t *a, int p, long long *total, long l
 
 /* The reduction: verdicts, algorithm and in-place use (must be equal), the
  * global smallest and largest element, the basic type's size, the receive
- * item's size; then the pairs' byte counts. */
+ * item's size and the lowest receive displacement; then the pairs' byte
+ * counts. */
 static int a2av_agree(pcoll__call_t *c, int local)
 {
     pcoll__a2av_args_t *v = args_of(c);
-    long long vals[8] = {0}, mins[8], maxs[8];
+    long long vals[9] = {0}, mins[9], maxs[9];
     int bsize = 0, rsize = 0, rc, ok = 1, p = c->p;
     MPI_Comm comm = c->ctx->dup;
     /* The arguments are known to be valid only when the local checks passed. */
@@ -241,15 +263,16 @@ static int a2av_agree(pcoll__call_t *c, int local)
         received(&v->a, p, &vals[5], &vals[6]);
         MPI_Type_size(v->a.recvtype, &rsize);
         vals[7] = rsize;
+        vals[8] = lowest(v->a.rdispls, p);
     }
-    if ((rc = pcoll__agree_range(comm, local, vals, 8, mins, maxs, c->fn)) != PCOLL_SUCCESS)
+    if ((rc = pcoll__agree_range(comm, local, vals, 9, mins, maxs, c->fn)) != PCOLL_SUCCESS)
         return rc;
     if (mins[0] != maxs[0] || mins[1] != maxs[1])
         return pcoll__error(PCOLL_ERR_MISMATCH, "%s: algorithm or MPI_IN_PLACE use differs",
                             c->fn);
     v->minbytes = mins[2], v->maxbytes = maxs[3];
     v->maxtotal = maxs[5], v->maxpeers = (int)maxs[6];
-    v->same_items = mins[7] == maxs[7];
+    v->inplace_ok = mins[7] == maxs[7] && mins[8] >= 0;
     if (mins[4] != maxs[4] || mins[4] == 0)
         v->basic = MPI_DATATYPE_NULL;
     rc = check_pairs(comm, &v->a, p, &ok);
@@ -270,15 +293,18 @@ static int a2av_key(pcoll__call_t *c, pcoll__key_t *k)
     int inplace = r->sendbuf == MPI_IN_PLACE;
     raw_t *kr;
     char *arrays;
-    int rc = check_counts(r->rcounts, r->rdispls, c->p, "receive", c->fn);
+    int rc = r->refuse;
+    if (rc == PCOLL_SUCCESS)
+        rc = check_counts(r, r->rcounts, r->rdispls, c->p, "receive", c->fn);
     if (rc == PCOLL_SUCCESS && !inplace)
-        rc = check_counts(r->scounts, r->sdispls, c->p, "send", c->fn);
+        rc = check_counts(r, r->scounts, r->sdispls, c->p, "send", c->fn);
     if (rc != PCOLL_SUCCESS)
         return rc;
     if (!(kr = pcoll__key_put(k, sizeof *kr + 4 * bytes)))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
     arrays = (char *)(kr + 1);
     kr->sendbuf = r->sendbuf, kr->recvbuf = r->recvbuf, kr->recvtype = r->recvtype;
+    kr->negative_ok = r->negative_ok;
     memcpy(arrays + 2 * bytes, r->rcounts, bytes);
     memcpy(arrays + 3 * bytes, r->rdispls, bytes);
     k->types[k->ntypes++] = r->recvtype;
@@ -334,7 +360,7 @@ int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[], const int 
                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                          MPI_Info info, pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype};
+    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, 0, 0};
     return pcoll__entry(&alltoallv, PCOLL__PERSISTENT, "pcoll_alltoallv_init",
                         &r, comm, info, plan);
 }
@@ -343,17 +369,108 @@ int pcoll_alltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype};
+    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, 0, 0};
     return pcoll__entry(&alltoallv, PCOLL__ONESHOT, "pcoll_alltoallv",
                         &r, comm, MPI_INFO_NULL, NULL);
 }
 
-int pcoll__alltoallv_plan_local(const void *sendbuf, const int sendcounts[],
-                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                const int recvcounts[], const int rdispls[],
-                                MPI_Datatype recvtype, MPI_Comm comm, pcoll_plan_t **plan)
+int pcoll__alltoallv_dropin(pcoll__mode_t mode, const void *sendbuf, const int sendcounts[],
+                            const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype};
-    return pcoll__entry(&alltoallv, PCOLL__LOCAL, "pcoll__alltoallv_plan_local",
-                        &r, comm, MPI_INFO_NULL, plan);
+    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, 1, 0};
+    return pcoll__entry(&alltoallv, mode, "pcoll__alltoallv_dropin", &r, comm, info, plan);
+}
+
+/* ---- large-count forms ------------------------------------------------------ */
+
+/* One direction's counts and displacements as ints into out (counts, then
+ * displacements), the buffer moved up by the lowest displacement so that
+ * displacements far from it still fit.  PCOLL_ERR_UNSUPPORTED for a count
+ * or a span of displacements over INT_MAX items; PCOLL_ERR_ARG for a
+ * negative one (as the int form). */
+static int side_c(const void **buf, MPI_Datatype type, const MPI_Count *counts,
+                  const MPI_Aint *displs, int p, int *out, const char *what, const char *fn)
+{
+    MPI_Aint lo = 0, lb, extent;
+    int i;
+    if (!counts || !displs)
+        return pcoll__error(PCOLL_ERR_ARG, "%s: %s counts or displacements are NULL", fn, what);
+    for (i = 0; i < p; i++) {
+        if (counts[i] < 0 || displs[i] < 0)
+            return pcoll__error(PCOLL_ERR_ARG, "%s: %s count or displacement %d is negative",
+                                fn, what, i);
+        lo = i == 0 || displs[i] < lo ? displs[i] : lo;
+    }
+    for (i = 0; i < p; i++) {
+        if (counts[i] > INT_MAX || displs[i] - lo > INT_MAX)
+            return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                                "%s: %s count or displacement span %d over INT_MAX items", fn,
+                                what, i);
+        out[i] = (int)counts[i];
+        out[p + i] = (int)(displs[i] - lo);
+    }
+    if (lo > 0 && pcoll__type_extent(type, &lb, &extent) == PCOLL_SUCCESS)
+        *buf = pcoll__addr(*buf, lo * extent);
+    return PCOLL_SUCCESS;
+}
+
+/* The int form's arguments from the large-count ones (ints: 4p, owned by
+ * the caller); r->refuse says why not. */
+static void from_c(raw_t *r, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                   const MPI_Count *rcounts, const MPI_Aint *rdispls, int p, int *ints,
+                   const char *fn)
+{
+    const void *rbuf = r->recvbuf;
+    r->refuse = side_c(&rbuf, r->recvtype, rcounts, rdispls, p, ints + 2 * p, "receive", fn);
+    r->recvbuf = (void *)rbuf;
+    r->rcounts = ints + 2 * p, r->rdispls = ints + 3 * p;
+    if (r->sendbuf == MPI_IN_PLACE)
+        return;
+    if (r->refuse == PCOLL_SUCCESS)
+        r->refuse = side_c(&r->sendbuf, r->sendtype, scounts, sdispls, p, ints, "send", fn);
+    r->scounts = ints, r->sdispls = ints + p;
+}
+
+/* Counts are each rank's own, so whether they fit is agreed first: one-shot
+ * calls with one small reduction, persistent ones in the init's agreement. */
+static int run_c(const void *sendbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                 MPI_Datatype sendtype, void *recvbuf, const MPI_Count *rcounts,
+                 const MPI_Aint *rdispls, MPI_Datatype recvtype, pcoll__mode_t mode,
+                 const char *fn, MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
+{
+    raw_t r = {sendbuf, NULL, NULL, sendtype, recvbuf, NULL, NULL, recvtype, 0, 0};
+    int p = 0, *ints = NULL, rc;
+    if (comm != MPI_COMM_NULL && MPI_Comm_size(comm, &p) == MPI_SUCCESS) {
+        if (!(ints = pcoll__malloc(sizeof(int) * 4 * (size_t)(p > 0 ? p : 1))))
+            r.refuse = pcoll__error(PCOLL_ERR_NOMEM, "%s: counts", fn);
+        else
+            from_c(&r, scounts, sdispls, rcounts, rdispls, p, ints, fn);
+        if (mode == PCOLL__ONESHOT)
+            r.refuse = pcoll__agree(comm, r.refuse, NULL, NULL, 0, fn);
+    }
+    rc = r.refuse != PCOLL_SUCCESS && mode == PCOLL__ONESHOT
+             ? r.refuse
+             : pcoll__entry(&alltoallv, mode, fn, &r, comm, info, plan);
+    pcoll__free(ints);
+    return rc;
+}
+
+int pcoll_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                           const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                           const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                           pcoll_plan_t **plan)
+{
+    return run_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                 PCOLL__PERSISTENT, "pcoll_alltoallv_init_c", comm, info, plan);
+}
+
+int pcoll_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return run_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                 PCOLL__ONESHOT, "pcoll_alltoallv_c", comm, MPI_INFO_NULL, NULL);
 }

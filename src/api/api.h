@@ -10,14 +10,18 @@
 #define PCOLL_API_API_H
 
 #include "alltoall/alltoall.h"
+#include "api/entry.h"
 
 int pcoll__alltoall_plan_local(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                MPI_Comm comm, pcoll_plan_t **plan);
-int pcoll__alltoallv_plan_local(const void *sendbuf, const int sendcounts[],
-                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                const int recvcounts[], const int rdispls[],
-                                MPI_Datatype recvtype, MPI_Comm comm, pcoll_plan_t **plan);
+/* alltoallv in any mode with MPI's own arguments: negative displacements
+ * accepted (blocks below the buffer pointers, as MPI allows), so no rank has
+ * to rewrite them and possibly fail alone. */
+int pcoll__alltoallv_dropin(pcoll__mode_t mode, const void *sendbuf, const int sendcounts[],
+                            const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
 int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const int recvcounts[],
                                      MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                      pcoll_plan_t **plan);

@@ -35,6 +35,9 @@ typedef struct raw {
      * op's handle to a new op; the plan calls the op by its handle, so only
      * what the plan was built from (commutativity) must match. */
     int commutative;
+    /* A code the large-count forms' conversion failed with (a count over
+     * INT_MAX: the same on every rank, as MPI requires equal counts). */
+    int refuse;
 } raw_t;
 
 static pcoll__rs_args_t *args_of(pcoll__call_t *c)
@@ -271,7 +274,7 @@ int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recv
                               MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                               pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0};
+    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, PCOLL_SUCCESS};
     return pcoll__entry(&reduce_scatter, PCOLL__PERSISTENT, "pcoll_reduce_scatter_init",
                         &r, comm, info, plan);
 }
@@ -280,7 +283,7 @@ int pcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recv
                                     MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                     pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0};
+    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0, PCOLL_SUCCESS};
     return pcoll__entry(&reduce_scatter, PCOLL__PERSISTENT, "pcoll_reduce_scatter_block_init",
                         &r, comm, info, plan);
 }
@@ -288,7 +291,7 @@ int pcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recv
 int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0};
+    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, PCOLL_SUCCESS};
     return pcoll__entry(&reduce_scatter, PCOLL__ONESHOT, "pcoll_reduce_scatter",
                         &r, comm, MPI_INFO_NULL, NULL);
 }
@@ -296,16 +299,81 @@ int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 int pcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0};
+    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0, PCOLL_SUCCESS};
     return pcoll__entry(&reduce_scatter, PCOLL__ONESHOT, "pcoll_reduce_scatter_block",
                         &r, comm, MPI_INFO_NULL, NULL);
+}
+
+/* ---- large-count forms ------------------------------------------------------ */
+
+/* Counts over INT_MAX elements are refused (PCOLL_ERR_UNSUPPORTED): every
+ * rank holds the same counts, so every rank refuses alike. */
+static int fits(MPI_Count count, int *out, int *refuse, const char *fn)
+{
+    if (count > INT_MAX && *refuse == PCOLL_SUCCESS)
+        *refuse = pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                               "%s: %lld elements in one block (at most INT_MAX)", fn,
+                               (long long)count);
+    *out = count > INT_MAX ? 0 : count < 0 ? -1 : (int)count;
+    return *refuse == PCOLL_SUCCESS;
+}
+
+static int run_c(const void *sendbuf, void *recvbuf, const MPI_Count *recvcounts,
+                 MPI_Count recvcount, int block, MPI_Datatype type, MPI_Op op,
+                 pcoll__mode_t mode, const char *fn, MPI_Comm comm, MPI_Info info,
+                 pcoll_plan_t **plan)
+{
+    raw_t r = {sendbuf, recvbuf, NULL, 0, block, type, op, 0, PCOLL_SUCCESS};
+    int *counts = NULL, p = 0, rc;
+    if (block) {
+        fits(recvcount, &r.recvcount, &r.refuse, fn);
+    } else if (recvcounts && comm != MPI_COMM_NULL && MPI_Comm_size(comm, &p) == MPI_SUCCESS) {
+        if (!(counts = pcoll__malloc(sizeof(int) * (size_t)(p > 0 ? p : 1))))
+            r.refuse = pcoll__error(PCOLL_ERR_NOMEM, "%s: counts", fn);
+        for (int i = 0; counts && i < p; i++)
+            fits(recvcounts[i], &counts[i], &r.refuse, fn);
+        r.counts = counts;
+    }
+    rc = pcoll__entry(&reduce_scatter, mode, fn, &r, comm, info, plan);
+    pcoll__free(counts);
+    return rc;
+}
+
+int pcoll_reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                                MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                pcoll_plan_t **plan)
+{
+    return run_c(sendbuf, recvbuf, recvcounts, 0, 0, type, op, PCOLL__PERSISTENT,
+                 "pcoll_reduce_scatter_init_c", comm, info, plan);
+}
+
+int pcoll_reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                      MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                      MPI_Info info, pcoll_plan_t **plan)
+{
+    return run_c(sendbuf, recvbuf, NULL, recvcount, 1, type, op, PCOLL__PERSISTENT,
+                 "pcoll_reduce_scatter_block_init_c", comm, info, plan);
+}
+
+int pcoll_reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                           MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    return run_c(sendbuf, recvbuf, recvcounts, 0, 0, type, op, PCOLL__ONESHOT,
+                 "pcoll_reduce_scatter_c", comm, MPI_INFO_NULL, NULL);
+}
+
+int pcoll_reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    return run_c(sendbuf, recvbuf, NULL, recvcount, 1, type, op, PCOLL__ONESHOT,
+                 "pcoll_reduce_scatter_block_c", comm, MPI_INFO_NULL, NULL);
 }
 
 int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const int recvcounts[],
                                      MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                      pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0};
+    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, PCOLL_SUCCESS};
     return pcoll__entry(&reduce_scatter, PCOLL__LOCAL, "pcoll__reduce_scatter_plan_local",
                         &r, comm, MPI_INFO_NULL, plan);
 }

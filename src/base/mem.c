@@ -1,7 +1,10 @@
 /*
  * Counted allocations.  Each block carries a header holding its size so that
- * pcoll__free can subtract it; the counters are per process.
+ * pcoll__free can subtract it; the counters are per process, shared by every
+ * thread: C11 atomics (relaxed: they order nothing else), the peak raised by
+ * a compare-and-swap loop so that no thread's maximum is lost.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,13 +16,18 @@ typedef union header {
     max_align_t align;
 } header_t;
 
-static long long mem_current, mem_peak;
+static atomic_llong mem_current, mem_peak;
 
 static void count(long long delta)
 {
-    mem_current += delta;
-    if (mem_current > mem_peak)
-        mem_peak = mem_current;
+    long long now =
+        atomic_fetch_add_explicit(&mem_current, delta, memory_order_relaxed) + delta;
+    long long peak = atomic_load_explicit(&mem_peak, memory_order_relaxed);
+    /* A failed exchange reloads peak; stop once it is at least now. */
+    while (now > peak && !atomic_compare_exchange_weak_explicit(&mem_peak, &peak, now,
+                                                                memory_order_relaxed,
+                                                                memory_order_relaxed))
+        ;
 }
 
 void *pcoll__malloc(size_t bytes)
@@ -79,15 +87,18 @@ void pcoll__mem_note(long long bytes)
 
 long long pcoll_mem_current(void)
 {
-    return mem_current;
+    return atomic_load_explicit(&mem_current, memory_order_relaxed);
 }
 
 long long pcoll_mem_peak(void)
 {
-    return mem_peak;
+    return atomic_load_explicit(&mem_peak, memory_order_relaxed);
 }
 
+/* With other threads allocating meanwhile, the peak restarts from the
+ * current value as read here. */
 void pcoll_mem_reset_peak(void)
 {
-    mem_peak = mem_current;
+    atomic_store_explicit(&mem_peak, atomic_load_explicit(&mem_current, memory_order_relaxed),
+                          memory_order_relaxed);
 }

@@ -1,5 +1,6 @@
 /* Counted allocations: every byte pcoll allocates goes through these so tests
- * and benchmarks can report current and peak use (pcoll_mem_*). */
+ * and benchmarks can report current and peak use (pcoll_mem_*).  Safe from
+ * any thread: the process-wide counters are atomic. */
 #ifndef PCOLL_BASE_MEM_H
 #define PCOLL_BASE_MEM_H
 

@@ -6,6 +6,10 @@
  * that every negative return can be explained with pcoll_last_error().  A
  * library is quiet: the message is printed where it is raised only when
  * asked (PCOLL_VERBOSE=1, or the info key pcoll_verbose of the call).
+ *
+ * Both the message and the verbosity belong to the calling thread
+ * (PCOLL__THREAD_LOCAL, status.h): threads working on different
+ * communicators each see their own last error.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,9 +18,10 @@
 
 #include "base/status.h"
 
-static char last_error[512];
+/* The message of this thread's last error. */
+static PCOLL__THREAD_LOCAL char last_error[512];
 /* The info key pcoll_verbose of the call in progress on this thread. */
-static _Thread_local int call_verbose;
+static PCOLL__THREAD_LOCAL int call_verbose;
 
 const char *pcoll_strerror(int rc)
 {

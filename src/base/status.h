@@ -4,6 +4,20 @@
 
 #include "pcoll.h"
 
+/* Storage of one per thread, for the library's per-thread state (the last
+ * error, the verbosity of the call in progress, the last one-shot algorithm;
+ * include/pcoll.h "Threads").  Under SimGrid SMPI (its mpi.h defines SMPI_H)
+ * the simulated ranks are not threads of their own: they take turns on the
+ * same OS thread(s) and switch inside MPI calls, and SMPI privatizes the data
+ * segments per rank (smpi/privatization, which make sim turns on) but not
+ * thread-local storage, which all ranks on a thread would share.  There a
+ * plain global is the one that is per rank, and ranks are single-threaded. */
+#ifdef SMPI_H
+#define PCOLL__THREAD_LOCAL
+#else
+#define PCOLL__THREAD_LOCAL _Thread_local
+#endif
+
 /* Record a message for rc (pcoll_last_error) and return rc.  The library
  * prints nothing by default: the message goes to stderr only when
  * PCOLL_VERBOSE is set to 1/true in the environment, or the call in progress

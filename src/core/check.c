@@ -3,6 +3,7 @@
  */
 #include "core/check.h"
 #include "base/status.h"
+#include "datatype/size.h"
 
 /* MPI has no query for "committed": a zero-count MPI_Pack refuses an
  * uncommitted type in the MPIs we support, with errors returned. */
@@ -24,7 +25,7 @@ int pcoll__check_type(MPI_Datatype type, const char *what, const char *fn)
     int ni, na, nd, combiner;
     if (type == MPI_DATATYPE_NULL)
         return pcoll__error(PCOLL_ERR_ARG, "%s: %s is MPI_DATATYPE_NULL", fn, what);
-    if (MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+    if (pcoll__type_envelope(type, &ni, &na, &nd, &combiner) < 0)
         return pcoll__error(PCOLL_ERR_ARG, "%s: %s is not a datatype", fn, what);
     if (combiner != MPI_COMBINER_NAMED && !is_committed(type))
         return pcoll__error(PCOLL_ERR_ARG, "%s: %s is not committed", fn, what);

@@ -6,7 +6,27 @@
  * down, and one on derived datatypes named in cache keys, whose delete
  * callback marks the entries stale so a recycled handle never finds an old
  * plan.
+ *
+ * Threads (include/pcoll.h "Threads"; what is per communicator: comm.h).
+ * Per process, shared by every thread:
+ * - the keyvals, made by the first call of any thread under keyval_lock;
+ *   keyvals_ready (release/acquire) publishes them to the others.  They are
+ *   freed in MPI_Finalize, which runs on one thread once the others are done
+ *   with MPI, so self_delete takes no lock;
+ * - the list of contexts, and in every context's cache the fields
+ *   type_delete reads and writes (types, ntypes, and stale, which is atomic
+ *   because the context's own thread reads it without the lock), under
+ *   list_lock.
+ * list_lock is a leaf: nothing else is locked and no MPI function is called
+ * while it is held.  Context creation is collective (MPI_Comm_dup): holding
+ * a process-wide lock there would let two threads that create contexts on
+ * two communicators in opposite orders on two ranks wait for each other
+ * forever; and MPI may hold locks of its own while it runs the delete
+ * callbacks, which take list_lock.  keyval_lock is held across the local
+ * calls that make the keyvals only, and no callback takes it.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "core/comm.h"
@@ -14,20 +34,42 @@
 #include "core/node.h"
 #include "core/plan.h"
 #include "base/status.h"
+#include "datatype/size.h"
 
+static pthread_mutex_t keyval_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int keyvals_ready;
 static int comm_keyval = MPI_KEYVAL_INVALID;
 static int self_keyval = MPI_KEYVAL_INVALID;
 static int type_keyval = MPI_KEYVAL_INVALID;
+
+static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static pcoll__ctx_t *contexts;
 
+/* Empty an entry: its fields change under the lock (type_delete may be
+ * reading them from another thread), its plan is freed after (that calls
+ * MPI). */
 static void cache_drop(pcoll__cache_entry_t *e)
 {
-    if (e->plan) {
-        e->plan->cached = 0;
-        e->destroy(e->plan);
-    }
-    pcoll__free(e->key);
+    pcoll_plan_t *plan = e->plan;
+    void (*destroy)(pcoll_plan_t *plan) = e->destroy;
+    void *key = e->key;
+    pthread_mutex_lock(&list_lock);
     memset(e, 0, sizeof *e);
+    pthread_mutex_unlock(&list_lock);
+    if (plan) {
+        plan->cached = 0;
+        destroy(plan);
+    }
+    pcoll__free(key);
+}
+
+static pcoll__ctx_t *first_context(void)
+{
+    pcoll__ctx_t *ctx;
+    pthread_mutex_lock(&list_lock);
+    ctx = contexts;
+    pthread_mutex_unlock(&list_lock);
+    return ctx;
 }
 
 void pcoll__ctx_retain(pcoll__ctx_t *ctx)
@@ -56,11 +98,13 @@ static void ctx_detach(pcoll__ctx_t *ctx)
     int i;
     for (i = 0; i < PCOLL__CACHE_SIZE; i++)
         cache_drop(&ctx->cache[i]);
+    pthread_mutex_lock(&list_lock);
     for (p = &contexts; *p; p = &(*p)->next)
         if (*p == ctx) {
             *p = ctx->next;
             break;
         }
+    pthread_mutex_unlock(&list_lock);
     ctx->user = MPI_COMM_NULL;
     pcoll__ctx_release(ctx);
 }
@@ -72,45 +116,70 @@ static int comm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
+/* Run by the thread that frees a derived datatype, while other threads may
+ * use their contexts: only the locked fields are touched. */
 static int type_delete(MPI_Datatype type, int keyval, void *value, void *extra)
 {
     pcoll__ctx_t *ctx;
     int i, t;
     (void)keyval, (void)value, (void)extra;
+    pthread_mutex_lock(&list_lock);
     for (ctx = contexts; ctx; ctx = ctx->next)
         for (i = 0; i < PCOLL__CACHE_SIZE; i++)
             for (t = 0; t < ctx->cache[i].ntypes; t++)
                 if (ctx->cache[i].types[t] == type)
-                    ctx->cache[i].stale = 1;
+                    atomic_store_explicit(&ctx->cache[i].stale, 1, memory_order_release);
+    pthread_mutex_unlock(&list_lock);
     return MPI_SUCCESS;
 }
 
 /* First thing in MPI_Finalize: free every context and the keyvals. */
 static int self_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 {
+    pcoll__ctx_t *ctx;
     (void)comm, (void)keyval, (void)value, (void)extra;
-    while (contexts) {
-        pcoll__ctx_t *ctx = contexts;
-        if (MPI_Comm_delete_attr(ctx->user, comm_keyval) != MPI_SUCCESS || contexts == ctx)
+    while ((ctx = first_context()) != NULL)
+        if (MPI_Comm_delete_attr(ctx->user, comm_keyval) != MPI_SUCCESS ||
+            first_context() == ctx)
             ctx_detach(ctx);
-    }
     MPI_Comm_free_keyval(&comm_keyval);
     MPI_Type_free_keyval(&type_keyval);
     self_keyval = comm_keyval = type_keyval = MPI_KEYVAL_INVALID;
+    atomic_store_explicit(&keyvals_ready, 0, memory_order_release);
     return MPI_SUCCESS;
 }
 
+/* The keyvals, made once per process by whichever thread comes first (a
+ * failure is reported to that thread; the next call tries again). */
 static int make_keyvals(void)
 {
-    int err = MPI_SUCCESS;
-    if (comm_keyval != MPI_KEYVAL_INVALID)
+    int ok;
+    if (atomic_load_explicit(&keyvals_ready, memory_order_acquire))
         return PCOLL_SUCCESS;
-    err |= MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_delete, &comm_keyval, NULL);
-    err |= MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, type_delete, &type_keyval, NULL);
-    err |= MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &self_keyval, NULL);
-    err |= MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL);
-    return err == MPI_SUCCESS ? PCOLL_SUCCESS
-                              : pcoll__error(PCOLL_ERR_MPI, "cannot create MPI keyvals");
+    pthread_mutex_lock(&keyval_lock);
+    ok = atomic_load_explicit(&keyvals_ready, memory_order_relaxed);
+    if (!ok) {
+        ok = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_delete, &comm_keyval, NULL) ==
+                 MPI_SUCCESS &&
+             MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, type_delete, &type_keyval, NULL) ==
+                 MPI_SUCCESS &&
+             MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &self_keyval, NULL) ==
+                 MPI_SUCCESS &&
+             MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL) == MPI_SUCCESS;
+        if (ok) {
+            atomic_store_explicit(&keyvals_ready, 1, memory_order_release);
+        } else {
+            if (comm_keyval != MPI_KEYVAL_INVALID)
+                MPI_Comm_free_keyval(&comm_keyval);
+            if (type_keyval != MPI_KEYVAL_INVALID)
+                MPI_Type_free_keyval(&type_keyval);
+            if (self_keyval != MPI_KEYVAL_INVALID)
+                MPI_Comm_free_keyval(&self_keyval);
+            self_keyval = comm_keyval = type_keyval = MPI_KEYVAL_INVALID;
+        }
+    }
+    pthread_mutex_unlock(&keyval_lock);
+    return ok ? PCOLL_SUCCESS : pcoll__error(PCOLL_ERR_MPI, "cannot create MPI keyvals");
 }
 
 static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
@@ -141,8 +210,10 @@ static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
         pcoll__ctx_release(ctx);
         return pcoll__error(PCOLL_ERR_MPI, "MPI_Comm_set_attr failed");
     }
+    pthread_mutex_lock(&list_lock);
     ctx->next = contexts;
     contexts = ctx;
+    pthread_mutex_unlock(&list_lock);
     *out = ctx;
     return PCOLL_SUCCESS;
 }
@@ -174,7 +245,7 @@ pcoll_plan_t *pcoll__cache_find(pcoll__ctx_t *ctx, const void *key, size_t keyle
     int i;
     for (i = 0; i < PCOLL__CACHE_SIZE; i++) {
         pcoll__cache_entry_t *e = &ctx->cache[i];
-        if (e->stale)
+        if (atomic_load_explicit(&e->stale, memory_order_acquire))
             cache_drop(e);
         else if (e->plan && e->keylen == keylen && memcmp(e->key, key, keylen) == 0) {
             e->stamp = ++ctx->clock;
@@ -187,10 +258,9 @@ pcoll_plan_t *pcoll__cache_find(pcoll__ctx_t *ctx, const void *key, size_t keyle
 /* Ask to be told when a derived datatype named in a key is freed. */
 static void watch_type(MPI_Datatype type)
 {
-    int ni, na, nd, combiner, flag = 0;
+    int flag = 0;
     void *value;
-    MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
-    if (combiner == MPI_COMBINER_NAMED)
+    if (pcoll__type_is_named(type))
         return;
     MPI_Type_get_attr(type, type_keyval, &value, &flag);
     if (!flag)
@@ -219,11 +289,13 @@ int pcoll__cache_add(pcoll__ctx_t *ctx, const void *key, size_t keylen,
     e->destroy = destroy;
     e->stamp = ++ctx->clock;
     plan->cached = 1;
-    for (i = 0; i < ntypes; i++) {
+    pthread_mutex_lock(&list_lock);
+    for (i = 0; i < ntypes; i++)
         e->types[i] = types[i];
-        watch_type(types[i]);
-    }
     e->ntypes = ntypes;
+    pthread_mutex_unlock(&list_lock);
+    for (i = 0; i < ntypes; i++)
+        watch_type(types[i]);
     return PCOLL_SUCCESS;
 }
 

@@ -9,10 +9,19 @@
  * Tags: one-shot plans are blocking and run one at a time, so they share
  * PCOLL__ONESHOT_TAG; each persistent plan gets its own tag from a counter
  * that advances identically on every rank, because init is collective.
+ *
+ * Threads (include/pcoll.h "Threads"): a context belongs to its communicator,
+ * which one thread at a time uses, so what is per communicator (the cache's
+ * keys, plans and clock, the tag counter, the reference count, the node
+ * topologies) takes no lock.  What is per process is synchronized in comm.c:
+ * the keyvals (made once), the list of contexts, and the fields of every
+ * cache entry that a datatype's delete callback, run by whichever thread
+ * frees the type, reads or writes in every context (types, ntypes, stale).
  */
 #ifndef PCOLL_CORE_COMM_H
 #define PCOLL_CORE_COMM_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "pcoll.h"
@@ -25,11 +34,11 @@ typedef struct pcoll__cache_entry {
     void *key;               /* the collective's serialized arguments */
     size_t keylen;
     MPI_Datatype types[PCOLL__CACHE_TYPES]; /* derived types in the key */
-    int ntypes;
+    int ntypes;              /* types and ntypes: written under comm.c's lock */
     pcoll_plan_t *plan;
     void (*destroy)(pcoll_plan_t *plan); /* how the cache frees it */
     unsigned long long stamp; /* last use, for LRU eviction */
-    int stale;               /* a datatype in the key was freed */
+    atomic_int stale;        /* a datatype in the key was freed (any thread) */
 } pcoll__cache_entry_t;
 
 typedef struct pcoll__ctx {

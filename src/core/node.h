@@ -9,7 +9,8 @@
  * smaller), so one machine can stand for many nodes.  Nodes are numbered by
  * their smallest rank; the members of a node are listed in communicator order
  * and a rank's local index is its position there.  Topologies are cached per
- * communicator context and value of c (collective to make, free to look up).
+ * communicator context and value of c (collective to make, free to look up;
+ * like the rest of a context, used by one thread at a time: no lock).
  *
  * Segment and barrier (node_shm.c).  One zero-filled MPI_Win_allocate_shared
  * segment per plan and node, made at init and reused by every run.  The node

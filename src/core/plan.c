@@ -8,6 +8,7 @@
 #include "base/options.h"
 #include "core/plan.h"
 #include "base/status.h"
+#include "datatype/size.h"
 
 int pcoll__plan_create(pcoll__ctx_t *ctx, const char *collective, int tag,
                        pcoll_plan_t **plan)
@@ -60,10 +61,8 @@ int pcoll__plan_own_type(pcoll_plan_t *plan, MPI_Datatype *type)
 
 int pcoll__plan_keep_type(pcoll_plan_t *plan, MPI_Datatype *type)
 {
-    int ni, na, nd, combiner;
     MPI_Datatype copy;
-    MPI_Type_get_envelope(*type, &ni, &na, &nd, &combiner);
-    if (combiner == MPI_COMBINER_NAMED)
+    if (pcoll__type_is_named(*type))
         return PCOLL_SUCCESS;
     /* A type normalization cannot handle (too large) is kept as it is. */
     if (!(plan->normalize && pcoll_type_normalize(*type, &copy) == PCOLL_SUCCESS) &&
@@ -165,7 +164,7 @@ int pcoll_wait(pcoll_plan_t *plan)
     }
 }
 
-const char *pcoll__last_run_algorithm = "";
+PCOLL__THREAD_LOCAL const char *pcoll__last_run_algorithm = "";
 
 int pcoll__plan_run(pcoll_plan_t *plan)
 {

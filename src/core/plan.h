@@ -9,6 +9,7 @@
 #ifndef PCOLL_CORE_PLAN_H
 #define PCOLL_CORE_PLAN_H
 
+#include "base/status.h"
 #include "core/comm.h"
 #include "core/schedule.h"
 #include "pcoll.h"
@@ -79,8 +80,10 @@ void pcoll__plan_destroy(pcoll_plan_t *plan);
 /* Start and wait (the one-shot path). */
 int pcoll__plan_run(pcoll_plan_t *plan);
 
-/* The algorithm of the plan pcoll__plan_run completed last ("" before any):
- * the one-shot calls' choice, which the drop-in layer's log reports. */
-extern const char *pcoll__last_run_algorithm;
+/* The algorithm of the plan pcoll__plan_run completed last on this thread
+ * ("" before any): the one-shot calls' choice, which the drop-in layer's log
+ * reports.  One per thread (PCOLL__THREAD_LOCAL, base/status.h), so that a
+ * thread reads the choice of its own last call. */
+extern PCOLL__THREAD_LOCAL const char *pcoll__last_run_algorithm;
 
 #endif

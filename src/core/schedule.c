@@ -1,6 +1,7 @@
 /*
  * Schedule building, commit and execution (see schedule.h).
  */
+#include <limits.h>
 #include <sched.h>
 #include <string.h>
 
@@ -133,10 +134,16 @@ int pcoll__sched_copy(pcoll__sched_t *s, const void *src, int scount, MPI_Dataty
     int rc = pcoll__copy_prepare(scount, stype, dcount, dtype, &op.copy);
     if (rc != PCOLL_SUCCESS || op.copy.mode == PCOLL__COPY_NONE)
         return rc;
+    /* MPI_BOTTOM: what the copy needs for a NULL buffer, freed with the op. */
+    if ((!src || !dst) &&
+        (rc = pcoll__copy_bottom(&op.copy, src, stype, dst, dtype)) != PCOLL_SUCCESS)
+        return rc;
     op.bytes = (long long)op.copy.bytes;
     if (op.copy.scratch > s->scratch_bytes)
         s->scratch_bytes = op.copy.scratch;
-    return push(s, &op);
+    if ((rc = push(s, &op)) != PCOLL_SUCCESS)
+        pcoll__copy_free(&op.copy);
+    return rc;
 }
 
 /* MPI_Reduce_local need not accept a predefined op on a derived type (MPICH
@@ -167,7 +174,8 @@ int pcoll__sched_reduce(pcoll__sched_t *s, const void *src, void *dst, int count
     return rc;
 }
 
-/* Run a reduction: directly, or run by run of the basic type. */
+/* Run a reduction: directly, or run by run of the basic type (a dense run
+ * of more than INT_MAX items in several calls). */
 static int reduce(const pcoll__op_t *op)
 {
     MPI_Aint lb, ext, bext;
@@ -175,17 +183,20 @@ static int reduce(const pcoll__op_t *op)
     int err = MPI_SUCCESS;
     if (!op->runs)
         return MPI_Reduce_local(op->src, op->dst, op->scount, op->stype, op->op);
-    MPI_Type_get_extent(op->stype, &lb, &ext);
+    pcoll__type_extent(op->stype, &lb, &ext);
     for (k = 0; k < op->scount && err == MPI_SUCCESS; k++)
         for (b = 0; b < op->runs->n && err == MPI_SUCCESS; b++) {
             const pcoll__block_t *r = &op->runs->b[b];
             MPI_Aint at = (MPI_Aint)k * ext + r->disp;
             long long e, dense;
-            MPI_Type_get_extent(r->type, &lb, &bext);
+            pcoll__type_extent(r->type, &lb, &bext);
             dense = r->ext == bext ? r->len : 1;
+            if (dense > INT_MAX)
+                dense = INT_MAX;
             for (e = 0; e < r->len && err == MPI_SUCCESS; e += dense)
-                err = MPI_Reduce_local((const char *)op->src + at + e * r->ext,
-                                       (char *)op->dst + at + e * r->ext, (int)dense, r->type,
+                err = MPI_Reduce_local(pcoll__addr(op->src, at + (MPI_Aint)e * r->ext),
+                                       pcoll__addr(op->dst, at + (MPI_Aint)e * r->ext),
+                                       (int)(r->len - e < dense ? r->len - e : dense), r->type,
                                        op->op);
         }
     return err;
@@ -392,8 +403,11 @@ void pcoll__sched_free(pcoll__sched_t *s)
     for (i = 0; i < s->nreqs; i++)
         if (s->reqs[i] != MPI_REQUEST_NULL)
             PCOLL__MPI(Request_free)(&s->reqs[i]);
-    for (i = 0; i < s->nops; i++)
+    for (i = 0; i < s->nops; i++) {
         free_runs(s->ops[i].runs);
+        if (s->ops[i].kind == PCOLL__OP_COPY)
+            pcoll__copy_free(&s->ops[i].copy);
+    }
     pcoll__free(s->reqs);
     pcoll__free(s->req_first);
     pcoll__free(s->ops);

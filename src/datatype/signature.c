@@ -26,6 +26,7 @@
 #include "datatype/build.h"
 #include "datatype/contents.h"
 #include "datatype/signature.h"
+#include "datatype/size.h"
 
 /* Append count items of the basic type, merging with the last run.  The
  * capacity is implicit: the arrays are doubled whenever nruns reaches 0 or a
@@ -175,12 +176,13 @@ static int decode_struct(const pcoll__contents_t *c, pcoll__sig_t *s)
 static int decode_single(MPI_Datatype type, const pcoll__contents_t *c, pcoll__sig_t *s)
 {
     MPI_Count size, oldsize;
+    int rc;
     if (c->ntypes != 1)
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "signature: a type constructor with %d oldtypes", c->ntypes);
-    if (MPI_Type_size_x(type, &size) != MPI_SUCCESS ||
-        MPI_Type_size_x(c->types[0], &oldsize) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "signature: MPI_Type_size_x failed");
+    if ((rc = pcoll__type_size(type, &size)) != PCOLL_SUCCESS ||
+        (rc = pcoll__type_size(c->types[0], &oldsize)) != PCOLL_SUCCESS)
+        return rc;
     if (oldsize == 0)
         return PCOLL_SUCCESS;
     if (size % oldsize != 0)
@@ -217,33 +219,54 @@ int pcoll__sig_of(MPI_Datatype type, int count, pcoll__sig_t *sig)
     return rc;
 }
 
+/* count items of basic as (*type, *len): the basic type itself and count
+ * when count fits in an int; else one item of pcoll__type_items' type, which
+ * *owned says to free. */
+static int run_piece(MPI_Datatype basic, long long count, MPI_Datatype *type, int *len,
+                     int *owned)
+{
+    *owned = count > INT_MAX;
+    *len = *owned ? 1 : (int)count;
+    *type = basic;
+    return *owned ? pcoll__type_items(count, basic, type) : PCOLL_SUCCESS;
+}
+
 /* The contiguous type of the runs: one run -> MPI_Type_contiguous, several
- * -> a struct at packed displacements; extent == size in both cases. */
+ * -> a struct at packed displacements; extent == size in both cases.  A run
+ * of more than INT_MAX items becomes a type of its own (run_piece). */
 static int runs_type(const pcoll__sig_t *s, MPI_Datatype *out)
 {
-    MPI_Aint *disps = pcoll__malloc((size_t)s->nruns * (sizeof(MPI_Aint) + sizeof(int)));
-    int *lens, size, rc = PCOLL_SUCCESS;
+    size_t each = sizeof(MPI_Aint) + sizeof(MPI_Datatype) + 2 * sizeof(int);
+    MPI_Aint *disps = pcoll__malloc((size_t)s->nruns * each);
+    MPI_Datatype *types;
+    int *lens, *owned, i, n = 0, rc = PCOLL_SUCCESS;
+    MPI_Count size;
     MPI_Aint at = 0;
     if (!disps)
         return pcoll__error(PCOLL_ERR_NOMEM, "signature: %d runs", s->nruns);
-    lens = (int *)(disps + s->nruns);
-    for (int i = 0; i < s->nruns && rc == PCOLL_SUCCESS; i++) {
-        if (s->counts[i] > INT_MAX)
-            rc = pcoll__error(PCOLL_ERR_UNSUPPORTED,
-                              "pcoll_type_signature: a run of %lld items (more than INT_MAX)",
-                              s->counts[i]);
-        MPI_Type_size(s->types[i], &size);
+    types = (MPI_Datatype *)(disps + s->nruns);
+    lens = (int *)(types + s->nruns);
+    owned = lens + s->nruns;
+    for (i = 0; i < s->nruns && rc == PCOLL_SUCCESS; i++) {
+        rc = pcoll__type_size(s->types[i], &size);
+        if (rc == PCOLL_SUCCESS)
+            rc = run_piece(s->types[i], s->counts[i], &types[i], &lens[i], &owned[i]);
+        if (rc != PCOLL_SUCCESS)
+            break;
+        n = i + 1;
         disps[i] = at;
-        lens[i] = (int)s->counts[i];
-        at += (MPI_Aint)size * lens[i];
+        at += (MPI_Aint)(size * s->counts[i]);
     }
     if (rc == PCOLL_SUCCESS && s->nruns == 1)
-        PCOLL_CHECK_MPI(MPI_Type_contiguous(lens[0], s->types[0], out), rc, done);
+        PCOLL_CHECK_MPI(MPI_Type_contiguous(lens[0], types[0], out), rc, done);
     else if (rc == PCOLL_SUCCESS)
-        PCOLL_CHECK_MPI(MPI_Type_create_struct(s->nruns, lens, disps, s->types, out), rc, done);
+        PCOLL_CHECK_MPI(MPI_Type_create_struct(s->nruns, lens, disps, types, out), rc, done);
     if (rc == PCOLL_SUCCESS)
         rc = pcoll__type_resize(out, 0, at);
 done:
+    for (i = 0; i < n; i++)
+        if (owned[i])
+            MPI_Type_free(&types[i]);
     pcoll__free(disps);
     return rc;
 }

@@ -40,20 +40,22 @@ static int gather_sizes(const pcoll__a2a_args_t *a, sizes_t *z)
     const pcoll__node_t *t = z->t;
     size_t p = (size_t)t->p;
     long long *mine = pcoll__malloc(2 * p * sizeof *mine);
-    int i, ss, rs, rc = PCOLL_SUCCESS;
+    MPI_Count ss, rs;
+    int i, rc = PCOLL_SUCCESS;
     z->all = pcoll__malloc(2 * p * (size_t)pcoll__node_size(t, t->node) * sizeof *z->all);
     if (!mine || !z->all) {
         pcoll__free(mine);
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv hier: size tables");
     }
-    MPI_Type_size(a->sendtype, &ss);
-    MPI_Type_size(a->recvtype, &rs);
+    if ((rc = pcoll__type_size(a->sendtype, &ss)) != PCOLL_SUCCESS ||
+        (rc = pcoll__type_size(a->recvtype, &rs)) != PCOLL_SUCCESS)
+        ss = rs = 0; /* still take part in the allgather */
     for (i = 0; i < t->p; i++) {
         mine[i] = (long long)a->scounts[i] * ss;
         mine[p + (size_t)i] = (long long)a->rcounts[i] * rs;
     }
     if (MPI_Allgather(mine, 2 * t->p, MPI_LONG_LONG, z->all, 2 * t->p, MPI_LONG_LONG, t->comm) !=
-        MPI_SUCCESS)
+        MPI_SUCCESS && rc == PCOLL_SUCCESS)
         rc = pcoll__error(PCOLL_ERR_MPI, "alltoallv hier: MPI_Allgather failed");
     pcoll__free(mine);
     return rc;

@@ -68,14 +68,15 @@ int pcoll__hier_copy(pcoll_plan_t *plan, pcoll__hier_run_t *run, const void *src
     int rc = pcoll__copy_prepare(scount, stype, dcount, dtype, &c);
     if (rc != PCOLL_SUCCESS || c.mode == PCOLL__COPY_NONE)
         return rc;
+    pcoll__copy_free(&c); /* only its mode and offsets are needed here */
     if (c.mode != PCOLL__COPY_MEMCPY) {
         rc = pcoll__hier_flush(plan, run);
         return rc == PCOLL_SUCCESS
                    ? pcoll__sched_copy(&plan->sched, src, scount, stype, dst, dcount, dtype)
                    : rc;
     }
-    s = (const char *)src + c.src_offset;
-    d = (char *)dst + c.dst_offset;
+    s = pcoll__addr(src, c.src_offset); /* src or dst may be MPI_BOTTOM */
+    d = pcoll__addr(dst, c.dst_offset);
     if (extends(run, s, d, (long long)c.bytes)) {
         run->count++;
         return PCOLL_SUCCESS;

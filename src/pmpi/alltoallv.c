@@ -2,9 +2,11 @@
  * MPI_Alltoallv, MPI_Ialltoallv, MPI_Alltoallv_init and their large-count
  * forms, served by pcoll.
  *
- * pcoll takes non-negative displacements; MPI allows negative ones too.  The
- * same layout is then described from the lowest displacement on (buffer
- * moved by it, displacements shifted), which only this rank needs to know.
+ * The int forms go to pcoll with MPI's own displacements, negative ones
+ * included (pcoll__alltoallv_dropin accepts them; the public pcoll_alltoallv
+ * refuses them as a likely mistake), so no rank has anything to rewrite that
+ * could fail on it alone.  The large-count forms describe the layout from
+ * the lowest displacement on (buffer moved by it, displacements shifted).
  *
  * Large counts: whether every count and displacement fits in an int is
  * known per rank only (a pair of ranks may exchange more than INT_MAX items
@@ -39,115 +41,29 @@ typedef struct vargs {
 static int serve(const vargs_t *v, MPI_Comm comm, int form, MPI_Info info, MPI_Request *request,
                  int *err)
 {
+    static const pcoll__mode_t modes[] = {[BLOCKING] = PCOLL__ONESHOT,
+                                          [NONBLOCKING] = PCOLL__LOCAL,
+                                          [PERSISTENT] = PCOLL__PERSISTENT};
     pcoll_plan_t *plan = NULL;
-    void *recvbuf = (void *)v->recvbuf;
-    int rc;
-    if (form == BLOCKING)
-        rc = pcoll_alltoallv(v->sendbuf, v->scounts, v->sdispls, v->sendtype, recvbuf,
-                             v->rcounts, v->rdispls, v->recvtype, comm);
-    else if (form == NONBLOCKING)
-        rc = pcoll__alltoallv_plan_local(v->sendbuf, v->scounts, v->sdispls, v->sendtype,
-                                         recvbuf, v->rcounts, v->rdispls, v->recvtype, comm,
-                                         &plan);
-    else
-        rc = pcoll_alltoallv_init(v->sendbuf, v->scounts, v->sdispls, v->sendtype, recvbuf,
-                                  v->rcounts, v->rdispls, v->recvtype, comm, info, &plan);
+    int rc = pcoll__alltoallv_dropin(modes[form], v->sendbuf, v->scounts, v->sdispls,
+                                     v->sendtype, (void *)v->recvbuf, v->rcounts, v->rdispls,
+                                     v->recvtype, comm, info,
+                                     form == BLOCKING ? NULL : &plan);
     return pcoll__dropin_finish(rc, plan, comm, COLL, form, request, err);
 }
 
-/* Displacement i of an int (d32) or MPI_Aint (d64) array. */
-static long long at(const int *d32, const MPI_Aint *d64, int i)
-{
-    return d32 ? d32[i] : (long long)d64[i];
-}
-
-/* The n displacements as ints from 0 on, into out; *buf moves by the
- * lowest (negative) one.  0 if one does not fit in an int. */
-static int shift(const void **buf, MPI_Datatype type, int n, const int *d32, const MPI_Aint *d64,
-                 int *out)
-{
-    MPI_Aint lb, extent;
-    long long lo = 0;
-    int i;
-    for (i = 0; i < n; i++)
-        if (at(d32, d64, i) < lo)
-            lo = at(d32, d64, i);
-    for (i = 0; i < n; i++) {
-        if (!pcoll__dropin_fits(at(d32, d64, i) - lo))
-            return 0;
-        out[i] = (int)(at(d32, d64, i) - lo);
-    }
-    if (lo < 0) {
-        PMPI_Type_get_extent(type, &lb, &extent);
-        *buf = (const char *)*buf + lo * extent;
-    }
-    return 1;
-}
-
-static int negative(const int *displs, int n)
-{
-    int i;
-    for (i = 0; i < n && displs; i++)
-        if (displs[i] < 0)
-            return 1;
-    return 0;
-}
-
-static int comm_size(MPI_Comm comm)
-{
-    int p = 0;
-    PMPI_Comm_size(comm, &p);
-    return p;
-}
-
-/* *v from MPI's int arguments; arrays are made only for negative
- * displacements.  0 when that fails: out of memory, or displacements that
- * span more than INT_MAX items. */
-static int from_int(vargs_t *v, const void *sendbuf, const int *scounts, const int *sdispls,
-                    MPI_Datatype sendtype, const void *recvbuf, const int *rcounts,
-                    const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    int p = comm_size(comm), inplace = sendbuf == MPI_IN_PLACE;
-    int sneg = !inplace && negative(sdispls, p), rneg = negative(rdispls, p), ok = 1;
-    *v = (vargs_t){sendbuf, scounts, sdispls, sendtype, recvbuf, rcounts, rdispls, recvtype,
-                   NULL};
-    if (!sneg && !rneg)
-        return 1;
-    if (!(v->own = malloc(sizeof(int) * 2 * (size_t)p)))
-        return 0;
-    if (sneg) {
-        ok = shift(&v->sendbuf, sendtype, p, sdispls, NULL, v->own);
-        v->sdispls = v->own;
-    }
-    if (rneg && ok) {
-        ok = shift(&v->recvbuf, recvtype, p, rdispls, NULL, v->own + p);
-        v->rdispls = v->own + p;
-    }
-    return ok;
-}
-
-/* Serve the int forms; 1 when the caller must make the MPI call. */
+/* Serve the int forms (displacements as MPI gives them, negative ones too:
+ * nothing to rewrite, so no rank can fail alone); 1 when the caller must make
+ * the MPI call. */
 static int serve_int(const void *sendbuf, const int *scounts, const int *sdispls,
                      MPI_Datatype sendtype, void *recvbuf, const int *rcounts,
                      const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm, int form,
                      MPI_Info info, MPI_Request *request, int *err)
 {
-    vargs_t v;
-    int fall;
+    vargs_t v = {sendbuf, scounts, sdispls, sendtype, recvbuf, rcounts, rdispls, recvtype, NULL};
     if (!pcoll__dropin_serves(comm, COLL, form))
         return 1;
-    if (!from_int(&v, sendbuf, scounts, sdispls, sendtype, recvbuf, rcounts, rdispls, recvtype,
-                  comm)) {
-        /* Only this rank knows: an error, since falling through alone would hang. */
-        free(v.own);
-        *err = pcoll__dropin_error(comm, MPI_ERR_ARG,
-                                   "alltoallv: displacements span more than INT_MAX items, or "
-                                   "no memory");
-        return 0;
-    }
-    fall = serve(&v, comm, form, info, request, err);
-    free(v.own);
-    return fall;
+    return serve(&v, comm, form, info, request, err);
 }
 
 int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -193,6 +109,33 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
 #endif
 
 #ifdef PCOLL__DROPIN_HAVE_LARGE_COUNT
+/* The n displacements as ints from 0 on, into out; *buf moves by the
+ * lowest (negative) one.  0 if one does not fit in an int. */
+static int shift(const void **buf, MPI_Datatype type, int n, const MPI_Aint *displs, int *out)
+{
+    MPI_Aint lb, extent, lo = 0;
+    int i;
+    for (i = 0; i < n; i++)
+        lo = displs[i] < lo ? displs[i] : lo;
+    for (i = 0; i < n; i++) {
+        if (!pcoll__dropin_fits((long long)displs[i] - lo))
+            return 0;
+        out[i] = (int)(displs[i] - lo);
+    }
+    if (lo < 0) {
+        PMPI_Type_get_extent(type, &lb, &extent);
+        *buf = (const char *)*buf + lo * extent;
+    }
+    return 1;
+}
+
+static int comm_size(MPI_Comm comm)
+{
+    int p = 0;
+    PMPI_Comm_size(comm, &p);
+    return p;
+}
+
 static int counts_fit(const MPI_Count *counts, int n, int *out)
 {
     int i;
@@ -218,10 +161,10 @@ static int from_c(vargs_t *v, const void *sendbuf, const MPI_Count *scounts,
     v->scounts = v->own, v->sdispls = v->own + p;
     v->rcounts = v->own + 2 * p, v->rdispls = v->own + 3 * p;
     ok = rdispls && counts_fit(rcounts, p, v->own + 2 * p) &&
-         shift(&v->recvbuf, recvtype, p, NULL, rdispls, v->own + 3 * p);
+         shift(&v->recvbuf, recvtype, p, rdispls, v->own + 3 * p);
     if (sendbuf != MPI_IN_PLACE)
         ok = ok && sdispls && counts_fit(scounts, p, v->own) &&
-             shift(&v->sendbuf, sendtype, p, NULL, sdispls, v->own + p);
+             shift(&v->sendbuf, sendtype, p, sdispls, v->own + p);
     return ok;
 }
 

@@ -1,41 +1,78 @@
 /*
  * The steps every reduce-scatter builder shares: scratch addressed like the
  * input vector, and the reduce, send, receive and copy of a run of
- * elements.
+ * elements.  A run of more than INT_MAX elements (spans of several blocks
+ * may have that many, though each count is an int) becomes several steps of
+ * at most INT_MAX elements each, split the same way on both sides of a
+ * message, so nothing is cut short by an int count.
  */
+#include <limits.h>
+
 #include "reduce_scatter/reduce_scatter.h"
+#include "datatype/size.h"
 
 void *pcoll__rs_scratch(pcoll_plan_t *plan, const pcoll__rs_args_t *a, long long count)
 {
     MPI_Aint true_lb, true_extent;
     char *mem;
-    MPI_Type_get_true_extent(a->type, &true_lb, &true_extent);
+    if (pcoll__type_true_extent(a->type, &true_lb, &true_extent) != PCOLL_SUCCESS)
+        return NULL;
     if (count <= 0)
         count = 1;
     mem = pcoll__plan_alloc(plan, (size_t)((count - 1) * a->extent + true_extent));
     return mem ? mem - true_lb : NULL;
 }
 
+/* Elements [done, done + piece(count, done)) form the next step. */
+static int piece(long long count, long long done)
+{
+    return count - done > INT_MAX ? INT_MAX : (int)(count - done);
+}
+
+/* Element e of a vector at base (base may be MPI_BOTTOM). */
+static void *at(const pcoll__rs_args_t *a, const void *base, long long e)
+{
+    return pcoll__addr(base, (MPI_Aint)e * a->extent);
+}
+
 int pcoll__rs_reduce(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *in, void *inout,
                      long long count)
 {
-    return pcoll__sched_reduce(&plan->sched, in, inout, (int)count, a->type, a->op);
+    long long done;
+    int rc = PCOLL_SUCCESS;
+    for (done = 0; done < count && rc == PCOLL_SUCCESS; done += piece(count, done))
+        rc = pcoll__sched_reduce(&plan->sched, at(a, in, done), at(a, inout, done),
+                                 piece(count, done), a->type, a->op);
+    return rc;
 }
 
 int pcoll__rs_send(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *buf,
                    long long count, int peer)
 {
-    return pcoll__sched_send(&plan->sched, buf, (int)count, a->type, peer);
+    long long done;
+    int rc = PCOLL_SUCCESS;
+    for (done = 0; done < count && rc == PCOLL_SUCCESS; done += piece(count, done))
+        rc = pcoll__sched_send(&plan->sched, at(a, buf, done), piece(count, done), a->type, peer);
+    return rc;
 }
 
 int pcoll__rs_recv(pcoll_plan_t *plan, const pcoll__rs_args_t *a, void *buf, long long count,
                    int peer)
 {
-    return pcoll__sched_recv(&plan->sched, buf, (int)count, a->type, peer);
+    long long done;
+    int rc = PCOLL_SUCCESS;
+    for (done = 0; done < count && rc == PCOLL_SUCCESS; done += piece(count, done))
+        rc = pcoll__sched_recv(&plan->sched, at(a, buf, done), piece(count, done), a->type, peer);
+    return rc;
 }
 
 int pcoll__rs_copy(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *src, void *dst,
                    long long count)
 {
-    return pcoll__sched_copy(&plan->sched, src, (int)count, a->type, dst, (int)count, a->type);
+    long long done;
+    int rc = PCOLL_SUCCESS;
+    for (done = 0; done < count && rc == PCOLL_SUCCESS; done += piece(count, done))
+        rc = pcoll__sched_copy(&plan->sched, at(a, src, done), piece(count, done), a->type,
+                               at(a, dst, done), piece(count, done), a->type);
+    return rc;
 }

@@ -76,7 +76,7 @@ static int choose_global(const pcoll__a2av_args_t *v, int p)
     double padded =
         pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) + 2.0 * p * v->maxbytes * c.gamma;
     if (v->a.inplace)
-        return v->same_items && pcoll__alltoallv_inplace_preferred(&c, p, v->maxpeers, v->maxbytes,
+        return v->inplace_ok && pcoll__alltoallv_inplace_preferred(&c, p, v->maxpeers, v->maxbytes,
                                                                    v->maxtotal, &v->a.opts)
                    ? V_INPLACE
                    : V_PAIRWISE;

@@ -159,10 +159,10 @@ static void bad_buffers_reduce_scatter(void)
 /* recvcounts that differ between ranks, with the same total. */
 static void counts_differ(void)
 {
-    int *counts = ints(np, 2), *sb = ints(2 * np, 1), *rb = ints(4, 0);
-    pcoll_plan_t *plan = NULL;
     if (np < 2)
         return;
+    int *counts = ints(np, 2), *sb = ints(2 * np, 1), *rb = ints(4, 0);
+    pcoll_plan_t *plan = NULL;
     pt_case("reduce_scatter_init recvcounts differ on rank 0 (same total)");
     if (me == 0)
         counts[0] = 3, counts[1] = 1;

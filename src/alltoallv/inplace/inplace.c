@@ -23,6 +23,7 @@
  * the counts once to return PCOLL_ERR_MISMATCH on every rank when
  * sendcounts[j] at rank i differs from recvcounts[i] at rank j.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "alltoallv/inplace/inplace.h"
@@ -36,11 +37,20 @@
 int pcoll__ip_check_type(MPI_Datatype type, int *size, const char *fn)
 {
     MPI_Aint lb, extent;
+    MPI_Count bytes;
     int rc = pcoll__check_type(type, "type", fn);
+    *size = 0;
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll__type_size(type, &bytes);
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll__type_extent(type, &lb, &extent);
     if (rc != PCOLL_SUCCESS)
         return rc;
-    MPI_Type_size(type, size);
-    MPI_Type_get_extent(type, &lb, &extent);
+    /* Items are counted, staged and held in aux buffers by their int size. */
+    if (bytes > INT_MAX)
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                            "%s: items of %lld bytes (more than INT_MAX)", fn, (long long)bytes);
+    *size = (int)bytes;
     if (*size > 0 && extent <= 0)
         return pcoll__error(PCOLL_ERR_ARG,
                             "%s: the type's extent (%ld) would put all items in one place", fn,
@@ -57,14 +67,33 @@ static int describe_type(pcoll_plan_t *plan, pcoll__ip_t *ip, MPI_Datatype type)
     int rc;
     PCOLL_CHECK(pcoll__plan_keep_type(plan, &type), rc, out);
     ip->type = type;
-    MPI_Type_get_extent(type, &lb, &ip->extent);
-    MPI_Type_size(type, &ip->size);
+    PCOLL_CHECK(pcoll__type_extent(type, &lb, &ip->extent), rc, out);
+    PCOLL_CHECK(pcoll__ip_check_type(type, &ip->size, "in-place alltoallv"), rc, out);
     if (ip->size == 0)
         return PCOLL_SUCCESS;
     PCOLL_CHECK(pcoll_type_signature(type, &ip->sig), rc, out);
     PCOLL_CHECK(pcoll__plan_own_type(plan, &ip->sig), rc, out);
     PCOLL_CHECK(pcoll__copy_prepare(2, type, 2, type, &c), rc, out);
+    pcoll__copy_free(&c);
     ip->contiguous = c.mode != PCOLL__COPY_STAGED;
+out:
+    return rc;
+}
+
+/* MPI_BOTTOM: items are counted from the data's first byte instead, with
+ * the type shifted to it (MPI may refuse a NULL buffer to pack into, and
+ * offsets from NULL are no pointers); same addresses, same extent. */
+static int bottom(pcoll_plan_t *plan, pcoll__ip_t *ip)
+{
+    const void *base;
+    MPI_Datatype rel;
+    int rc;
+    if (ip->buf)
+        return PCOLL_SUCCESS;
+    PCOLL_CHECK(pcoll__type_rebase(ip->type, &base, &rel), rc, out);
+    PCOLL_CHECK(pcoll__plan_own_type(plan, &rel), rc, out);
+    ip->buf = (char *)(uintptr_t)base;
+    ip->type = rel;
 out:
     return rc;
 }
@@ -103,6 +132,7 @@ int pcoll__alltoallv_inplace_setup(pcoll_plan_t *plan, void *buf, const int *sco
         plan->no_comm = 1; /* zero bytes to move: every run is complete at once */
         return PCOLL_SUCCESS;
     }
+    PCOLL_CHECK(bottom(plan, ip), rc, out);
     PCOLL_CHECK(pcoll__ip_aux_config(ip->p, ip->size, opts, fn, &ip->nbuf, &ip->cap), rc, out);
     ip->stage_items = stage_items(ip, opts);
     PCOLL_CHECK(pcoll__ip_alloc(ip), rc, out);
@@ -125,11 +155,13 @@ int pcoll__alltoallv_inplace(pcoll_plan_t *plan, const void *args)
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "alltoallv inplace: only with MPI_IN_PLACE (layouts that differ: "
                             "pcoll_alltoallv_inplace_init)");
-    /* The phases count items: every rank's item must have the same size (the
-     * agreement found out, so every rank refuses alike). */
-    if (!v->same_items)
+    /* The phases count items from buf: every rank's item must have the same
+     * size and no block may lie below buf (the agreement found out, so every
+     * rank refuses alike). */
+    if (!v->inplace_ok)
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
-                            "alltoallv inplace: the ranks' receive types differ in size");
+                            "alltoallv inplace: the ranks' receive types differ in size, or a "
+                            "displacement is negative");
     return pcoll__alltoallv_inplace_setup(plan, v->a.recvbuf, v->a.rcounts, v->a.rdispls,
                                           v->a.rcounts, v->a.rdispls, v->a.recvtype, &v->a.opts);
 }

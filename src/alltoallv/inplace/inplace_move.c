@@ -34,6 +34,7 @@ static int copy_items(const pcoll__ip_t *ip, const char *src, MPI_Datatype stype
         if (rc == PCOLL_SUCCESS)
             rc = pcoll__copy_run(&cp, src + first * sext, (int)c, stype,
                                  ip->buf + (dst + first) * ip->extent, (int)c, ip->type, ip->stage);
+        pcoll__copy_free(&cp); /* holds nothing: items are at most INT_MAX bytes */
         n = first;
     }
     return rc;
