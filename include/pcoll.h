@@ -96,7 +96,7 @@ enum pcoll_status {
 PCOLL_API const char *pcoll_strerror(int rc);
 /* The code's name without prefix, e.g. "ERR_ARG" ("UNKNOWN" for any other value). */
 PCOLL_API const char *pcoll_err_name(int rc);
-/* The message that explains the last error this process returned, or "".
+/* The message that explains the last error the calling thread got, or "".
  * The library prints nothing by itself: errors go to the return code and to
  * this message.  With PCOLL_VERBOSE=1 (or true) in the environment, or the
  * info key pcoll_verbose=1 passed to a call, each error is also printed to

@@ -260,10 +260,11 @@ int pcoll_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                  "pcoll_alltoall_c", comm, MPI_INFO_NULL, NULL);
 }
 
-int pcoll__alltoall_plan_local(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                               MPI_Comm comm, pcoll_plan_t **plan)
+int pcoll__alltoall_dropin(pcoll__mode_t mode, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          pcoll_plan_t **plan)
 {
-    return run(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, PCOLL__LOCAL,
-               "pcoll__alltoall_plan_local", comm, MPI_INFO_NULL, plan);
+    return run_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, mode,
+                 "pcoll__alltoall_dropin", comm, info, plan);
 }

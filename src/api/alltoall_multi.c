@@ -19,6 +19,7 @@
 #include "base/mem.h"
 #include "base/status.h"
 #include "core/check.h"
+#include "core/pmpi.h"
 #include "hier/hier.h"
 #include "select/select.h"
 
@@ -96,7 +97,7 @@ static int grid_list(MPI_Comm row, MPI_Comm col, int ncols, int nrows, int **lis
         return pcoll__error(PCOLL_ERR_NOMEM, "multi: grid list");
     }
     rc = row_world_ranks(row, ncols, mine);
-    if (PMPI_Allgather(mine, ncols, MPI_INT, *list, ncols, MPI_INT, col) != MPI_SUCCESS)
+    if (PCOLL__MPI(Allgather)(mine, ncols, MPI_INT, *list, ncols, MPI_INT, col) != MPI_SUCCESS)
         rc = pcoll__error(PCOLL_ERR_MPI, "multi: MPI_Allgather failed");
     pcoll__free(mine);
     return rc == PCOLL_SUCCESS ? canonical_order(*list, nrows, ncols) : rc;

@@ -22,6 +22,7 @@
 #include "base/mem.h"
 #include "base/status.h"
 #include "core/check.h"
+#include "core/pmpi.h"
 #include "datatype/signature.h"
 #include "datatype/size.h"
 #include "select/select.h"
@@ -93,10 +94,11 @@ static int check_overlap(const pcoll__a2a_args_t *a, int p, const char *fn)
 {
     region_t *r;
     MPI_Aint tlb, text, lb, ext;
-    int i, n = 0, size, rc = PCOLL_SUCCESS;
-    MPI_Type_size(a->recvtype, &size);
-    MPI_Type_get_true_extent(a->recvtype, &tlb, &text);
-    MPI_Type_get_extent(a->recvtype, &lb, &ext);
+    MPI_Count size = 0;
+    int i, n = 0, rc = PCOLL_SUCCESS;
+    pcoll__type_size(a->recvtype, &size);
+    pcoll__type_true_extent(a->recvtype, &tlb, &text);
+    pcoll__type_extent(a->recvtype, &lb, &ext);
     if (text != size || ext != size)
         return PCOLL_SUCCESS;
     if (!(r = pcoll__malloc(sizeof *r * (size_t)(p ? p : 1))))
@@ -121,7 +123,7 @@ static void find_basic(pcoll__a2av_args_t *v)
     v->basic = MPI_DATATYPE_NULL;
     if (pcoll__sig_of(v->a.sendtype, 1, &s) == PCOLL_SUCCESS &&
         pcoll__sig_of(v->a.recvtype, 1, &r) == PCOLL_SUCCESS && s.nruns == 1 && r.nruns == 1 &&
-        s.types[0] == r.types[0]) {
+        s.types[0] == r.types[0] && s.counts[0] <= INT_MAX && r.counts[0] <= INT_MAX) {
         v->basic = s.types[0];
         v->sunit = (int)s.counts[0];
         v->runit = (int)r.counts[0];
@@ -133,10 +135,11 @@ static void find_basic(pcoll__a2av_args_t *v)
 /* The largest block in bytes, send or receive. */
 static long long largest(const pcoll__a2a_args_t *a, int p)
 {
-    int i, ss, rs;
+    MPI_Count ss = 0, rs = 0;
     long long m = 0;
-    MPI_Type_size(a->sendtype, &ss);
-    MPI_Type_size(a->recvtype, &rs);
+    int i;
+    pcoll__type_size(a->sendtype, &ss);
+    pcoll__type_size(a->recvtype, &rs);
     for (i = 0; i < p; i++) {
         long long b = (long long)a->scounts[i] * ss > (long long)a->rcounts[i] * rs
                           ? (long long)a->scounts[i] * ss
@@ -192,8 +195,8 @@ static int a2av_check(pcoll__call_t *c)
     a->sendbuf = sendbuf, a->scounts = sc, a->sdispls = sd, a->sendtype = sendtype;
     a->recvbuf = r->recvbuf, a->rcounts = r->rcounts, a->rdispls = r->rdispls;
     a->recvtype = r->recvtype;
-    MPI_Type_get_extent(sendtype, &lb, &a->sext);
-    MPI_Type_get_extent(r->recvtype, &lb, &a->rext);
+    pcoll__type_extent(sendtype, &lb, &a->sext);
+    pcoll__type_extent(r->recvtype, &lb, &a->rext);
     a->blockbytes = largest(a, c->p);
     v->minbytes = v->maxbytes = -1;
     PCOLL_CHECK(check_overlap(a, c->p, c->fn), rc, out);
@@ -207,16 +210,19 @@ out:
 /* Every pair must agree on the bytes it exchanges: one alltoall of counts. */
 static int check_pairs(MPI_Comm comm, const pcoll__a2a_args_t *a, int p, int *ok)
 {
-    int *out = pcoll__malloc(sizeof(int) * 2 * (size_t)p), i, ss, rs;
+    long long *out = pcoll__malloc(sizeof(long long) * 2 * (size_t)p);
+    MPI_Count ss = 0, rs = 0;
+    int i;
     if (!out)
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv: count check");
-    MPI_Type_size(a->sendtype, &ss);
-    MPI_Type_size(a->recvtype, &rs);
+    pcoll__type_size(a->sendtype, &ss);
+    pcoll__type_size(a->recvtype, &rs);
     for (i = 0; i < p; i++)
-        out[i] = a->scounts[i] * ss;
-    *ok = PMPI_Alltoall(out, 1, MPI_INT, out + p, 1, MPI_INT, comm) == MPI_SUCCESS;
+        out[i] = (long long)a->scounts[i] * ss;
+    *ok = PCOLL__MPI(Alltoall)(out, 1, MPI_LONG_LONG, out + p, 1, MPI_LONG_LONG, comm) ==
+          MPI_SUCCESS;
     for (i = 0; i < p && *ok; i++)
-        *ok = out[p + i] == a->rcounts[i] * rs;
+        *ok = out[p + i] == (long long)a->rcounts[i] * rs;
     pcoll__free(out);
     return PCOLL_SUCCESS;
 }
@@ -224,9 +230,10 @@ static int check_pairs(MPI_Comm comm, const pcoll__a2a_args_t *a, int p, int *ok
 /* Smallest element in bytes (over both directions, all peers). */
 static long long smallest(const pcoll__a2a_args_t *a, int p)
 {
-    int i, rs;
+    MPI_Count rs = 0;
     long long m = -1;
-    MPI_Type_size(a->recvtype, &rs);
+    int i;
+    pcoll__type_size(a->recvtype, &rs);
     for (i = 0; i < p; i++)
         if (m < 0 || (long long)a->rcounts[i] * rs < m)
             m = (long long)a->rcounts[i] * rs;
@@ -236,8 +243,9 @@ static long long smallest(const pcoll__a2a_args_t *a, int p)
 /* Bytes this rank receives in all, and from how many peers. */
 static void received(const pcoll__a2a_args_t *a, int p, long long *total, long long *peers)
 {
-    int i, rs;
-    MPI_Type_size(a->recvtype, &rs);
+    MPI_Count rs = 0;
+    int i;
+    pcoll__type_size(a->recvtype, &rs);
     for (i = 0, *total = *peers = 0; i < p; i++) {
         *total += (long long)a->rcounts[i] * rs;
         *peers += a->rcounts[i] > 0;
@@ -252,16 +260,17 @@ static int a2av_agree(pcoll__call_t *c, int local)
 {
     pcoll__a2av_args_t *v = args_of(c);
     long long vals[9] = {0}, mins[9], maxs[9];
-    int bsize = 0, rsize = 0, rc, ok = 1, p = c->p;
+    MPI_Count bsize = 0, rsize = 0;
+    int rc, ok = 1, p = c->p;
     MPI_Comm comm = c->ctx->dup;
     /* The arguments are known to be valid only when the local checks passed. */
     if (local == PCOLL_SUCCESS) {
         if (v->basic != MPI_DATATYPE_NULL)
-            MPI_Type_size(v->basic, &bsize);
+            pcoll__type_size(v->basic, &bsize);
         vals[0] = v->a.opts.algorithm, vals[1] = v->a.inplace, vals[2] = smallest(&v->a, p);
         vals[3] = v->a.blockbytes, vals[4] = bsize;
         received(&v->a, p, &vals[5], &vals[6]);
-        MPI_Type_size(v->a.recvtype, &rsize);
+        pcoll__type_size(v->a.recvtype, &rsize);
         vals[7] = rsize;
         vals[8] = lowest(v->a.rdispls, p);
     }

@@ -15,6 +15,8 @@
 #include "base/mem.h"
 #include "base/status.h"
 #include "core/check.h"
+#include "core/pmpi.h"
+#include "datatype/size.h"
 #include "select/select.h"
 
 _Static_assert(sizeof(pcoll__ip_args_t) <= PCOLL__ARGS_MAX, "in-place alltoallv arguments");
@@ -64,7 +66,7 @@ static int match_counts(MPI_Comm comm, const pcoll__ip_args_t *a, int p, int *th
                         const char *fn)
 {
     int j, rc = PCOLL_SUCCESS;
-    if (PMPI_Alltoall(a->scounts, 1, MPI_INT, theirs, 1, MPI_INT, comm) != MPI_SUCCESS)
+    if (PCOLL__MPI(Alltoall)(a->scounts, 1, MPI_INT, theirs, 1, MPI_INT, comm) != MPI_SUCCESS)
         rc = pcoll__error(PCOLL_ERR_MPI, "%s: the alltoall of the counts failed", fn);
     for (j = 0; j < p && rc == PCOLL_SUCCESS; j++)
         if (theirs[j] != a->rcounts[j])
@@ -80,9 +82,10 @@ static int ip_agree(pcoll__call_t *c, int local)
     static const char *const what[] = {"the type's size"};
     pcoll__ip_args_t *a = args_of(c);
     long long vals[1] = {0};
-    int rc, size = 0, *theirs = pcoll__malloc((size_t)c->p * sizeof *theirs);
+    MPI_Count size = 0;
+    int rc, *theirs = pcoll__malloc((size_t)c->p * sizeof *theirs);
     if (local == PCOLL_SUCCESS)
-        MPI_Type_size(a->type, &size);
+        pcoll__type_size(a->type, &size);
     vals[0] = size;
     if (!theirs && local == PCOLL_SUCCESS)
         local = pcoll__error(PCOLL_ERR_NOMEM, "%s: %d counts", c->fn, c->p);

@@ -12,9 +12,11 @@
 #include "alltoall/alltoall.h"
 #include "api/entry.h"
 
-int pcoll__alltoall_plan_local(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                               MPI_Comm comm, pcoll_plan_t **plan);
+/* alltoall in any mode with counts of any size (the int forms widen). */
+int pcoll__alltoall_dropin(pcoll__mode_t mode, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          pcoll_plan_t **plan);
 /* alltoallv in any mode with MPI's own arguments: negative displacements
  * accepted (blocks below the buffer pointers, as MPI allows), so no rank has
  * to rewrite them and possibly fail alone. */

@@ -51,7 +51,9 @@ static const int *counts_of(pcoll__call_t *c, int *rc)
 {
     const raw_t *r = c->raw;
     int i, *counts;
-    *rc = PCOLL_SUCCESS;
+    *rc = r->refuse;
+    if (*rc != PCOLL_SUCCESS)
+        return NULL;
     if (!r->block && !r->counts)
         *rc = pcoll__error(PCOLL_ERR_ARG, "%s: recvcounts is NULL", c->fn);
     if (!r->block || c->tmp[0])

@@ -2,22 +2,20 @@
  * Argument checks and cross-rank agreement (see check.h).
  */
 #include "core/check.h"
+#include "core/comm.h"
 #include "base/status.h"
 #include "datatype/size.h"
 
 /* MPI has no query for "committed": a zero-count MPI_Pack refuses an
- * uncommitted type in the MPIs we support, with errors returned. */
+ * uncommitted type in the MPIs we support, with errors returned on the
+ * library's own communicator (no error handler is swapped, so threads may
+ * check at once). */
 static int is_committed(MPI_Datatype type)
 {
-    MPI_Errhandler saved;
+    MPI_Comm probe = pcoll__probe_comm();
     char in = 0, out = 0;
-    int pos = 0, err;
-    MPI_Comm_get_errhandler(MPI_COMM_SELF, &saved);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    err = MPI_Pack(&in, 0, type, &out, 1, &pos, MPI_COMM_SELF);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, saved);
-    MPI_Errhandler_free(&saved);
-    return err == MPI_SUCCESS;
+    int pos = 0;
+    return probe == MPI_COMM_NULL || MPI_Pack(&in, 0, type, &out, 1, &pos, probe) == MPI_SUCCESS;
 }
 
 int pcoll__check_type(MPI_Datatype type, const char *what, const char *fn)

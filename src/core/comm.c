@@ -41,6 +41,9 @@ static atomic_int keyvals_ready;
 static int comm_keyval = MPI_KEYVAL_INVALID;
 static int self_keyval = MPI_KEYVAL_INVALID;
 static int type_keyval = MPI_KEYVAL_INVALID;
+/* A library copy of MPI_COMM_SELF whose errors return (pcoll__probe_comm),
+ * made and freed with the keyvals. */
+static MPI_Comm probe_comm = MPI_COMM_NULL;
 
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static pcoll__ctx_t *contexts;
@@ -144,6 +147,7 @@ static int self_delete(MPI_Comm comm, int keyval, void *value, void *extra)
             ctx_detach(ctx);
     MPI_Comm_free_keyval(&comm_keyval);
     MPI_Type_free_keyval(&type_keyval);
+    MPI_Comm_free(&probe_comm);
     self_keyval = comm_keyval = type_keyval = MPI_KEYVAL_INVALID;
     atomic_store_explicit(&keyvals_ready, 0, memory_order_release);
     return MPI_SUCCESS;
@@ -165,6 +169,8 @@ static int make_keyvals(void)
                  MPI_SUCCESS &&
              MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &self_keyval, NULL) ==
                  MPI_SUCCESS &&
+             MPI_Comm_dup(MPI_COMM_SELF, &probe_comm) == MPI_SUCCESS &&
+             MPI_Comm_set_errhandler(probe_comm, MPI_ERRORS_RETURN) == MPI_SUCCESS &&
              MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL) == MPI_SUCCESS;
         if (ok) {
             atomic_store_explicit(&keyvals_ready, 1, memory_order_release);
@@ -175,11 +181,18 @@ static int make_keyvals(void)
                 MPI_Type_free_keyval(&type_keyval);
             if (self_keyval != MPI_KEYVAL_INVALID)
                 MPI_Comm_free_keyval(&self_keyval);
+            if (probe_comm != MPI_COMM_NULL)
+                MPI_Comm_free(&probe_comm);
             self_keyval = comm_keyval = type_keyval = MPI_KEYVAL_INVALID;
         }
     }
     pthread_mutex_unlock(&keyval_lock);
     return ok ? PCOLL_SUCCESS : pcoll__error(PCOLL_ERR_MPI, "cannot create MPI keyvals");
+}
+
+MPI_Comm pcoll__probe_comm(void)
+{
+    return make_keyvals() == PCOLL_SUCCESS ? probe_comm : MPI_COMM_NULL;
 }
 
 static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)

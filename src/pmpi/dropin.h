@@ -69,11 +69,6 @@ int pcoll__dropin_raise(MPI_Comm comm, int rc);
 int *pcoll__dropin_block_counts(MPI_Comm comm, int count);
 /* 0 <= n <= INT_MAX (large-count arguments that pcoll's int API can take). */
 int pcoll__dropin_fits(long long n);
-#ifdef PCOLL__DROPIN_HAVE_LARGE_COUNT
-/* Whether count items of type hold at most INT_MAX bytes; then *out is the
- * count as an int (0 for a huge count of a type of size 0: no data). */
-int pcoll__dropin_small(MPI_Count count, MPI_Datatype type, int *out);
-#endif
 
 /* ---- outcome.c ------------------------------------------------------------- */
 

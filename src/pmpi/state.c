@@ -93,16 +93,3 @@ int pcoll__dropin_fits(long long n)
 {
     return n >= 0 && n <= INT_MAX;
 }
-
-#ifdef PCOLL__DROPIN_HAVE_LARGE_COUNT
-int pcoll__dropin_small(MPI_Count count, MPI_Datatype type, int *out)
-{
-    MPI_Count size = 0;
-    if (count < 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size_c(type, &size) != MPI_SUCCESS)
-        return 0;
-    if (size > 0 && count > INT_MAX / size)
-        return 0;
-    *out = count <= INT_MAX ? (int)count : 0;
-    return 1;
-}
-#endif

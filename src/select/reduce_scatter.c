@@ -3,6 +3,7 @@
  * (the cost model of the reduce-scatter paper, section 4, among the
  * algorithms the op allows: ring and ring_prepost reorder the operands).
  */
+#include "datatype/size.h"
 #include "model/cost.h"
 #include "select/select.h"
 
@@ -31,12 +32,13 @@ const pcoll__algo_table_t pcoll__reduce_scatter_table = {
 int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, int p)
 {
     pcoll__cost_t c = pcoll__cost_params();
-    int size, i, best = ALGO_MST;
+    MPI_Count size = 0;
+    int i, best = ALGO_MST;
     double t[ALGO_AUTO], n;
     if (!pcoll__algo_is_auto(&pcoll__reduce_scatter_table, a->opts.algorithm))
         return a->opts.algorithm;
-    MPI_Type_size(a->type, &size);
-    n = (double)a->total * size;
+    pcoll__type_size(a->type, &size);
+    n = (double)a->total * (double)size;
     t[ALGO_MST] = pcoll__cost_rs_mst(&c, p, n);
     t[ALGO_RING] = pcoll__cost_rs_ring(&c, p, n, 0);
     t[ALGO_RING_PREPOST] = pcoll__cost_rs_ring(&c, p, n, 1);

@@ -230,6 +230,7 @@ static const char *const big_algs[] = {"linear", "pairwise", "bruck_zerocopy", "
  * only the pages a copy writes cost memory. */
 static big_bufs *big;
 static size_t big_len;
+static int big_v; /* alltoallv (one peer: MPI_COMM_SELF) instead of alltoall */
 
 /* One send/receive layout pair (sl NULL: MPI_IN_PLACE): the algorithms
  * big_algs[first..last], persistent then (unless once) one-shot. */
@@ -240,7 +241,8 @@ static void big_pair(const big_layout *sl, const big_layout *rl, int first, int 
                                                : rl->item_bytes;
     const void *sbuf = sl ? big->s : MPI_IN_PLACE;
     MPI_Datatype stype = sl ? sl->type : MPI_DATATYPE_NULL;
-    int scount = sl ? sl->count : 0, run = 0;
+    int scount = sl ? sl->count : 0, run = 0, zero = 0;
+    const char *env = big_v ? "PCOLL_ALLTOALLV_ALGORITHM" : "PCOLL_ALLTOALL_ALGORITHM";
 
     big->sl = sl, big->rl = rl;
     big->n = samples(bytes, item, big->k);
@@ -248,15 +250,18 @@ static void big_pair(const big_layout *sl, const big_layout *rl, int first, int 
         for (int persistent = 1; persistent >= once; persistent--) {
             const char *alg = big_algs[a];
             int rc;
-            pt_case("large %s -> %s alg=%s %s", sl ? sl->name : "in place", rl->name, alg,
+            pt_case("large %s %s -> %s alg=%s %s", big_v ? "alltoallv" : "alltoall",
+                    sl ? sl->name : "in place", rl->name, alg,
                     persistent ? "persistent" : "oneshot");
             big_prepare(big, ++run);
             if (persistent) {
                 MPI_Info info = info_alg(alg);
                 pcoll_plan_t *plan = NULL;
-                set_env_alg("PCOLL_ALLTOALL_ALGORITHM", NULL);
-                rc = pcoll_alltoall_init(sbuf, scount, stype, big->r, rl->count, rl->type,
-                                         MPI_COMM_SELF, info, &plan);
+                set_env_alg(env, NULL);
+                rc = big_v ? pcoll_alltoallv_init(sbuf, &scount, &zero, stype, big->r, &rl->count,
+                                                  &zero, rl->type, MPI_COMM_SELF, info, &plan)
+                           : pcoll_alltoall_init(sbuf, scount, stype, big->r, rl->count,
+                                                 rl->type, MPI_COMM_SELF, info, &plan);
                 MPI_Info_free(&info);
                 if (rc == PCOLL_SUCCESS) {
                     PT_REQUIRE(pcoll_start(plan));
@@ -264,14 +269,16 @@ static void big_pair(const big_layout *sl, const big_layout *rl, int first, int 
                     pcoll_plan_free(&plan);
                 }
             } else {
-                set_env_alg("PCOLL_ALLTOALL_ALGORITHM", alg);
-                rc = pcoll_alltoall(sbuf, scount, stype, big->r, rl->count, rl->type,
-                                    MPI_COMM_SELF);
-                set_env_alg("PCOLL_ALLTOALL_ALGORITHM", NULL);
+                set_env_alg(env, alg);
+                rc = big_v ? pcoll_alltoallv(sbuf, &scount, &zero, stype, big->r, &rl->count,
+                                             &zero, rl->type, MPI_COMM_SELF)
+                           : pcoll_alltoall(sbuf, scount, stype, big->r, rl->count, rl->type,
+                                            MPI_COMM_SELF);
+                set_env_alg(env, NULL);
             }
             /* The counts fit in an int: MPI's own alltoall serves this. */
-            if (PT_CHECK(rc == PCOLL_SUCCESS, "%s: %s (%s)",
-                         persistent ? "pcoll_alltoall_init" : "pcoll_alltoall",
+            if (PT_CHECK(rc == PCOLL_SUCCESS, "%s%s: %s (%s)",
+                         big_v ? "pcoll_alltoallv" : "pcoll_alltoall", persistent ? "_init" : "",
                          pcoll_err_name(rc), pcoll_last_error()))
                 big_check(big, run);
             else
@@ -281,6 +288,35 @@ static void big_pair(const big_layout *sl, const big_layout *rl, int first, int 
 }
 
 #define MIB (1LL << 20)
+
+/* reduce_scatter_block on MPI_COMM_SELF of 2^29 + 8 ints (2 GiB + 32
+ * bytes: the element count fits in an int, the bytes do not), MPI_SUM of
+ * one rank: the input itself, sampled. */
+static void big_reduce_scatter(void)
+{
+    static const char *const algs[] = {"ring", "pairwise", "auto"};
+    const int n = (1 << 29) + 8;
+    int *s = (int *)(void *)big->s, *r = (int *)(void *)big->r;
+    const long at[] = {0, 1, (1L << 29) - 1, 1L << 29, (long)n - 1};
+    for (int a = 0; a < 3; a++) {
+        pcoll_plan_t *plan = NULL;
+        MPI_Info info = info_alg(algs[a]);
+        pt_case("large reduce_scatter_block 2^29+8 ints alg=%s", algs[a]);
+        for (int k = 0; k < 5; k++)
+            s[at[k]] = (int)(at[k] % 1000) + 3 * a + 1, r[at[k]] = -1;
+        int rc = pcoll_reduce_scatter_block_init(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_SELF, info,
+                                                 &plan);
+        MPI_Info_free(&info);
+        if (rc == PCOLL_SUCCESS && (rc = pcoll_start(plan)) == PCOLL_SUCCESS)
+            rc = pcoll_wait(plan);
+        pcoll_plan_free(&plan);
+        if (PT_CHECK(rc == PCOLL_SUCCESS, "%s (%s)", pcoll_err_name(rc), pcoll_last_error()))
+            for (int k = 0; k < 5; k++)
+                PT_CHECK(r[at[k]] == s[at[k]], "element %ld: %d, want %d", at[k], r[at[k]],
+                         s[at[k]]);
+        pt_case_end();
+    }
+}
 
 static void big_cases(void)
 {
@@ -336,6 +372,14 @@ static void big_cases(void)
         big_pair(&gap700, &gap1050, 0, 0, 1);   /* staged, items line up at 2100 MiB only */
         big_pair(NULL, &gap1g, 1, 1, 0);        /* in place: pairwise (scratch) */
         big_pair(NULL, &gap1g, 0, 0, 1);        /* in place: linear (staged copy) */
+        big_v = 1;                              /* the same through alltoallv */
+        big_pair(&item2g, &item2g, 0, 1, 0);    /* (bruck_zerocopy: items of over */
+        big_pair(&item2g, &item2g, 3, 3, 0);    /* INT_MAX basic elements refused) */
+        big_pair(&shrt, &shrt, 0, 1, 0);
+        big_pair(&gap1g, &blk1g, 0, 0, 0);
+        big_pair(NULL, &gap1g, 1, 1, 0);
+        big_v = 0;
+        big_reduce_scatter();
     }
     if (big) {
         free(big->s);
