@@ -181,18 +181,15 @@ PCOLL_API int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf,
 
 /* MPI-4's large-count forms of the calls above (and of the one-shot calls
  * below): MPI_Count counts, MPI_Aint displacements, argument order as
- * MPI_Alltoall_init_c and friends; on every MPI (MPI-3's too).
- * - alltoall: any count; a count over INT_MAX is served as one item of a
- *   type of that many items, by every algorithm.
- * - alltoallv: each direction's counts and span of displacements (the
- *   highest minus the lowest) up to INT_MAX items are served (the buffer is
- *   moved up to the lowest displacement); beyond that PCOLL_ERR_UNSUPPORTED
- *   on every rank: the one-shot call agrees on it with one small reduction
- *   over comm, the persistent one in its init's agreement.  Negative
- *   displacements: PCOLL_ERR_ARG, as in the int form.
- * - reduce_scatter(_block): counts up to INT_MAX elements per block;
- *   beyond that PCOLL_ERR_UNSUPPORTED (on every rank alike: MPI makes the
- *   counts equal on every rank). */
+ * MPI_Alltoall_init_c and friends; on every MPI (MPI-3's too), any count.
+ * A block of more than INT_MAX items travels as one item of a type of that
+ * many items; a reduce-scatter run of more than INT_MAX elements in pieces.
+ * Algorithms that count in ints step aside: the automatic choice avoids
+ * them, and named explicitly they return PCOLL_ERR_UNSUPPORTED on every rank
+ * (alltoallv bruck_zerocopy and padded_bruck with elements of more than
+ * INT_MAX basic items, inplace with counts or block ends over INT_MAX,
+ * reduce-scatter ring_prepost with a block over INT_MAX elements).
+ * Negative displacements: PCOLL_ERR_ARG, as in the int form. */
 PCOLL_API int pcoll_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
                                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,

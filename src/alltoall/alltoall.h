@@ -30,8 +30,10 @@ typedef struct pcoll__a2a_args {
     MPI_Aint rblock;        /* extent of one receive block in bytes */
     long long blockbytes;   /* payload bytes of one block (alltoallv: of the largest) */
     /* alltoallv: per-peer counts and displacements in items (NULL for
-     * alltoall); sext and rext are the item extents. */
-    const int *scounts, *sdispls, *rcounts, *rdispls;
+     * alltoall), of any size (the int forms widen them); sext and rext are
+     * the item extents. */
+    const MPI_Count *scounts, *rcounts;
+    const MPI_Aint *sdispls, *rdispls;
     MPI_Aint sext, rext;
     pcoll__opts_t opts;
     /* A code the public call's own preparation failed with (the large-count
@@ -49,26 +51,32 @@ int pcoll__alltoall_scattered(pcoll_plan_t *plan, const void *args);
 static inline const void *pcoll__a2a_sbuf(const pcoll__a2a_args_t *a, int peer)
 {
     if (a->sdispls)
-        return pcoll__addr(a->sendbuf, (MPI_Aint)a->sdispls[peer] * a->sext);
+        return pcoll__addr(a->sendbuf, a->sdispls[peer] * a->sext);
     return pcoll__addr(a->sendbuf, (MPI_Aint)peer * a->sblock);
 }
 
 static inline void *pcoll__a2a_rbuf(const pcoll__a2a_args_t *a, int peer)
 {
     if (a->rdispls)
-        return pcoll__addr(a->recvbuf, (MPI_Aint)a->rdispls[peer] * a->rext);
+        return pcoll__addr(a->recvbuf, a->rdispls[peer] * a->rext);
     return pcoll__addr(a->recvbuf, (MPI_Aint)peer * a->rblock);
 }
 
-static inline int pcoll__a2a_scount(const pcoll__a2a_args_t *a, int peer)
+static inline MPI_Count pcoll__a2a_scount(const pcoll__a2a_args_t *a, int peer)
 {
     return a->scounts ? a->scounts[peer] : a->sendcount;
 }
 
-static inline int pcoll__a2a_rcount(const pcoll__a2a_args_t *a, int peer)
+static inline MPI_Count pcoll__a2a_rcount(const pcoll__a2a_args_t *a, int peer)
 {
     return a->rcounts ? a->rcounts[peer] : a->recvcount;
 }
+
+/* count items of type as an int count and a type for the schedule: count
+ * and type themselves, or (over INT_MAX) one item of a type of that many
+ * items, which the plan owns. */
+int pcoll__a2a_items(pcoll_plan_t *plan, MPI_Count count, MPI_Datatype type, int *n,
+                     MPI_Datatype *t);
 
 /* Add the receive of peer's block, or the send of ours to it. */
 int pcoll__a2a_recv(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int peer);

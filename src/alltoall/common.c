@@ -3,18 +3,39 @@
  * per-peer alltoallv alike): receive a peer's block, send ours, exchange
  * with one peer, copy our own block.
  */
+#include <limits.h>
+
 #include "alltoall/alltoall.h"
+
+int pcoll__a2a_items(pcoll_plan_t *plan, MPI_Count count, MPI_Datatype type, int *n,
+                     MPI_Datatype *t)
+{
+    int rc;
+    *n = (int)count, *t = type;
+    if (count <= INT_MAX)
+        return PCOLL_SUCCESS;
+    *n = 1;
+    if ((rc = pcoll__type_items(count, type, t)) != PCOLL_SUCCESS)
+        return rc;
+    return pcoll__plan_own_type(plan, t);
+}
 
 int pcoll__a2a_recv(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int peer)
 {
-    return pcoll__sched_recv(&plan->sched, pcoll__a2a_rbuf(a, peer), pcoll__a2a_rcount(a, peer),
-                             a->recvtype, peer);
+    MPI_Datatype t;
+    int n, rc = pcoll__a2a_items(plan, pcoll__a2a_rcount(a, peer), a->recvtype, &n, &t);
+    return rc == PCOLL_SUCCESS
+               ? pcoll__sched_recv(&plan->sched, pcoll__a2a_rbuf(a, peer), n, t, peer)
+               : rc;
 }
 
 int pcoll__a2a_send(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int peer)
 {
-    return pcoll__sched_send(&plan->sched, pcoll__a2a_sbuf(a, peer), pcoll__a2a_scount(a, peer),
-                             a->sendtype, peer);
+    MPI_Datatype t;
+    int n, rc = pcoll__a2a_items(plan, pcoll__a2a_scount(a, peer), a->sendtype, &n, &t);
+    return rc == PCOLL_SUCCESS
+               ? pcoll__sched_send(&plan->sched, pcoll__a2a_sbuf(a, peer), n, t, peer)
+               : rc;
 }
 
 int pcoll__a2a_exchange(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int sendto,
@@ -26,10 +47,15 @@ int pcoll__a2a_exchange(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int send
 
 int pcoll__a2a_self_copy(pcoll_plan_t *plan, const pcoll__a2a_args_t *a)
 {
-    int me = plan->rank;
+    MPI_Datatype st, rt;
+    int me = plan->rank, sn, rn, rc;
     if (a->inplace)
         return PCOLL_SUCCESS;
-    return pcoll__sched_copy(&plan->sched, pcoll__a2a_sbuf(a, me), pcoll__a2a_scount(a, me),
-                             a->sendtype, pcoll__a2a_rbuf(a, me), pcoll__a2a_rcount(a, me),
-                             a->recvtype);
+    if ((rc = pcoll__a2a_items(plan, pcoll__a2a_scount(a, me), a->sendtype, &sn, &st)) !=
+            PCOLL_SUCCESS ||
+        (rc = pcoll__a2a_items(plan, pcoll__a2a_rcount(a, me), a->recvtype, &rn, &rt)) !=
+            PCOLL_SUCCESS)
+        return rc;
+    return pcoll__sched_copy(&plan->sched, pcoll__a2a_sbuf(a, me), sn, st,
+                             pcoll__a2a_rbuf(a, me), rn, rt);
 }

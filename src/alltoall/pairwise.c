@@ -39,16 +39,23 @@ static int build_inplace(pcoll_plan_t *plan, const pcoll__a2a_args_t *a)
         return pcoll__error(PCOLL_ERR_NOMEM, "pairwise in place: scratch block of %lld bytes",
                             a->blockbytes);
     for (k = 0; k < pcoll__pairing_rounds(p) && rc == PCOLL_SUCCESS; k++) {
-        int peer = pcoll__pairing_partner(r, p, k), count = pcoll__a2a_rcount(a, peer);
-        int n = sig != MPI_DATATYPE_NULL ? count : (int)(count * size);
-        MPI_Datatype t = sig != MPI_DATATYPE_NULL ? sig : MPI_PACKED;
+        int peer = pcoll__pairing_partner(r, p, k), count, n;
+        MPI_Count items = pcoll__a2a_rcount(a, peer);
+        MPI_Datatype t = MPI_PACKED, bt;
         void *block = pcoll__a2a_rbuf(a, peer);
         if (peer == r)
             continue;
+        /* The block's items, and the scratch block as packed bytes (at most
+         * INT_MAX of them) or as signature-typed items. */
+        PCOLL_CHECK(pcoll__a2a_items(plan, items, a->recvtype, &count, &bt), rc, out);
+        if (sig != MPI_DATATYPE_NULL)
+            PCOLL_CHECK(pcoll__a2a_items(plan, items, sig, &n, &t), rc, out);
+        else
+            n = (int)(items * size);
         /* Pack the outgoing block aside, then exchange it for the incoming one. */
         rc = pcoll__sched_round(&plan->sched);
         if (rc == PCOLL_SUCCESS)
-            rc = pcoll__sched_copy(&plan->sched, block, count, a->recvtype, tmp, n, t);
+            rc = pcoll__sched_copy(&plan->sched, block, count, bt, tmp, n, t);
         if (rc == PCOLL_SUCCESS)
             rc = pcoll__a2a_recv(plan, a, peer);
         if (rc == PCOLL_SUCCESS)

@@ -117,9 +117,9 @@ static int group(pcoll_plan_t *plan, zcv_t *z, unsigned k, int rl, int sl, int s
             continue;
         any = 1;
         if (loc == LOC_SEND)
-            entry(z, pcoll__a2a_sbuf(a, d), a->scounts[d], a->sendtype);
+            entry(z, pcoll__a2a_sbuf(a, d), (int)a->scounts[d], a->sendtype);
         else if (loc == LOC_FINAL)
-            entry(z, pcoll__a2a_rbuf(a, s), a->rcounts[s], a->recvtype);
+            entry(z, pcoll__a2a_rbuf(a, s), (int)a->rcounts[s], a->recvtype);
         else
             z->group[j] = side ? z->next[j] : z->cur[j];
     }
@@ -211,8 +211,9 @@ int pcoll__alltoallv_bruck_zerocopy(pcoll_plan_t *plan, const void *args)
                             v->maxbytes);
     z.m = (int)(v->maxbytes / bsize);
     PCOLL_CHECK(alloc_all(plan, &z), rc, out);
+    /* Every count fits: count * unit * bsize <= maxbytes (checked above). */
     for (j = 0; j < z.p; j++)
-        z.cur[j] = v->a.scounts[(z.i - j + z.p) % z.p] * v->sunit;
+        z.cur[j] = (int)(v->a.scounts[(z.i - j + z.p) % z.p] * v->sunit);
     rc = z.p == 1 ? pcoll__a2a_self_copy(plan, &v->a) : rounds(plan, &z);
 out:
     return rc;

@@ -23,14 +23,16 @@ static int copy_slots(pcoll_plan_t *plan, const pcoll__a2av_args_t *v, char *pad
 {
     const pcoll__a2a_args_t *a = &v->a;
     int j, rc = PCOLL_SUCCESS;
+    /* Every count fits: a slot holds at most INT_MAX basic items (checked
+     * by the builder before any copy). */
     for (j = 0; j < plan->size && rc == PCOLL_SUCCESS; j++) {
         char *s = pad + j * slot;
         if (out)
-            rc = pcoll__sched_copy(&plan->sched, pcoll__a2a_sbuf(a, j), a->scounts[j],
-                                   a->sendtype, s, a->scounts[j] * v->sunit, v->basic);
+            rc = pcoll__sched_copy(&plan->sched, pcoll__a2a_sbuf(a, j), (int)a->scounts[j],
+                                   a->sendtype, s, (int)(a->scounts[j] * v->sunit), v->basic);
         else
-            rc = pcoll__sched_copy(&plan->sched, s, a->rcounts[j] * v->runit, v->basic,
-                                   pcoll__a2a_rbuf(a, j), a->rcounts[j], a->recvtype);
+            rc = pcoll__sched_copy(&plan->sched, s, (int)(a->rcounts[j] * v->runit), v->basic,
+                                   pcoll__a2a_rbuf(a, j), (int)a->rcounts[j], a->recvtype);
     }
     return rc;
 }

@@ -41,8 +41,10 @@ typedef struct raw {
      * whose buffers reach below the pointer); the public calls refuse them,
      * since a block below the buffer is most often a mistake. */
     int negative_ok;
-    /* A code the large-count forms' conversion failed with. */
-    int refuse;
+    /* The large-count forms: their arrays instead of the four above. */
+    int wide;
+    const MPI_Count *wscounts, *wrcounts;
+    const MPI_Aint *wsdispls, *wrdispls;
 } raw_t;
 
 static pcoll__a2av_args_t *args_of(pcoll__call_t *c)
@@ -52,22 +54,81 @@ static pcoll__a2av_args_t *args_of(pcoll__call_t *c)
 
 /* ---- checks ---------------------------------------------------------------- */
 
+/* One direction's arrays as the call gave them: ints or (large-count forms)
+ * MPI_Count / MPI_Aint. */
+typedef struct side {
+    const int *counts, *displs;
+    const MPI_Count *wcounts;
+    const MPI_Aint *wdispls;
+} side_t;
+
+static side_t side_of(const raw_t *r, int send)
+{
+    if (send && r->sendbuf != MPI_IN_PLACE)
+        return (side_t){r->scounts, r->sdispls, r->wscounts, r->wsdispls};
+    return (side_t){r->rcounts, r->rdispls, r->wrcounts, r->wrdispls};
+}
+
+static int side_null(const side_t *s)
+{
+    return s->wcounts || s->wdispls ? !s->wcounts || !s->wdispls : !s->counts || !s->displs;
+}
+
+static MPI_Count side_count(const side_t *s, int i)
+{
+    return s->wcounts ? s->wcounts[i] : s->counts[i];
+}
+
+static MPI_Aint side_displ(const side_t *s, int i)
+{
+    return s->wdispls ? s->wdispls[i] : s->displs[i];
+}
+
 /* Counts must not be negative, nor displacements unless r allows them. */
-static int check_counts(const raw_t *r, const int *counts, const int *displs, int p,
-                        const char *what, const char *fn)
+static int check_counts(const raw_t *r, const side_t *s, int p, const char *what,
+                        const char *fn)
 {
     int i;
-    if (!counts || !displs)
+    if (side_null(s))
         return pcoll__error(PCOLL_ERR_ARG, "%s: %s counts or displacements are NULL", fn, what);
     for (i = 0; i < p; i++)
-        if (counts[i] < 0 || (displs[i] < 0 && !r->negative_ok))
+        if (side_count(s, i) < 0 || (side_displ(s, i) < 0 && !r->negative_ok))
             return pcoll__error(PCOLL_ERR_ARG, "%s: %s count or displacement %d is negative", fn,
                                 what, i);
     return PCOLL_SUCCESS;
 }
 
+/* The arrays of both directions as MPI_Count / MPI_Aint, into a->...: the
+ * large-count forms' own, or the ints widened into c->tmp[0] (freed with
+ * the call). */
+static int widen(pcoll__call_t *c, pcoll__a2a_args_t *a)
+{
+    const raw_t *r = c->raw;
+    side_t s[2] = {side_of(r, 1), side_of(r, 0)};
+    MPI_Count *counts;
+    MPI_Aint *displs;
+    int p = c->p, i, k;
+    if (r->wide) {
+        a->scounts = s[0].wcounts, a->sdispls = s[0].wdispls;
+        a->rcounts = s[1].wcounts, a->rdispls = s[1].wdispls;
+        return PCOLL_SUCCESS;
+    }
+    if (!(c->tmp[0] = pcoll__malloc((sizeof(MPI_Count) + sizeof(MPI_Aint)) * 2 * (size_t)p + 1)))
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: counts", c->fn);
+    counts = c->tmp[0];
+    displs = (MPI_Aint *)(void *)(counts + 2 * p);
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < p; i++) {
+            counts[k * p + i] = s[k].counts[i];
+            displs[k * p + i] = s[k].displs[i];
+        }
+    a->scounts = counts, a->sdispls = displs;
+    a->rcounts = counts + p, a->rdispls = displs + p;
+    return PCOLL_SUCCESS;
+}
+
 /* The lowest receive displacement (0 if none is negative). */
-static long long lowest(const int *displs, int p)
+static long long lowest(const MPI_Aint *displs, int p)
 {
     long long m = 0;
     int i;
@@ -105,8 +166,8 @@ static int check_overlap(const pcoll__a2a_args_t *a, int p, const char *fn)
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: overlap check", fn);
     for (i = 0; i < p; i++)
         if (a->rcounts[i] > 0) {
-            r[n].lo = (MPI_Aint)a->rdispls[i] * a->rext + tlb;
-            r[n++].hi = (MPI_Aint)(a->rdispls[i] + a->rcounts[i] - 1) * a->rext + tlb + text;
+            r[n].lo = a->rdispls[i] * a->rext + tlb;
+            r[n++].hi = (a->rdispls[i] + (MPI_Aint)a->rcounts[i] - 1) * a->rext + tlb + text;
         }
     qsort(r, (size_t)n, sizeof *r, by_start);
     for (i = 1; i < n && rc == PCOLL_SUCCESS; i++)
@@ -150,7 +211,7 @@ static long long largest(const pcoll__a2a_args_t *a, int p)
 }
 
 /* Whether counts[0..p) has any non-zero count. */
-static int any_count(const int *counts, int p)
+static int any_count(const MPI_Count *counts, int p)
 {
     int i;
     for (i = 0; i < p; i++)
@@ -160,13 +221,14 @@ static int any_count(const int *counts, int p)
 }
 
 /* recvbuf may not be MPI_IN_PLACE; no buffer NULL with data to hold (but
- * MPI_BOTTOM with a type of absolute addresses).  sc: the send counts. */
-static int check_buffers(const raw_t *r, const int *sc, int p, const char *fn)
+ * MPI_BOTTOM with a type of absolute addresses). */
+static int check_buffers(const raw_t *r, const pcoll__a2a_args_t *a, int p, const char *fn)
 {
-    int rc = pcoll__check_buffer(r->recvbuf, any_count(r->rcounts, p), r->recvtype, "recvbuf",
+    int rc = pcoll__check_buffer(r->recvbuf, any_count(a->rcounts, p), r->recvtype, "recvbuf",
                                  fn);
     if (rc == PCOLL_SUCCESS && r->sendbuf != MPI_IN_PLACE)
-        rc = pcoll__check_buffer(r->sendbuf, any_count(sc, p), r->sendtype, "sendbuf", fn);
+        rc = pcoll__check_buffer(r->sendbuf, any_count(a->scounts, p), r->sendtype, "sendbuf",
+                                 fn);
     return rc;
 }
 
@@ -177,24 +239,22 @@ static int a2av_check(pcoll__call_t *c)
     const raw_t *r = c->raw;
     pcoll__a2av_args_t *v = args_of(c);
     pcoll__a2a_args_t *a = &v->a;
-    const int *sc = r->scounts, *sd = r->sdispls;
+    side_t ss = side_of(r, 1), rs = side_of(r, 0);
     const void *sendbuf = r->sendbuf;
     MPI_Datatype sendtype = r->sendtype;
     MPI_Aint lb;
     int rc;
-    if (r->refuse != PCOLL_SUCCESS)
-        return r->refuse;
     c->inplace = a->inplace = sendbuf == MPI_IN_PLACE;
     if (a->inplace)
-        sendbuf = r->recvbuf, sc = r->rcounts, sd = r->rdispls, sendtype = r->recvtype;
-    PCOLL_CHECK(check_counts(r, r->rcounts, r->rdispls, c->p, "receive", c->fn), rc, out);
-    PCOLL_CHECK(check_counts(r, sc, sd, c->p, "send", c->fn), rc, out);
+        sendbuf = r->recvbuf, sendtype = r->recvtype;
+    PCOLL_CHECK(check_counts(r, &rs, c->p, "receive", c->fn), rc, out);
+    PCOLL_CHECK(check_counts(r, &ss, c->p, "send", c->fn), rc, out);
     PCOLL_CHECK(pcoll__check_type(r->recvtype, "recvtype", c->fn), rc, out);
     PCOLL_CHECK(pcoll__check_type(sendtype, "sendtype", c->fn), rc, out);
-    PCOLL_CHECK(check_buffers(r, sc, c->p, c->fn), rc, out);
-    a->sendbuf = sendbuf, a->scounts = sc, a->sdispls = sd, a->sendtype = sendtype;
-    a->recvbuf = r->recvbuf, a->rcounts = r->rcounts, a->rdispls = r->rdispls;
-    a->recvtype = r->recvtype;
+    PCOLL_CHECK(widen(c, a), rc, out);
+    PCOLL_CHECK(check_buffers(r, a, c->p, c->fn), rc, out);
+    a->sendbuf = sendbuf, a->sendtype = sendtype;
+    a->recvbuf = r->recvbuf, a->recvtype = r->recvtype;
     pcoll__type_extent(sendtype, &lb, &a->sext);
     pcoll__type_extent(r->recvtype, &lb, &a->rext);
     a->blockbytes = largest(a, c->p);
@@ -227,6 +287,19 @@ static int check_pairs(MPI_Comm comm, const pcoll__a2a_args_t *a, int p, int *ok
     return PCOLL_SUCCESS;
 }
 
+/* The highest receive count or block end in items. */
+static long long highest(const pcoll__a2a_args_t *a, int p)
+{
+    long long m = 0;
+    int i;
+    for (i = 0; i < p; i++) {
+        long long end = (long long)a->rdispls[i] + a->rcounts[i];
+        m = end > m ? end : m;
+        m = a->rcounts[i] > m ? a->rcounts[i] : m;
+    }
+    return m;
+}
+
 /* Smallest element in bytes (over both directions, all peers). */
 static long long smallest(const pcoll__a2a_args_t *a, int p)
 {
@@ -254,12 +327,13 @@ static void received(const pcoll__a2a_args_t *a, int p, long long *total, long l
 
 /* The reduction: verdicts, algorithm and in-place use (must be equal), the
  * global smallest and largest element, the basic type's size, the receive
- * item's size and the lowest receive displacement; then the pairs' byte
- * counts. */
+ * item's size, the lowest receive displacement and the highest receive
+ * count or block end (the in-place engine counts in ints); then the pairs'
+ * byte counts. */
 static int a2av_agree(pcoll__call_t *c, int local)
 {
     pcoll__a2av_args_t *v = args_of(c);
-    long long vals[9] = {0}, mins[9], maxs[9];
+    long long vals[10] = {0}, mins[10], maxs[10];
     MPI_Count bsize = 0, rsize = 0;
     int rc, ok = 1, p = c->p;
     MPI_Comm comm = c->ctx->dup;
@@ -273,15 +347,16 @@ static int a2av_agree(pcoll__call_t *c, int local)
         pcoll__type_size(v->a.recvtype, &rsize);
         vals[7] = rsize;
         vals[8] = lowest(v->a.rdispls, p);
+        vals[9] = highest(&v->a, p);
     }
-    if ((rc = pcoll__agree_range(comm, local, vals, 9, mins, maxs, c->fn)) != PCOLL_SUCCESS)
+    if ((rc = pcoll__agree_range(comm, local, vals, 10, mins, maxs, c->fn)) != PCOLL_SUCCESS)
         return rc;
     if (mins[0] != maxs[0] || mins[1] != maxs[1])
         return pcoll__error(PCOLL_ERR_MISMATCH, "%s: algorithm or MPI_IN_PLACE use differs",
                             c->fn);
     v->minbytes = mins[2], v->maxbytes = maxs[3];
     v->maxtotal = maxs[5], v->maxpeers = (int)maxs[6];
-    v->inplace_ok = mins[7] == maxs[7] && mins[8] >= 0;
+    v->inplace_ok = mins[7] == maxs[7] && mins[8] >= 0 && maxs[9] <= INT_MAX;
     if (mins[4] != maxs[4] || mins[4] == 0)
         v->basic = MPI_DATATYPE_NULL;
     rc = check_pairs(comm, &v->a, p, &ok);
@@ -294,33 +369,44 @@ static int a2av_agree(pcoll__call_t *c, int local)
 
 /* ---- one-shot key, choice, preparation ----------------------------------------- */
 
-/* The key: buffers and types, then the four arrays (send ones zero in place). */
+/* One array of the key: ints, or the large-count forms' values. */
+static void key_array(char *to, const side_t *sd, int counts, int p)
+{
+    if (sd->wcounts)
+        memcpy(to, counts ? (const void *)sd->wcounts : (const void *)sd->wdispls,
+               (counts ? sizeof(MPI_Count) : sizeof(MPI_Aint)) * (size_t)p);
+    else
+        memcpy(to, counts ? sd->counts : sd->displs, sizeof(int) * (size_t)p);
+}
+
+/* The key: buffers and types, then the four arrays as the call gave them
+ * (send ones zero in place). */
 static int a2av_key(pcoll__call_t *c, pcoll__key_t *k)
 {
     const raw_t *r = c->raw;
-    size_t bytes = sizeof(int) * (size_t)c->p;
+    side_t ss = side_of(r, 1), rs = side_of(r, 0);
+    size_t count_b = (r->wide ? sizeof(MPI_Count) : sizeof(int)) * (size_t)c->p;
+    size_t displ_b = (r->wide ? sizeof(MPI_Aint) : sizeof(int)) * (size_t)c->p;
     int inplace = r->sendbuf == MPI_IN_PLACE;
     raw_t *kr;
     char *arrays;
-    int rc = r->refuse;
-    if (rc == PCOLL_SUCCESS)
-        rc = check_counts(r, r->rcounts, r->rdispls, c->p, "receive", c->fn);
+    int rc = check_counts(r, &rs, c->p, "receive", c->fn);
     if (rc == PCOLL_SUCCESS && !inplace)
-        rc = check_counts(r, r->scounts, r->sdispls, c->p, "send", c->fn);
+        rc = check_counts(r, &ss, c->p, "send", c->fn);
     if (rc != PCOLL_SUCCESS)
         return rc;
-    if (!(kr = pcoll__key_put(k, sizeof *kr + 4 * bytes)))
+    if (!(kr = pcoll__key_put(k, sizeof *kr + 2 * (count_b + displ_b))))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
     arrays = (char *)(kr + 1);
     kr->sendbuf = r->sendbuf, kr->recvbuf = r->recvbuf, kr->recvtype = r->recvtype;
-    kr->negative_ok = r->negative_ok;
-    memcpy(arrays + 2 * bytes, r->rcounts, bytes);
-    memcpy(arrays + 3 * bytes, r->rdispls, bytes);
+    kr->negative_ok = r->negative_ok, kr->wide = r->wide;
+    key_array(arrays + count_b + displ_b, &rs, 1, c->p);
+    key_array(arrays + 2 * count_b + displ_b, &rs, 0, c->p);
     k->types[k->ntypes++] = r->recvtype;
     if (!inplace) {
         kr->sendtype = r->sendtype;
-        memcpy(arrays, r->scounts, bytes);
-        memcpy(arrays + bytes, r->sdispls, bytes);
+        key_array(arrays, &ss, 1, c->p);
+        key_array(arrays + count_b, &ss, 0, c->p);
         k->types[k->ntypes++] = r->sendtype;
     }
     return PCOLL_SUCCESS;
@@ -340,16 +426,17 @@ static int a2av_choose(pcoll__call_t *c)
 static int a2av_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
 {
     pcoll__a2a_args_t *a = &args_of(c)->a;
-    size_t bytes = sizeof(int) * (size_t)plan->size;
-    int *copy = pcoll__plan_alloc(plan, 4 * bytes);
-    if (!copy)
+    size_t p = (size_t)plan->size;
+    MPI_Count *counts = pcoll__plan_alloc(plan, 2 * p * sizeof *counts);
+    MPI_Aint *displs = pcoll__plan_alloc(plan, 2 * p * sizeof *displs);
+    if (!counts || !displs)
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv: counts");
-    memcpy(copy, a->scounts, bytes);
-    memcpy(copy + plan->size, a->sdispls, bytes);
-    memcpy(copy + 2 * plan->size, a->rcounts, bytes);
-    memcpy(copy + 3 * plan->size, a->rdispls, bytes);
-    a->scounts = copy, a->sdispls = copy + plan->size;
-    a->rcounts = copy + 2 * plan->size, a->rdispls = copy + 3 * plan->size;
+    memcpy(counts, a->scounts, p * sizeof *counts);
+    memcpy(counts + p, a->rcounts, p * sizeof *counts);
+    memcpy(displs, a->sdispls, p * sizeof *displs);
+    memcpy(displs + p, a->rdispls, p * sizeof *displs);
+    a->scounts = counts, a->rcounts = counts + p;
+    a->sdispls = displs, a->rdispls = displs + p;
     return pcoll__alltoall_keep_types(plan, a);
 }
 
@@ -369,7 +456,8 @@ int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[], const int 
                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                          MPI_Info info, pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, 0, 0};
+    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+               .negative_ok = 0};
     return pcoll__entry(&alltoallv, PCOLL__PERSISTENT, "pcoll_alltoallv_init",
                         &r, comm, info, plan);
 }
@@ -378,7 +466,8 @@ int pcoll_alltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, 0, 0};
+    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+               .negative_ok = 0};
     return pcoll__entry(&alltoallv, PCOLL__ONESHOT, "pcoll_alltoallv",
                         &r, comm, MPI_INFO_NULL, NULL);
 }
@@ -388,82 +477,27 @@ int pcoll__alltoallv_dropin(pcoll__mode_t mode, const void *sendbuf, const int s
                             const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                             MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, 1, 0};
+    raw_t r = {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+               .negative_ok = 1};
     return pcoll__entry(&alltoallv, mode, "pcoll__alltoallv_dropin", &r, comm, info, plan);
 }
 
 /* ---- large-count forms ------------------------------------------------------ */
 
-/* One direction's counts and displacements as ints into out (counts, then
- * displacements), the buffer moved up by the lowest displacement so that
- * displacements far from it still fit.  PCOLL_ERR_UNSUPPORTED for a count
- * or a span of displacements over INT_MAX items; PCOLL_ERR_ARG for a
- * negative one (as the int form). */
-static int side_c(const void **buf, MPI_Datatype type, const MPI_Count *counts,
-                  const MPI_Aint *displs, int p, int *out, const char *what, const char *fn)
-{
-    MPI_Aint lo = 0, lb, extent;
-    int i;
-    if (!counts || !displs)
-        return pcoll__error(PCOLL_ERR_ARG, "%s: %s counts or displacements are NULL", fn, what);
-    for (i = 0; i < p; i++) {
-        if (counts[i] < 0 || displs[i] < 0)
-            return pcoll__error(PCOLL_ERR_ARG, "%s: %s count or displacement %d is negative",
-                                fn, what, i);
-        lo = i == 0 || displs[i] < lo ? displs[i] : lo;
-    }
-    for (i = 0; i < p; i++) {
-        if (counts[i] > INT_MAX || displs[i] - lo > INT_MAX)
-            return pcoll__error(PCOLL_ERR_UNSUPPORTED,
-                                "%s: %s count or displacement span %d over INT_MAX items", fn,
-                                what, i);
-        out[i] = (int)counts[i];
-        out[p + i] = (int)(displs[i] - lo);
-    }
-    if (lo > 0 && pcoll__type_extent(type, &lb, &extent) == PCOLL_SUCCESS)
-        *buf = pcoll__addr(*buf, lo * extent);
-    return PCOLL_SUCCESS;
-}
-
-/* The int form's arguments from the large-count ones (ints: 4p, owned by
- * the caller); r->refuse says why not. */
-static void from_c(raw_t *r, const MPI_Count *scounts, const MPI_Aint *sdispls,
-                   const MPI_Count *rcounts, const MPI_Aint *rdispls, int p, int *ints,
-                   const char *fn)
-{
-    const void *rbuf = r->recvbuf;
-    r->refuse = side_c(&rbuf, r->recvtype, rcounts, rdispls, p, ints + 2 * p, "receive", fn);
-    r->recvbuf = (void *)rbuf;
-    r->rcounts = ints + 2 * p, r->rdispls = ints + 3 * p;
-    if (r->sendbuf == MPI_IN_PLACE)
-        return;
-    if (r->refuse == PCOLL_SUCCESS)
-        r->refuse = side_c(&r->sendbuf, r->sendtype, scounts, sdispls, p, ints, "send", fn);
-    r->scounts = ints, r->sdispls = ints + p;
-}
-
-/* Counts are each rank's own, so whether they fit is agreed first: one-shot
- * calls with one small reduction, persistent ones in the init's agreement. */
+/* Counts and displacements of any size go down to the schedule as they are
+ * (a block over INT_MAX items travels as one item of a type of that many;
+ * algorithms that count in ints refuse on every rank, from agreed sizes). */
 static int run_c(const void *sendbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
                  MPI_Datatype sendtype, void *recvbuf, const MPI_Count *rcounts,
-                 const MPI_Aint *rdispls, MPI_Datatype recvtype, pcoll__mode_t mode,
-                 const char *fn, MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
+                 const MPI_Aint *rdispls, MPI_Datatype recvtype, int negative_ok,
+                 pcoll__mode_t mode, const char *fn, MPI_Comm comm, MPI_Info info,
+                 pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, NULL, NULL, sendtype, recvbuf, NULL, NULL, recvtype, 0, 0};
-    int p = 0, *ints = NULL, rc;
-    if (comm != MPI_COMM_NULL && MPI_Comm_size(comm, &p) == MPI_SUCCESS) {
-        if (!(ints = pcoll__malloc(sizeof(int) * 4 * (size_t)(p > 0 ? p : 1))))
-            r.refuse = pcoll__error(PCOLL_ERR_NOMEM, "%s: counts", fn);
-        else
-            from_c(&r, scounts, sdispls, rcounts, rdispls, p, ints, fn);
-        if (mode == PCOLL__ONESHOT)
-            r.refuse = pcoll__agree(comm, r.refuse, NULL, NULL, 0, fn);
-    }
-    rc = r.refuse != PCOLL_SUCCESS && mode == PCOLL__ONESHOT
-             ? r.refuse
-             : pcoll__entry(&alltoallv, mode, fn, &r, comm, info, plan);
-    pcoll__free(ints);
-    return rc;
+    raw_t r = {.sendbuf = sendbuf, .sendtype = sendtype, .recvbuf = recvbuf,
+               .recvtype = recvtype, .negative_ok = negative_ok, .wide = 1,
+               .wscounts = scounts, .wsdispls = sdispls, .wrcounts = rcounts,
+               .wrdispls = rdispls};
+    return pcoll__entry(&alltoallv, mode, fn, &r, comm, info, plan);
 }
 
 int pcoll_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -473,7 +507,7 @@ int pcoll_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                            pcoll_plan_t **plan)
 {
     return run_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                 PCOLL__PERSISTENT, "pcoll_alltoallv_init_c", comm, info, plan);
+                 0, PCOLL__PERSISTENT, "pcoll_alltoallv_init_c", comm, info, plan);
 }
 
 int pcoll_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
@@ -481,5 +515,15 @@ int pcoll_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const M
                       const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     return run_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                 PCOLL__ONESHOT, "pcoll_alltoallv_c", comm, MPI_INFO_NULL, NULL);
+                 0, PCOLL__ONESHOT, "pcoll_alltoallv_c", comm, MPI_INFO_NULL, NULL);
+}
+
+int pcoll__alltoallv_dropin_c(pcoll__mode_t mode, const void *sendbuf,
+                              const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                              MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                              const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Info info, pcoll_plan_t **plan)
+{
+    return run_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                 1, mode, "pcoll__alltoallv_dropin_c", comm, info, plan);
 }

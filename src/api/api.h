@@ -24,6 +24,18 @@ int pcoll__alltoallv_dropin(pcoll__mode_t mode, const void *sendbuf, const int s
                             const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                             const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                             MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
+/* The same with the large-count forms' arrays. */
+int pcoll__alltoallv_dropin_c(pcoll__mode_t mode, const void *sendbuf,
+                              const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                              MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                              const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Info info, pcoll_plan_t **plan);
+/* Either reduce-scatter form (block: recvcount, else recvcounts) with the
+ * large-count forms' counts, in any mode. */
+int pcoll__reduce_scatter_dropin_c(pcoll__mode_t mode, const void *sendbuf, void *recvbuf,
+                                    const MPI_Count recvcounts[], MPI_Count recvcount, int block,
+                                    MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                    pcoll_plan_t **plan);
 int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const int recvcounts[],
                                      MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                      pcoll_plan_t **plan);

@@ -35,9 +35,10 @@ typedef struct raw {
      * op's handle to a new op; the plan calls the op by its handle, so only
      * what the plan was built from (commutativity) must match. */
     int commutative;
-    /* A code the large-count forms' conversion failed with (a count over
-     * INT_MAX: the same on every rank, as MPI requires equal counts). */
-    int refuse;
+    /* The large-count forms: their counts instead of the two above. */
+    int wide;
+    const MPI_Count *wcounts;
+    MPI_Count wrecvcount;
 } raw_t;
 
 static pcoll__rs_args_t *args_of(pcoll__call_t *c)
@@ -45,29 +46,31 @@ static pcoll__rs_args_t *args_of(pcoll__call_t *c)
     return (pcoll__rs_args_t *)(void *)c->args;
 }
 
-/* The counts: the caller's, or (block form) p copies of recvcount in
- * c->tmp[0].  NULL with *rc set on failure. */
-static const int *counts_of(pcoll__call_t *c, int *rc)
+/* The counts as long long in c->tmp[0] (made once per call): the caller's
+ * (ints or the large-count forms'), or p copies of the block form's count.
+ * NULL with *rc set on failure. */
+static const long long *counts_of(pcoll__call_t *c, int *rc)
 {
     const raw_t *r = c->raw;
-    int i, *counts;
-    *rc = r->refuse;
-    if (*rc != PCOLL_SUCCESS)
-        return NULL;
-    if (!r->block && !r->counts)
+    long long *counts = c->tmp[0], one = r->wide ? r->wrecvcount : r->recvcount;
+    int i;
+    *rc = PCOLL_SUCCESS;
+    if (counts)
+        return counts;
+    if (!r->block && !(r->wide ? (const void *)r->wcounts : (const void *)r->counts)) {
         *rc = pcoll__error(PCOLL_ERR_ARG, "%s: recvcounts is NULL", c->fn);
-    if (!r->block || c->tmp[0])
-        return r->block ? c->tmp[0] : r->counts;
-    if (r->recvcount < 0) {
-        *rc = pcoll__error(PCOLL_ERR_ARG, "%s: recvcount is negative (%d)", c->fn, r->recvcount);
         return NULL;
     }
-    if (!(counts = c->tmp[0] = pcoll__malloc(sizeof(int) * (size_t)c->p))) {
+    if (r->block && one < 0) {
+        *rc = pcoll__error(PCOLL_ERR_ARG, "%s: recvcount is negative (%lld)", c->fn, one);
+        return NULL;
+    }
+    if (!(counts = c->tmp[0] = pcoll__malloc(sizeof *counts * (size_t)c->p))) {
         *rc = pcoll__error(PCOLL_ERR_NOMEM, "%s: counts", c->fn);
         return NULL;
     }
     for (i = 0; i < c->p; i++)
-        counts[i] = r->recvcount;
+        counts[i] = r->block ? one : r->wide ? r->wcounts[i] : r->counts[i];
     return counts;
 }
 
@@ -120,7 +123,7 @@ static int check_type_op(pcoll__call_t *c, pcoll__rs_args_t *a)
 /* The counts and their prefix sums (p+1, in c->tmp[1]). */
 static int check_counts(pcoll__call_t *c, pcoll__rs_args_t *a)
 {
-    const int *counts;
+    const long long *counts;
     long long *displs;
     int i, rc;
     if (!(counts = counts_of(c, &rc)))
@@ -130,12 +133,12 @@ static int check_counts(pcoll__call_t *c, pcoll__rs_args_t *a)
     displs[0] = 0;
     for (i = 0; i < c->p; i++) {
         if (counts[i] < 0)
-            return pcoll__error(PCOLL_ERR_ARG, "%s: recvcounts[%d] is negative (%d)", c->fn, i,
+            return pcoll__error(PCOLL_ERR_ARG, "%s: recvcounts[%d] is negative (%lld)", c->fn, i,
                                 counts[i]);
+        if (counts[i] > LLONG_MAX / 2 - displs[i])
+            return pcoll__error(PCOLL_ERR_ARG, "%s: the counts add up past LLONG_MAX", c->fn);
         displs[i + 1] = displs[i] + counts[i];
     }
-    if (displs[c->p] > INT_MAX)
-        return pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s: more than INT_MAX elements", c->fn);
     a->counts = counts;
     a->displs = displs;
     a->total = displs[c->p];
@@ -201,22 +204,25 @@ static int rs_agree(pcoll__call_t *c, int local)
 
 /* ---- one-shot key, choice, preparation, staging ------------------------------ */
 
-/* Key: buffers, type, op, then the counts. */
+/* Key: buffers, type, op, the block form's count, then the counts as the
+ * call gave them (nothing converted on the one-shot path). */
 static int rs_key(pcoll__call_t *c, pcoll__key_t *k)
 {
     const raw_t *r = c->raw;
-    size_t bytes = sizeof(int) * (size_t)c->p;
-    const int *counts;
+    const void *counts = r->wide ? (const void *)r->wcounts : (const void *)r->counts;
+    size_t bytes = r->block ? 0 : (r->wide ? sizeof(MPI_Count) : sizeof(int)) * (size_t)c->p;
     raw_t *kr;
-    int rc;
-    if (!(counts = counts_of(c, &rc)))
-        return rc;
+    if (!r->block && !counts)
+        return pcoll__error(PCOLL_ERR_ARG, "%s: recvcounts is NULL", c->fn);
     if (!(kr = pcoll__key_put(k, sizeof *kr + bytes)))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
     kr->sendbuf = r->sendbuf, kr->recvbuf = r->recvbuf, kr->type = r->type, kr->op = r->op;
+    kr->recvcount = r->recvcount, kr->wrecvcount = r->wrecvcount;
+    kr->block = r->block, kr->wide = r->wide;
     if (r->op != MPI_OP_NULL)
         MPI_Op_commutative(r->op, &kr->commutative);
-    memcpy(kr + 1, counts, bytes);
+    if (bytes)
+        memcpy(kr + 1, counts, bytes);
     k->types[k->ntypes++] = r->type;
     return PCOLL_SUCCESS;
 }
@@ -233,16 +239,15 @@ static int rs_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
     pcoll__rs_args_t *a = args_of(c);
     const pcoll__algo_t *algo = &pcoll__reduce_scatter_table.algos[c->algo];
     size_t p = (size_t)plan->size;
-    int *counts;
-    long long *displs;
+    long long *counts, *displs;
     if (!a->commutative && (algo->flags & PCOLL__ALGO_COMMUTATIVE))
         return pcoll__error(PCOLL_ERR_UNSUPPORTED, "reduce_scatter %s: the op is not commutative",
                             algo->name);
-    counts = pcoll__plan_alloc(plan, sizeof(int) * p);
+    counts = pcoll__plan_alloc(plan, sizeof(long long) * p);
     displs = pcoll__plan_alloc(plan, sizeof(long long) * (p + 1));
     if (!counts || !displs)
         return pcoll__error(PCOLL_ERR_NOMEM, "reduce_scatter: counts");
-    memcpy(counts, a->counts, sizeof(int) * p);
+    memcpy(counts, a->counts, sizeof(long long) * p);
     memcpy(displs, a->displs, sizeof(long long) * (p + 1));
     a->counts = counts;
     a->displs = displs;
@@ -276,7 +281,7 @@ int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recv
                               MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                               pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, PCOLL_SUCCESS};
+    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, 0, NULL, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__PERSISTENT, "pcoll_reduce_scatter_init",
                         &r, comm, info, plan);
 }
@@ -285,7 +290,7 @@ int pcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recv
                                     MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                     pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0, PCOLL_SUCCESS};
+    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0, 0, NULL, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__PERSISTENT, "pcoll_reduce_scatter_block_init",
                         &r, comm, info, plan);
 }
@@ -293,7 +298,7 @@ int pcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recv
 int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, PCOLL_SUCCESS};
+    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, 0, NULL, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__ONESHOT, "pcoll_reduce_scatter",
                         &r, comm, MPI_INFO_NULL, NULL);
 }
@@ -301,44 +306,23 @@ int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 int pcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0, PCOLL_SUCCESS};
+    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0, 0, NULL, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__ONESHOT, "pcoll_reduce_scatter_block",
                         &r, comm, MPI_INFO_NULL, NULL);
 }
 
 /* ---- large-count forms ------------------------------------------------------ */
 
-/* Counts over INT_MAX elements are refused (PCOLL_ERR_UNSUPPORTED): every
- * rank holds the same counts, so every rank refuses alike. */
-static int fits(MPI_Count count, int *out, int *refuse, const char *fn)
-{
-    if (count > INT_MAX && *refuse == PCOLL_SUCCESS)
-        *refuse = pcoll__error(PCOLL_ERR_UNSUPPORTED,
-                               "%s: %lld elements in one block (at most INT_MAX)", fn,
-                               (long long)count);
-    *out = count > INT_MAX ? 0 : count < 0 ? -1 : (int)count;
-    return *refuse == PCOLL_SUCCESS;
-}
-
+/* Counts of any size: the algorithms step through runs of more than INT_MAX
+ * elements in pieces (reduce_scatter/common.c). */
 static int run_c(const void *sendbuf, void *recvbuf, const MPI_Count *recvcounts,
                  MPI_Count recvcount, int block, MPI_Datatype type, MPI_Op op,
                  pcoll__mode_t mode, const char *fn, MPI_Comm comm, MPI_Info info,
                  pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, recvbuf, NULL, 0, block, type, op, 0, PCOLL_SUCCESS};
-    int *counts = NULL, p = 0, rc;
-    if (block) {
-        fits(recvcount, &r.recvcount, &r.refuse, fn);
-    } else if (recvcounts && comm != MPI_COMM_NULL && MPI_Comm_size(comm, &p) == MPI_SUCCESS) {
-        if (!(counts = pcoll__malloc(sizeof(int) * (size_t)(p > 0 ? p : 1))))
-            r.refuse = pcoll__error(PCOLL_ERR_NOMEM, "%s: counts", fn);
-        for (int i = 0; counts && i < p; i++)
-            fits(recvcounts[i], &counts[i], &r.refuse, fn);
-        r.counts = counts;
-    }
-    rc = pcoll__entry(&reduce_scatter, mode, fn, &r, comm, info, plan);
-    pcoll__free(counts);
-    return rc;
+    raw_t r = {.sendbuf = sendbuf, .recvbuf = recvbuf, .block = block, .type = type, .op = op,
+               .wide = 1, .wcounts = recvcounts, .wrecvcount = recvcount};
+    return pcoll__entry(&reduce_scatter, mode, fn, &r, comm, info, plan);
 }
 
 int pcoll_reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
@@ -371,11 +355,20 @@ int pcoll_reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count r
                  "pcoll_reduce_scatter_block_c", comm, MPI_INFO_NULL, NULL);
 }
 
+int pcoll__reduce_scatter_dropin_c(pcoll__mode_t mode, const void *sendbuf, void *recvbuf,
+                                    const MPI_Count recvcounts[], MPI_Count recvcount, int block,
+                                    MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                    pcoll_plan_t **plan)
+{
+    return run_c(sendbuf, recvbuf, recvcounts, recvcount, block, type, op, mode,
+                 "pcoll__reduce_scatter_dropin_c", comm, info, plan);
+}
+
 int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const int recvcounts[],
                                      MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                      pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, PCOLL_SUCCESS};
+    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, 0, NULL, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__LOCAL, "pcoll__reduce_scatter_plan_local",
                         &r, comm, MPI_INFO_NULL, plan);
 }

@@ -28,39 +28,35 @@ int pcoll__type_size(MPI_Datatype type, MPI_Count *size)
     return pcoll__error(PCOLL_ERR_MPI, "datatype: the type's size is unknown to MPI (%d)", err);
 }
 
-int pcoll__type_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
+/* The extent (true: the true extent) as MPI_Aint, from the _c or _x query. */
+static int extent_of(MPI_Datatype type, int true_extent, MPI_Aint *lb, MPI_Aint *extent)
 {
     MPI_Count l = 0, e = 0;
     int err;
 #if PCOLL__MPI_BIGCOUNT
-    err = MPI_Type_get_extent_c(type, &l, &e);
+    err = true_extent ? MPI_Type_get_true_extent_c(type, &l, &e)
+                      : MPI_Type_get_extent_c(type, &l, &e);
 #else
-    err = MPI_Type_get_extent_x(type, &l, &e);
+    err = true_extent ? MPI_Type_get_true_extent_x(type, &l, &e)
+                      : MPI_Type_get_extent_x(type, &l, &e);
 #endif
     *lb = (MPI_Aint)l;
     *extent = (MPI_Aint)e;
     if (err == MPI_SUCCESS && l != MPI_UNDEFINED && e != MPI_UNDEFINED)
         return PCOLL_SUCCESS;
     *lb = *extent = 0;
-    return pcoll__error(PCOLL_ERR_MPI, "datatype: the type's extent is unknown to MPI (%d)", err);
+    return pcoll__error(PCOLL_ERR_MPI, "datatype: the type's %sextent is unknown to MPI (%d)",
+                        true_extent ? "true " : "", err);
+}
+
+int pcoll__type_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
+{
+    return extent_of(type, 0, lb, extent);
 }
 
 int pcoll__type_true_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
 {
-    MPI_Count l = 0, e = 0;
-    int err;
-#if PCOLL__MPI_BIGCOUNT
-    err = MPI_Type_get_true_extent_c(type, &l, &e);
-#else
-    err = MPI_Type_get_true_extent_x(type, &l, &e);
-#endif
-    *lb = (MPI_Aint)l;
-    *extent = (MPI_Aint)e;
-    if (err == MPI_SUCCESS && l != MPI_UNDEFINED && e != MPI_UNDEFINED)
-        return PCOLL_SUCCESS;
-    *lb = *extent = 0;
-    return pcoll__error(PCOLL_ERR_MPI, "datatype: the type's true extent is unknown to MPI (%d)",
-                        err);
+    return extent_of(type, 1, lb, extent);
 }
 
 long long pcoll__type_bytes(MPI_Datatype type, MPI_Count count)

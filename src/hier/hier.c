@@ -162,12 +162,15 @@ static int copy_in(pcoll_plan_t *plan, const pcoll__hier_t *g)
         int k = (g->A + j) % g->N;
         char *at = g->W + g->woff[j] + offset_in(g, k);
         for (i = g->t->first[k]; i < g->t->first[k + 1] && rc == PCOLL_SUCCESS; i++) {
-            int d = g->t->members[i], b = block_of(g, d);
+            int d = g->t->members[i], b = block_of(g, d), n;
             long long bytes = g->h->bytes(g->h, g->me, d);
+            MPI_Datatype st;
             if (bytes == 0)
                 continue;
-            rc = pcoll__hier_copy(plan, &run, pcoll__a2a_sbuf(a, b), pcoll__a2a_scount(a, b),
-                                  a->sendtype, at, (int)bytes, MPI_BYTE);
+            rc = pcoll__a2a_items(plan, pcoll__a2a_scount(a, b), a->sendtype, &n, &st);
+            if (rc == PCOLL_SUCCESS)
+                rc = pcoll__hier_copy(plan, &run, pcoll__a2a_sbuf(a, b), n, st, at, (int)bytes,
+                                      MPI_BYTE);
             at += bytes;
         }
     }
@@ -190,9 +193,13 @@ static int copy_out_slot(pcoll_plan_t *plan, const pcoll__hier_t *g, int j,
             before += x < g->l ? piece : 0;
             after += x > g->l ? piece : 0;
         }
+        MPI_Datatype rt;
+        int n;
         if (bytes > 0)
+            rc = pcoll__a2a_items(plan, pcoll__a2a_rcount(a, b), a->recvtype, &n, &rt);
+        if (bytes > 0 && rc == PCOLL_SUCCESS)
             rc = pcoll__hier_copy(plan, run, at + before, (int)bytes, MPI_BYTE,
-                                  pcoll__a2a_rbuf(a, b), pcoll__a2a_rcount(a, b), a->recvtype);
+                                  pcoll__a2a_rbuf(a, b), n, rt);
         at += before + bytes + after;
     }
     return rc;

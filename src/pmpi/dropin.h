@@ -42,7 +42,7 @@ enum { PCOLL__DROPIN_ALLTOALL, PCOLL__DROPIN_ALLTOALLV, PCOLL__DROPIN_REDUCE_SCA
 enum { PCOLL__DROPIN_BLOCKING, PCOLL__DROPIN_NONBLOCKING, PCOLL__DROPIN_PERSISTENT,
        PCOLL__DROPIN_NFORMS };
 /* Why a call went to the MPI library. */
-enum { PCOLL__DROPIN_FELL_INTER, PCOLL__DROPIN_FELL_LARGE, PCOLL__DROPIN_FELL_ARG,
+enum { PCOLL__DROPIN_FELL_INTER, PCOLL__DROPIN_FELL_ARG,
        PCOLL__DROPIN_FELL_UNSUPPORTED, PCOLL__DROPIN_FELL_MISMATCH, PCOLL__DROPIN_FELL_STATE,
        PCOLL__DROPIN_NREASONS };
 
@@ -67,8 +67,6 @@ int pcoll__dropin_error(MPI_Comm comm, int code, const char *fmt, ...)
 int pcoll__dropin_raise(MPI_Comm comm, int rc);
 /* p copies of count (malloc'd), for the block form of reduce-scatter. */
 int *pcoll__dropin_block_counts(MPI_Comm comm, int count);
-/* 0 <= n <= INT_MAX (large-count arguments that pcoll's int API can take). */
-int pcoll__dropin_fits(long long n);
 
 /* ---- outcome.c ------------------------------------------------------------- */
 

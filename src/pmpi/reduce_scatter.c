@@ -1,8 +1,8 @@
 /*
  * MPI_Reduce_scatter and MPI_Reduce_scatter_block, blocking, non-blocking
  * (MPI_Ireduce_scatter*), persistent (*_init) and large-count, served by
- * pcoll.  MPI makes the counts, type and op equal on every rank, so each
- * rank alone decides alike whether the counts fit in an int.
+ * pcoll.  The large-count forms go to pcoll with their MPI_Count counts as
+ * they are (any size).
  */
 #include <stdlib.h>
 
@@ -131,52 +131,30 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
 #endif
 
 #ifdef PCOLL__DROPIN_HAVE_LARGE_COUNT
-/* The counts as ints (malloc'd), or NULL when one does not fit (logged). */
-static int *int_counts(const MPI_Count *counts, MPI_Comm comm, int form)
+/* Serve a large-count call (block: the block form's recvcount, else
+ * recvcounts), any count; 1 when the caller must make the MPI call. */
+static int serve_c(const void *sendbuf, void *recvbuf, const MPI_Count *counts, MPI_Count count,
+                   int block, MPI_Datatype type, MPI_Op op, MPI_Comm comm, int form,
+                   MPI_Info info, MPI_Request *request, int *err)
 {
-    int p, i, *out;
-    PMPI_Comm_size(comm, &p);
-    for (i = 0; i < p && counts; i++)
-        if (!pcoll__dropin_fits(counts[i]))
-            break;
-    if (!counts || i < p || !(out = malloc(sizeof(int) * (size_t)(p > 0 ? p : 1)))) {
-        pcoll__dropin_log_fell(RS, form, PCOLL__DROPIN_FELL_LARGE);
-        return NULL;
-    }
-    for (i = 0; i < p; i++)
-        out[i] = (int)counts[i];
-    return out;
-}
-
-/* Serve the counts form's large-count calls; 1 when the caller must make
- * the MPI call. */
-static int serve_c(const void *sendbuf, void *recvbuf, const MPI_Count *counts,
-                   MPI_Datatype type, MPI_Op op, MPI_Comm comm, int form, MPI_Info info,
-                   MPI_Request *request, int *err)
-{
-    int *small, fall = 1;
-    if (!pcoll__dropin_serves(comm, RS, form) || !(small = int_counts(counts, comm, form)))
+    static const pcoll__mode_t modes[] = {[BLOCKING] = PCOLL__ONESHOT,
+                                          [NONBLOCKING] = PCOLL__LOCAL,
+                                          [PERSISTENT] = PCOLL__PERSISTENT};
+    pcoll_plan_t *plan = NULL;
+    int coll = block ? RSB : RS, rc;
+    if (!pcoll__dropin_serves(comm, coll, form))
         return 1;
-    fall = serve(sendbuf, recvbuf, small, type, op, comm, form, info, request, err);
-    free(small);
-    return fall;
-}
-
-/* The block form's count: whether it fits (else logged). */
-static int block_fits(MPI_Count count, int form)
-{
-    if (pcoll__dropin_fits(count))
-        return 1;
-    pcoll__dropin_log_fell(RSB, form, PCOLL__DROPIN_FELL_LARGE);
-    return 0;
+    rc = pcoll__reduce_scatter_dropin_c(modes[form], sendbuf, recvbuf, counts, count, block, type,
+                                        op, comm, info, form == BLOCKING ? NULL : &plan);
+    return pcoll__dropin_finish(rc, plan, comm, coll, form, request, err);
 }
 
 int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     int err;
-    if (serve_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, BLOCKING, MPI_INFO_NULL, NULL,
-                &err))
+    if (serve_c(sendbuf, recvbuf, recvcounts, 0, 0, datatype, op, comm, BLOCKING, MPI_INFO_NULL,
+                NULL, &err))
         return PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm);
     return err;
 }
@@ -187,8 +165,8 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
                           MPI_Request *request)
 {
     int err;
-    if (serve_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, NONBLOCKING, MPI_INFO_NULL,
-                request, &err))
+    if (serve_c(sendbuf, recvbuf, recvcounts, 0, 0, datatype, op, comm, NONBLOCKING,
+                MPI_INFO_NULL, request, &err))
         return PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm,
                                       request);
     return err;
@@ -200,8 +178,8 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
                               MPI_Request *request)
 {
     int err;
-    if (serve_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, PERSISTENT, info, request,
-                &err))
+    if (serve_c(sendbuf, recvbuf, recvcounts, 0, 0, datatype, op, comm, PERSISTENT, info,
+                request, &err))
         return PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm,
                                           info, request);
     return err;
@@ -211,9 +189,8 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, RSB, BLOCKING) || !block_fits(recvcount, BLOCKING) ||
-        serve_block(sendbuf, recvbuf, (int)recvcount, datatype, op, comm, BLOCKING,
-                    MPI_INFO_NULL, NULL, &err))
+    if (serve_c(sendbuf, recvbuf, NULL, recvcount, 1, datatype, op, comm, BLOCKING,
+                MPI_INFO_NULL, NULL, &err))
         return PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
     return err;
 }
@@ -224,9 +201,8 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
                                 MPI_Request *request)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, RSB, NONBLOCKING) || !block_fits(recvcount, NONBLOCKING) ||
-        serve_block(sendbuf, recvbuf, (int)recvcount, datatype, op, comm, NONBLOCKING,
-                    MPI_INFO_NULL, request, &err))
+    if (serve_c(sendbuf, recvbuf, NULL, recvcount, 1, datatype, op, comm, NONBLOCKING,
+                MPI_INFO_NULL, request, &err))
         return PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm,
                                             request);
     return err;
@@ -238,9 +214,8 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
                                     MPI_Info info, MPI_Request *request)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, RSB, PERSISTENT) || !block_fits(recvcount, PERSISTENT) ||
-        serve_block(sendbuf, recvbuf, (int)recvcount, datatype, op, comm, PERSISTENT, info,
-                    request, &err))
+    if (serve_c(sendbuf, recvbuf, NULL, recvcount, 1, datatype, op, comm, PERSISTENT, info,
+                request, &err))
         return PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op,
                                                 comm, info, request);
     return err;

@@ -5,7 +5,6 @@
  * pcoll's own MPI calls never reach the wrappers: the library calls the MPI
  * functions the drop-in defines by their PMPI_ names (src/core/pmpi.h).
  */
-#include <limits.h>
 #include <stdarg.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -89,7 +88,3 @@ int *pcoll__dropin_block_counts(MPI_Comm comm, int count)
     return counts;
 }
 
-int pcoll__dropin_fits(long long n)
-{
-    return n >= 0 && n <= INT_MAX;
-}

@@ -19,7 +19,7 @@
 typedef struct pcoll__rs_args {
     const void *sendbuf;     /* the input vector (in place: a staged copy) */
     void *recvbuf;           /* this rank's block of the result */
-    const int *counts;       /* p block sizes in elements (plan-owned copy) */
+    const long long *counts; /* p block sizes in elements (plan-owned copy) */
     const long long *displs; /* p+1 prefix sums of counts */
     MPI_Datatype type;
     MPI_Op op;

@@ -14,9 +14,10 @@
 #include "base/status.h"
 #include "reduce_scatter/reduce_scatter.h"
 
-static int max_count(const pcoll__rs_args_t *a, int p)
+static long long max_count(const pcoll__rs_args_t *a, int p)
 {
-    int i, m = 0;
+    long long m = 0;
+    int i;
     for (i = 0; i < p; i++)
         m = a->counts[i] > m ? a->counts[i] : m;
     return m;

@@ -18,6 +18,8 @@
  * Cost: (p-1)(alpha_light + n/p beta + n/p gamma) + the handshake.  Scratch:
  * n - (my block + my left neighbour's block) elements: one buffer per step.
  */
+#include <limits.h>
+
 #include "base/status.h"
 #include "reduce_scatter/reduce_scatter.h"
 
@@ -37,7 +39,8 @@ static int prepost(pcoll_plan_t *plan, const pcoll__rs_args_t *a, void **into)
     base = pcoll__sched_current(&plan->sched);
     PCOLL_CHECK(pcoll__sched_token_recv(&plan->sched, (i + 1) % p), rc, out);
     for (s = 1; s < p; s++)
-        PCOLL_CHECK(pcoll__sched_recv_until(&plan->sched, into[s], a->counts[arriving(i, s, p)],
+        PCOLL_CHECK(pcoll__sched_recv_until(&plan->sched, into[s],
+                                            (int)a->counts[arriving(i, s, p)],
                                             a->type, (i - 1 + p) % p, base + s), rc, out);
     rc = pcoll__sched_token_send(&plan->sched, (i - 1 + p) % p);
 out:
@@ -68,6 +71,13 @@ int pcoll__reduce_scatter_ring_prepost(pcoll_plan_t *plan, const void *args)
 
     if (p == 1)
         return pcoll__rs_copy(plan, a, a->sendbuf, a->recvbuf, a->total);
+    /* Each block is one preposted message: its count must fit in an int
+     * (counts are the same on every rank: all refuse alike). */
+    for (s = 0; s < p; s++)
+        if (a->counts[s] > INT_MAX)
+            return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                                "ring_prepost: a block of %lld elements (at most INT_MAX)",
+                                a->counts[s]);
     if (!(into = pcoll__plan_alloc(plan, sizeof(void *) * (size_t)p)))
         return pcoll__error(PCOLL_ERR_NOMEM, "ring_prepost: buffer table");
     PCOLL_CHECK(buffers(plan, a, into), rc, out);
@@ -79,7 +89,7 @@ int pcoll__reduce_scatter_ring_prepost(pcoll_plan_t *plan, const void *args)
         if (s > 1)
             PCOLL_CHECK(pcoll__rs_reduce(plan, a, own, into[s - 1], a->counts[block]), rc, out);
         PCOLL_CHECK(pcoll__sched_send_mode(&plan->sched, s > 1 ? into[s - 1] : own,
-                                           a->counts[block], a->type, (i + 1) % p,
+                                           (int)a->counts[block], a->type, (i + 1) % p,
                                            PCOLL__SEND_READY), rc, out);
     }
     PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);

@@ -12,7 +12,10 @@
  * item size equal: it is planned collectively (the agreement tells), and
  * auto takes pairwise when the sizes differ.
  */
+#include <limits.h>
+
 #include "alltoallv/inplace/inplace.h"
+#include "datatype/size.h"
 #include "hier/hier.h"
 #include "model/cost.h"
 #include "select/select.h"
@@ -68,6 +71,15 @@ static const pcoll__algo_t inplace_algos[] = {
 const pcoll__algo_table_t pcoll__alltoallv_inplace_table = {
     "alltoallv_inplace", "PCOLL_ALLTOALLV_INPLACE_ALGORITHM", inplace_algos, 1};
 
+/* Whether the Bruck variants can count an element in basic items (ints):
+ * the same on every rank (maxbytes and basic are agreed). */
+static int bruck_fits(const pcoll__a2av_args_t *v)
+{
+    MPI_Count bsize = 0;
+    return v->basic != MPI_DATATYPE_NULL && pcoll__type_size(v->basic, &bsize) == PCOLL_SUCCESS &&
+           bsize > 0 && v->maxbytes / bsize <= INT_MAX;
+}
+
 /* Persistent auto: the cost model over the global sizes. */
 static int choose_global(const pcoll__a2av_args_t *v, int p)
 {
@@ -80,9 +92,10 @@ static int choose_global(const pcoll__a2av_args_t *v, int p)
                                                                    v->maxtotal, &v->a.opts)
                    ? V_INPLACE
                    : V_PAIRWISE;
-    if (pcoll__alltoallv_regular(v) && pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) < direct)
+    if (bruck_fits(v) && pcoll__alltoallv_regular(v) &&
+        pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) < direct)
         return V_BRUCK_ZEROCOPY;
-    if (v->basic != MPI_DATATYPE_NULL && padded < direct)
+    if (bruck_fits(v) && padded < direct)
         return V_PADDED_BRUCK;
     return v->maxbytes > PCOLL__A2A_SCATTERED_MAX ? V_PAIRWISE : V_SCATTERED;
 }

@@ -3,6 +3,9 @@
  * (the cost model of the reduce-scatter paper, section 4, among the
  * algorithms the op allows: ring and ring_prepost reorder the operands).
  */
+#include <limits.h>
+#include <math.h>
+
 #include "datatype/size.h"
 #include "model/cost.h"
 #include "select/select.h"
@@ -44,6 +47,10 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, int p)
     t[ALGO_RING_PREPOST] = pcoll__cost_rs_ring(&c, p, n, 1);
     t[ALGO_RECURSIVE_HALVING] = pcoll__cost_rs_halving(&c, p, n);
     t[ALGO_PAIRWISE] = pcoll__cost_rs_ring(&c, p, n, 0) + c.alpha;
+    /* ring_prepost posts each block as one message: int counts only. */
+    for (i = 0; i < p; i++)
+        if (a->counts[i] > INT_MAX)
+            t[ALGO_RING_PREPOST] = HUGE_VAL;
     for (i = 0; i < ALGO_AUTO; i++)
         if ((a->commutative || !(algos[i].flags & PCOLL__ALGO_COMMUTATIVE)) && t[i] < t[best])
             best = i;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "../memavail.h"
 
 static int rank, size;
 
@@ -116,19 +117,6 @@ static void inplace_types(void)
     }
     MPI_Type_free(&pair);
     free(buf), free(c);
-}
-
-static long long mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    long long kb = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb < 0 ? -1 : kb * 1024;
 }
 
 static void huge_item(void)

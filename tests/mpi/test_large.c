@@ -52,6 +52,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "../memavail.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define PT_ASAN 1
@@ -65,21 +66,6 @@
 #endif
 
 /* ---- helpers --------------------------------------------------------------- */
-
-/* MemAvailable from /proc/meminfo in bytes, -1 when unknown. */
-static long long mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    long long kb = -1;
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1)
-            break;
-    fclose(f);
-    return kb < 0 ? -1 : kb * 1024;
-}
 
 /* Set (or with NULL clear) the one-shot algorithm of a collective. */
 static void set_env_alg(const char *var, const char *alg)

@@ -162,6 +162,14 @@ int pcoll__alltoallv_inplace(pcoll_plan_t *plan, const void *args)
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "alltoallv inplace: the ranks' receive types differ in size, or a "
                             "displacement is negative");
-    return pcoll__alltoallv_inplace_setup(plan, v->a.recvbuf, v->a.rcounts, v->a.rdispls,
-                                          v->a.rcounts, v->a.rdispls, v->a.recvtype, &v->a.opts);
+    /* The engine counts in ints: every count and block end fits (agreed). */
+    int *counts = pcoll__plan_alloc(plan, 2 * sizeof(int) * (size_t)plan->size);
+    if (!counts)
+        return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv inplace: counts");
+    for (int i = 0; i < plan->size; i++) {
+        counts[i] = (int)v->a.rcounts[i];
+        counts[plan->size + i] = (int)v->a.rdispls[i];
+    }
+    return pcoll__alltoallv_inplace_setup(plan, v->a.recvbuf, counts, counts + plan->size, counts,
+                                          counts + plan->size, v->a.recvtype, &v->a.opts);
 }
