@@ -20,22 +20,29 @@ int pcoll__a2a_items(pcoll_plan_t *plan, MPI_Count count, MPI_Datatype type, int
     return pcoll__plan_own_type(plan, t);
 }
 
+/* Peer's block of the send (send = 1) or receive side, for the schedule. */
+static int block(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int peer, int send, void **buf,
+                 int *n, MPI_Datatype *t)
+{
+    *buf = send ? (void *)pcoll__a2a_sbuf(a, peer) : pcoll__a2a_rbuf(a, peer);
+    return send ? pcoll__a2a_items(plan, pcoll__a2a_scount(a, peer), a->sendtype, n, t)
+                : pcoll__a2a_items(plan, pcoll__a2a_rcount(a, peer), a->recvtype, n, t);
+}
+
 int pcoll__a2a_recv(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int peer)
 {
     MPI_Datatype t;
-    int n, rc = pcoll__a2a_items(plan, pcoll__a2a_rcount(a, peer), a->recvtype, &n, &t);
-    return rc == PCOLL_SUCCESS
-               ? pcoll__sched_recv(&plan->sched, pcoll__a2a_rbuf(a, peer), n, t, peer)
-               : rc;
+    void *buf;
+    int n, rc = block(plan, a, peer, 0, &buf, &n, &t);
+    return rc == PCOLL_SUCCESS ? pcoll__sched_recv(&plan->sched, buf, n, t, peer) : rc;
 }
 
 int pcoll__a2a_send(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int peer)
 {
     MPI_Datatype t;
-    int n, rc = pcoll__a2a_items(plan, pcoll__a2a_scount(a, peer), a->sendtype, &n, &t);
-    return rc == PCOLL_SUCCESS
-               ? pcoll__sched_send(&plan->sched, pcoll__a2a_sbuf(a, peer), n, t, peer)
-               : rc;
+    void *buf;
+    int n, rc = block(plan, a, peer, 1, &buf, &n, &t);
+    return rc == PCOLL_SUCCESS ? pcoll__sched_send(&plan->sched, buf, n, t, peer) : rc;
 }
 
 int pcoll__a2a_exchange(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int sendto,
@@ -48,14 +55,12 @@ int pcoll__a2a_exchange(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int send
 int pcoll__a2a_self_copy(pcoll_plan_t *plan, const pcoll__a2a_args_t *a)
 {
     MPI_Datatype st, rt;
+    void *sbuf, *rbuf;
     int me = plan->rank, sn, rn, rc;
     if (a->inplace)
         return PCOLL_SUCCESS;
-    if ((rc = pcoll__a2a_items(plan, pcoll__a2a_scount(a, me), a->sendtype, &sn, &st)) !=
-            PCOLL_SUCCESS ||
-        (rc = pcoll__a2a_items(plan, pcoll__a2a_rcount(a, me), a->recvtype, &rn, &rt)) !=
-            PCOLL_SUCCESS)
+    if ((rc = block(plan, a, me, 1, &sbuf, &sn, &st)) != PCOLL_SUCCESS ||
+        (rc = block(plan, a, me, 0, &rbuf, &rn, &rt)) != PCOLL_SUCCESS)
         return rc;
-    return pcoll__sched_copy(&plan->sched, pcoll__a2a_sbuf(a, me), sn, st,
-                             pcoll__a2a_rbuf(a, me), rn, rt);
+    return pcoll__sched_copy(&plan->sched, sbuf, sn, st, rbuf, rn, rt);
 }
