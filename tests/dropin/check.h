@@ -46,4 +46,16 @@ static inline int check_finish(const char *program)
     return total ? 1 : 0;
 }
 
+/* The whole program of a test this MPI has nothing for: rank 0 says why. */
+static inline int check_skipped(int *argc, char ***argv, const char *program, const char *why)
+{
+    int rank;
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        printf("%s: skipped: %s\n", program, why);
+    MPI_Finalize();
+    return 0;
+}
+
 #endif

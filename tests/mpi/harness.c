@@ -581,3 +581,12 @@ void pt_comm_free(MPI_Comm *comm)
         MPI_Comm_free(comm);
     *comm = MPI_COMM_NULL;
 }
+
+int pt_run(int rc, pcoll_plan_t *plan)
+{
+    if (rc == PCOLL_SUCCESS && plan)
+        rc = pcoll_start(plan);
+    if (rc == PCOLL_SUCCESS && plan)
+        rc = pcoll_wait(plan);
+    return rc;
+}

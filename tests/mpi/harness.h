@@ -92,6 +92,9 @@ void pt_mpi_(int rc, const char *what, const char *file, int line);
 /* pcoll_test until the run is done (PT_REQUIRE on every call), yielding the
  * processor between calls so that oversubscribed peers can progress. */
 void pt_test_loop(pcoll_plan_t *plan);
+/* One run of plan when rc (its init's code) is PCOLL_SUCCESS and plan is
+ * not NULL: start, then wait.  Returns the first failing code, else rc. */
+int pt_run(int rc, pcoll_plan_t *plan);
 
 /* ---- values -------------------------------------------------------------- */
 

@@ -115,10 +115,7 @@ static void alltoall_big(void)
                     MPI_Info info = algo_info(algs[a]);
                     rc = pcoll_alltoallv_init_c(sb, &count, &zero, MPI_BYTE, rb, &count, &zero,
                                                 MPI_BYTE, MPI_COMM_SELF, info, &plan);
-                    if (rc == PCOLL_SUCCESS)
-                        rc = pcoll_start(plan);
-                    if (rc == PCOLL_SUCCESS)
-                        rc = pcoll_wait(plan);
+                    rc = pt_run(rc, plan);
                     pcoll_plan_free(&plan);
                     PT_MPI(MPI_Info_free(&info));
                 } else if (persistent == 3) {
@@ -131,10 +128,7 @@ static void alltoall_big(void)
                     MPI_Info info = algo_info(algs[a]);
                     rc = pcoll_alltoall_init_c(sb, count, MPI_BYTE, rb, count, MPI_BYTE,
                                                MPI_COMM_SELF, info, &plan);
-                    if (rc == PCOLL_SUCCESS)
-                        rc = pcoll_start(plan);
-                    if (rc == PCOLL_SUCCESS)
-                        rc = pcoll_wait(plan);
+                    rc = pt_run(rc, plan);
                     pcoll_plan_free(&plan);
                     PT_MPI(MPI_Info_free(&info));
                 } else {
@@ -287,8 +281,7 @@ static void reduce_scatter_big(void)
         else
             rc = pcoll_reduce_scatter_init_c(sb, rb, &count, MPI_UINT8_T, MPI_SUM, MPI_COMM_SELF,
                                              MPI_INFO_NULL, &plan);
-        if (rc == PCOLL_SUCCESS && plan && (rc = pcoll_start(plan)) == PCOLL_SUCCESS)
-            rc = pcoll_wait(plan);
+        rc = pt_run(rc, plan);
         pcoll_plan_free(&plan);
         PT_CHECK(rc == PCOLL_SUCCESS, "form %d: rc %d (%s)", form, rc, pcoll_last_error());
         for (int k = 0; k < 6 && rc == PCOLL_SUCCESS; k++)

@@ -141,10 +141,7 @@ static void alltoall_case(int only0, int inplace)
             } else {
                 rc = plan ? PCOLL_SUCCESS : PCOLL_ERR_UNSUPPORTED;
             }
-            if (rc == PCOLL_SUCCESS)
-                rc = pcoll_start(plan);
-            if (rc == PCOLL_SUCCESS)
-                rc = pcoll_wait(plan);
+            rc = pt_run(rc, plan);
             compare(rc, rb, ref, rn, alg, must(alg) && !inplace);
         }
         pcoll_plan_free(&plan);
@@ -200,10 +197,7 @@ static void alltoallv_case(int only0)
             } else if (!plan) {
                 rc = PCOLL_ERR_UNSUPPORTED;
             }
-            if (rc == PCOLL_SUCCESS)
-                rc = pcoll_start(plan);
-            if (rc == PCOLL_SUCCESS)
-                rc = pcoll_wait(plan);
+            rc = pt_run(rc, plan);
             compare(rc, rb, ref, rn, alg, must(alg));
         }
         pcoll_plan_free(&plan);
@@ -265,10 +259,7 @@ static void reduce_scatter_case(int only0)
                 } else if (!plan) {
                     rc = PCOLL_ERR_UNSUPPORTED;
                 }
-                if (rc == PCOLL_SUCCESS)
-                    rc = pcoll_start(plan);
-                if (rc == PCOLL_SUCCESS)
-                    rc = pcoll_wait(plan);
+                rc = pt_run(rc, plan);
                 compare(rc, rb, ref, rn, alg, !strcmp(alg, "auto"));
             }
             pcoll_plan_free(&plan);
