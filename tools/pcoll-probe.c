@@ -9,8 +9,12 @@
  * gamma: memcpy time per byte over 1 MiB.
  * delta: per block, packing 4096 single-int blocks described by an indexed
  *        type, minus the same bytes as one contiguous run.
+ * ddt:   per byte, the 1 MiB ping-pong with the bytes described by a struct
+ *        type of 16 runs of MPI_BYTE (the kind pcoll's zero-copy Bruck sends), minus the contiguous one (the MPI's datatype engine).
+ * call:  MPI_Alltoall of 1 byte on every rank minus the same exchange made
+ *        of MPI_Irecv, MPI_Isend and MPI_Waitall (the collective's own cost).
  * Each value is the median of N repetitions (default 50).  Ranks other than
- * 0 and 1 only wait.
+ * 0 and 1 only wait, but for call.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,22 +37,89 @@ static double median(double *t, int n)
     return t[n / 2];
 }
 
-/* Half round trip of `bytes` between ranks 0 and 1. */
-static double pingpong(char *buf, int bytes, int reps, int rank, double *t)
+/* Half round trip of count items of type between ranks 0 and 1. */
+static double pingpong_type(char *buf, int count, MPI_Datatype type, int reps, int rank,
+                            double *t)
 {
     int i;
     for (i = 0; i < reps; i++) {
         double t0 = MPI_Wtime();
         if (rank == 0) {
-            MPI_Send(buf, bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
-            MPI_Recv(buf, bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, count, type, 1, 0, MPI_COMM_WORLD);
+            MPI_Recv(buf, count, type, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         } else if (rank == 1) {
-            MPI_Recv(buf, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Send(buf, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+            MPI_Recv(buf, count, type, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, count, type, 0, 0, MPI_COMM_WORLD);
         }
         t[i] = (MPI_Wtime() - t0) / 2;
     }
     return median(t, reps);
+}
+
+/* Half round trip of `bytes` between ranks 0 and 1. */
+static double pingpong(char *buf, int bytes, int reps, int rank, double *t)
+{
+    return pingpong_type(buf, bytes, MPI_BYTE, reps, rank, t);
+}
+
+/* ddt: per byte, a BIG-byte message described by a struct type (DDT_RUNS
+ * runs of bytes with gaps between them, as pcoll's zero-copy algorithms send) minus
+ * the same bytes as one contiguous run.  buf holds 2 * BIG bytes. */
+#define DDT_RUNS 16
+static double ddt_time(char *buf, double contiguous, int reps, int rank, double *t)
+{
+    MPI_Datatype runs, types[DDT_RUNS];
+    MPI_Aint displs[DDT_RUNS];
+    int lens[DDT_RUNS], k;
+    double derived;
+    for (k = 0; k < DDT_RUNS; k++) {
+        types[k] = MPI_BYTE;
+        lens[k] = BIG / DDT_RUNS;
+        displs[k] = (MPI_Aint)k * 2 * (BIG / DDT_RUNS);
+    }
+    MPI_Type_create_struct(DDT_RUNS, lens, displs, types, &runs);
+    MPI_Type_commit(&runs);
+    pingpong_type(buf, 1, runs, reps < 5 ? reps : 5, rank, t);
+    derived = pingpong_type(buf, 1, runs, reps, rank, t);
+    MPI_Type_free(&runs);
+    return derived > contiguous ? (derived - contiguous) / BIG : 0.0;
+}
+
+/* call: MPI_Alltoall of 1 byte per peer on every rank, minus the same
+ * exchange made of MPI_Irecv, MPI_Isend and one MPI_Waitall: what the MPI's
+ * collective costs beyond its messages.  The maximum over ranks of each. */
+static double call_time(int size, int reps, double *t)
+{
+    char *s = calloc((size_t)size, 1), *r = calloc((size_t)size, 1);
+    MPI_Request *req = malloc(sizeof *req * 2 * (size_t)size);
+    double native, manual, v[2];
+    int i, k;
+    for (i = 0; i < reps; i++) {
+        double t0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = MPI_Wtime();
+        MPI_Alltoall(s, 1, MPI_BYTE, r, 1, MPI_BYTE, MPI_COMM_WORLD);
+        t[i] = MPI_Wtime() - t0;
+    }
+    native = median(t, reps);
+    for (i = 0; i < reps; i++) {
+        double t0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = MPI_Wtime();
+        for (k = 0; k < size; k++)
+            MPI_Irecv(r + k, 1, MPI_BYTE, k, 1, MPI_COMM_WORLD, &req[k]);
+        for (k = 0; k < size; k++)
+            MPI_Isend(s + k, 1, MPI_BYTE, k, 1, MPI_COMM_WORLD, &req[size + k]);
+        MPI_Waitall(2 * size, req, MPI_STATUSES_IGNORE);
+        t[i] = MPI_Wtime() - t0;
+    }
+    manual = median(t, reps);
+    v[0] = native, v[1] = manual;
+    MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    free(s);
+    free(r);
+    free(req);
+    return v[0] > v[1] ? v[0] - v[1] : 0.0;
 }
 
 static double copy_time(char *dst, const char *src, int reps, double *t)
@@ -96,7 +167,9 @@ int main(int argc, char **argv)
 {
     int rank, size, reps = 50, i;
     char *a, *b;
-    double *t, alpha, big, gamma, delta;
+    double *t, alpha, big, gamma, delta, ddt, call;
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int vlen = 0;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -117,7 +190,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    a = calloc(BIG, 1);
+    a = calloc(2 * BIG, 1);
     b = calloc(BIG, 1);
     t = malloc(sizeof(double) * (size_t)reps);
     pingpong(a, 1, reps < 10 ? reps : 10, rank, t); /* warm-up */
@@ -125,6 +198,10 @@ int main(int argc, char **argv)
     big = pingpong(a, BIG, reps, rank, t);
     gamma = copy_time(b, a, reps, t);
     delta = block_time(a, b, reps, t);
+    ddt = ddt_time(a, big, reps, rank, t);
+    call = call_time(size, reps, t);
+    MPI_Get_library_version(version, &vlen);
+    version[strcspn(version, "\n")] = '\0';
     if (rank == 0) {
         printf("# pcoll cost model parameters measured by pcoll-probe (%d reps, medians)\n",
                reps);
@@ -133,6 +210,13 @@ int main(int argc, char **argv)
                big > alpha ? (big - alpha) / BIG : 0.0);
         printf("export PCOLL_COST_GAMMA=%.3e  # s per byte copied\n", gamma);
         printf("export PCOLL_COST_DELTA=%.3e  # s per datatype block\n", delta);
+        printf("export PCOLL_COST_DDT=%.3e    # s per byte sent with a derived type, "
+               "beyond beta\n",
+               ddt);
+        printf("export PCOLL_COST_CALL=%.3e   # s the MPI's MPI_Alltoall costs beyond its "
+               "messages (np %d)\n",
+               call, size);
+        printf("# MPI: %s\n", version);
     }
     free(a);
     free(b);

@@ -20,6 +20,8 @@
 #   SIM_P="64 256"           process counts (1024 and 4096 also work; see
 #                            docs/benchmarking.md for their run times)
 #   SIM_PLATFORMS="fat-ib multicore-ib"   files bench/platforms/NAME.xml
+#                            (also flat: the round-number LogGP network,
+#                            1 us, 12.5 GB/s, 0.5 us per message and side)
 #   SIM_SIZES="8 256 4096 40000"  bytes per block, before the memory cap
 #   SIM_MEM_GB=8             memory cap: a size is left out at P when
 #                            SIM_MEM_FACTOR * P^2 * size > SIM_MEM_GB GiB
@@ -58,9 +60,17 @@
 #                            name is then not run again
 #   SIM_CORES=16             ranks per node on the multicore platforms
 #   SIM_COMPUTE=no           smpi/simulate-computation: "yes" also charges the
-#                            CPU time pcoll spends between MPI calls (its
-#                            memcpy copies, the executor), timed on this
-#                            machine -- not reproducible, see the docs
+#                            CPU time spent between two MPI calls (pcoll's
+#                            copies and executor, pcoll-bench's timing code,
+#                            smpi_compat.c, and SMPI's own timer and call
+#                            path: about 1 us per MPI call here), timed on
+#                            this machine -- not reproducible; see the docs
+#                            ("What the simulation charges and what it does
+#                            not")
+#   SIM_CPU_THRESHOLD=1e-6   smpi/cpu-threshold (SMPI's default): with
+#                            SIM_COMPUTE=yes, a stretch between two MPI calls
+#                            shorter than this is not charged at all, a
+#                            longer one is charged in full
 #   SIM_HOST_SPEED=100Gf     smpi/host-speed; equal to the platforms' host
 #                            speed, so computation is injected 1:1
 #   SIM_BIN=build/sim/pcoll-bench  SIM_OUT=build/sim/results/SIM_COLL
@@ -96,6 +106,7 @@ SIM_NATIVE=${SIM_NATIVE:-}
 SIM_CORES=${SIM_CORES:-16}
 SIM_COMPUTE=${SIM_COMPUTE:-no}
 SIM_HOST_SPEED=${SIM_HOST_SPEED:-100Gf}
+SIM_CPU_THRESHOLD=${SIM_CPU_THRESHOLD:-1e-6}
 SIM_BIN=${SIM_BIN:-$ROOT/build/sim/pcoll-bench}
 SIM_OUT=${SIM_OUT:-$ROOT/build/sim/results/$SIM_COLL}
 SIM_PYTHON=${SIM_PYTHON:-python3}
@@ -123,6 +134,7 @@ SIM_BIN=$(cd "$(dirname "$SIM_BIN")" && pwd)/$(basename "$SIM_BIN")
 # as real MPIs' barriers do.
 CFG=(--cfg=smpi/allgather:mpich --cfg=smpi/barrier:mpich
      --cfg=smpi/privatization:1 --cfg=smpi/simulate-computation:"$SIM_COMPUTE"
+     --cfg=smpi/cpu-threshold:"$SIM_CPU_THRESHOLD"
      --cfg=smpi/host-speed:"$SIM_HOST_SPEED" --cfg=smpi/display-timing:yes
      --log=xbt_cfg.thres:warning --log=smpi_coll.thres:warning)
 

@@ -22,8 +22,11 @@
  *    algorithm came out wrong on its first run.  The wrapper records the
  *    arguments of every MPI_Send_init of a derived datatype and, at the first
  *    MPI_Start of that request, replaces it by a fresh one (so SMPI packs the
- *    current data) before starting it.  This happens inside MPI calls, which
- *    SMPI does not time, so it costs no simulated time.
+ *    current data) before starting it.  The wrapper runs between SMPI's MPI
+ *    calls, so with smpi/simulate-computation on its CPU time is charged to
+ *    the rank like the program's own; the replacement happens at the first
+ *    start only (a plan's check run, not timed), and later starts skip the
+ *    lookup once no recorded request is waiting (see find()).
  *
  * Each simulated rank has its own copy of the statics below (SMPI privatizes
  * the program's globals).
@@ -79,6 +82,7 @@ typedef struct {
 
 static persistent_t *table; /* open addressing, linear probing */
 static size_t cap, used;    /* used counts live entries and tombstones */
+static size_t live;         /* recorded requests neither started nor freed */
 static char tomb_mark;
 #define TOMB ((MPI_Request)(void *)&tomb_mark)
 
@@ -90,10 +94,14 @@ static size_t slot_of(MPI_Request req)
     return (size_t)(h >> 7) & (cap - 1);
 }
 
+/* The entry of req, or NULL.  Once every recorded request has been started
+ * (a plan's first run), nothing is looked up: a start costs one comparison
+ * here, not a probe of the table, which with simulate-computation on is
+ * charged to the rank as computation (docs/benchmarking.md). */
 static persistent_t *find(MPI_Request req)
 {
     size_t i;
-    if (cap == 0 || req == MPI_REQUEST_NULL)
+    if (live == 0 || req == MPI_REQUEST_NULL)
         return NULL;
     for (i = slot_of(req); table[i].req != NULL; i = (i + 1) & (cap - 1))
         if (table[i].req == req)
@@ -108,16 +116,14 @@ static int insert(const persistent_t *e);
 static int rehash(void)
 {
     persistent_t *old = table;
-    size_t oldcap = cap, live = 0, i;
-    for (i = 0; i < oldcap; i++)
-        live += old[i].req != NULL && old[i].req != TOMB;
+    size_t oldcap = cap, i;
     cap = cap == 0 ? 1024 : 4 * live >= cap ? 2 * cap : cap;
     table = calloc(cap, sizeof *table);
     if (!table) {
         table = old, cap = oldcap;
         return -1;
     }
-    used = 0;
+    used = live = 0;
     for (i = 0; i < oldcap; i++)
         if (old[i].req != NULL && old[i].req != TOMB)
             insert(&old[i]);
@@ -136,7 +142,15 @@ static int insert(const persistent_t *e)
     if (table[i].req == NULL)
         used++;
     table[i] = *e;
+    live++;
     return 0;
+}
+
+/* The request of e has been started or freed: it needs nothing more. */
+static void forget(persistent_t *e)
+{
+    e->req = TOMB;
+    live--;
 }
 
 static int is_derived(MPI_Datatype type)
@@ -171,7 +185,7 @@ static int refresh(MPI_Request *req)
     int err;
     if (!e)
         return MPI_SUCCESS;
-    e->req = TOMB;
+    forget(e);
     err = make(e, &fresh);
     if (err == MPI_SUCCESS)
         err = __real_MPI_Request_free(req);
@@ -198,6 +212,6 @@ int __wrap_MPI_Request_free(MPI_Request *req)
 {
     persistent_t *e = find(*req);
     if (e)
-        e->req = TOMB;
+        forget(e);
     return __real_MPI_Request_free(req);
 }

@@ -45,6 +45,8 @@ typedef struct pcoll__a2a_args {
 int pcoll__alltoall_linear(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_pairwise(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_scattered(pcoll_plan_t *plan, const void *args);
+/* The MPI's own MPI_Alltoall (core/native.h). */
+int pcoll__alltoall_native(pcoll_plan_t *plan, const void *args);
 
 /* Where block `peer` starts in the send / receive buffer, and its count.
  * The buffer may be MPI_BOTTOM (NULL): addresses are added as integers. */

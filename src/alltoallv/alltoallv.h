@@ -30,6 +30,8 @@ typedef struct pcoll__a2av_args {
 
 int pcoll__alltoallv_bruck_zerocopy(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoallv_padded_bruck(pcoll_plan_t *plan, const void *args);
+/* The MPI's own MPI_Alltoallv (core/native.h). */
+int pcoll__alltoallv_native(pcoll_plan_t *plan, const void *args);
 
 /* Whether the sizes are regular enough for zero-copy Bruck. */
 int pcoll__alltoallv_regular(const pcoll__a2av_args_t *v);

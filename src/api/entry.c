@@ -94,6 +94,7 @@ static int build(pcoll__call_t *c, int tag, pcoll_plan_t **out)
     PCOLL_CHECK(pcoll__plan_create(c->ctx, d->name, tag, &plan), rc, fail);
     plan->algorithm = algo->name;
     plan->no_comm = c->opts.no_comm;
+    plan->together = c->mode == PCOLL__PERSISTENT && !c->opts.no_comm;
     plan->normalize = plan->normalize || c->opts.normalize;
     if (d->prepare)
         PCOLL_CHECK(d->prepare(c, plan), rc, fail);

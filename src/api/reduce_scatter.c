@@ -117,6 +117,7 @@ static int check_type_op(pcoll__call_t *c, pcoll__rs_args_t *a)
     a->recvbuf = r->recvbuf;
     a->type = r->type;
     a->op = r->op;
+    a->block = r->block;
     return PCOLL_SUCCESS;
 }
 
@@ -179,6 +180,7 @@ static int rs_agree(pcoll__call_t *c, int local)
 {
     static const char *const what[] = {"the vector length", "the algorithm", "MPI_IN_PLACE use"};
     const pcoll__rs_args_t *a = args_of(c);
+    pcoll__shape_t shape = pcoll__shape_of(c->ctx);
     int n = 3 + c->p, i, rc;
     long long *v = local == PCOLL_SUCCESS ? pcoll__malloc(sizeof *v * 3 * (size_t)n) : NULL;
     if (!v && local == PCOLL_SUCCESS)
@@ -187,7 +189,7 @@ static int rs_agree(pcoll__call_t *c, int local)
     if (!v)
         return pcoll__agree_range(c->ctx->dup, local, NULL, n, NULL, NULL, c->fn);
     v[0] = a->total;
-    v[1] = pcoll__select_reduce_scatter(a, c->p);
+    v[1] = pcoll__select_reduce_scatter(a, &shape, NULL);
     v[2] = a->inplace;
     for (i = 3; i < n; i++)
         v[i] = a->counts[i - 3];
@@ -229,7 +231,9 @@ static int rs_key(pcoll__call_t *c, pcoll__key_t *k)
 
 static int rs_choose(pcoll__call_t *c)
 {
-    return pcoll__select_reduce_scatter(args_of(c), c->p);
+    pcoll__rs_args_t *a = args_of(c);
+    pcoll__shape_t shape = pcoll__shape_of(c->ctx);
+    return pcoll__select_reduce_scatter(a, &shape, &a->opts);
 }
 
 /* Refuse a non-commutative op for the algorithms that reorder operands;

@@ -6,10 +6,12 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/options.h"
+#include "base/rules.h"
 #include "base/status.h"
 
 typedef struct numeric_key {
@@ -31,20 +33,100 @@ static const numeric_key_t numeric_keys[] = {
 };
 #undef KEY_
 
-int pcoll__algo_find(const pcoll__algo_table_t *t, const char *name)
+/* The PCOLL_ variables of the environment, found in one pass over it:
+ * every call reads its options, and a getenv per option (each a pass over
+ * the whole environment) was most of the one-shot path's own time.  A
+ * variable set between two calls is seen by the second: each read compares
+ * a fingerprint of the environment (the array, its length and the sum of
+ * its entries' addresses: setenv, unsetenv and putenv of a new string all
+ * change it) with the last one this thread saw, and reads the entries' text
+ * again only when it differs.  (putenv of a string later changed in place
+ * is not seen.) */
+#define ENV_MAX 64
+typedef struct env_view {
+    const char *var[ENV_MAX]; /* "PCOLL_NAME=value" */
+    int n;
+} env_view_t;
+
+typedef struct env_print {
+    char **at;
+    size_t count;
+    uintptr_t sum;
+} env_print_t;
+
+/* This thread's last view, and the options it gave with no info for the
+ * last table (the one-shot path's calls repeat them). */
+typedef struct env_memo {
+    env_print_t print;
+    env_view_t view;
+    const pcoll__algo_table_t *table; /* NULL: no options kept */
+    pcoll__opts_t opts;
+} env_memo_t;
+
+static PCOLL__THREAD_LOCAL env_memo_t memo;
+
+extern char **environ;
+
+static env_print_t env_print(void)
 {
+    env_print_t p = {environ, 0, 0};
+    if (p.at)
+        for (; p.at[p.count]; p.count++)
+            p.sum += (uintptr_t)p.at[p.count] * (p.count + 1);
+    return p;
+}
+
+static int is_pcoll(const char *var)
+{
+    static const char prefix[] = "PCOLL_";
     int i;
-    for (i = 0; i < t->count; i++)
-        if (strcmp(t->algos[i].name, name) == 0)
-            return i;
-    return -1;
+    for (i = 0; prefix[i]; i++)
+        if (var[i] != prefix[i])
+            return 0;
+    return 1;
+}
+
+static void env_scan(env_view_t *v)
+{
+    char **e;
+    v->n = 0;
+    for (e = environ; e && *e && v->n < ENV_MAX; e++)
+        if (is_pcoll(*e))
+            v->var[v->n++] = *e;
+}
+
+/* The view of the environment now; 1 if it is the one memo holds. */
+static int env_take(const env_view_t **v)
+{
+    env_print_t p = env_print();
+    int same = p.at == memo.print.at && p.count == memo.print.count && p.sum == memo.print.sum;
+    if (!same) {
+        memo.print = p;
+        memo.table = NULL;
+        env_scan(&memo.view);
+    }
+    *v = &memo.view;
+    return same;
+}
+
+/* The value of the variable name in the view, or NULL. */
+static const char *env_get(const env_view_t *v, const char *name)
+{
+    size_t len = v->n ? strlen(name) : 0;
+    int i;
+    for (i = 0; i < v->n; i++)
+        if (strncmp(v->var[i], name, len) == 0 && v->var[i][len] == '=')
+            return v->var[i] + len + 1;
+    return NULL;
 }
 
 /* The value of key: the environment variable env if set, else the info
- * key.  Copies into buf (size n); returns 1 if found. */
-static int lookup(MPI_Info info, const char *key, const char *env, char *buf, int n)
+ * key.  Copies into buf (size n); returns 1 if found.  v: the environment
+ * (NULL: read it now). */
+static int lookup_in(const env_view_t *v, MPI_Info info, const char *key, const char *env,
+                     char *buf, int n)
 {
-    const char *e = getenv(env);
+    const char *e = v ? env_get(v, env) : getenv(env);
     int flag = 0;
     if (e) {
         strncpy(buf, e, (size_t)n - 1);
@@ -55,6 +137,7 @@ static int lookup(MPI_Info info, const char *key, const char *env, char *buf, in
         MPI_Info_get(info, key, n - 1, buf, &flag);
     return flag;
 }
+
 
 static int parse_number(const char *key, const char *text, int is_long, long long *value)
 {
@@ -69,17 +152,18 @@ static int parse_number(const char *key, const char *text, int is_long, long lon
     return PCOLL_SUCCESS;
 }
 
-static int read_algorithm(MPI_Info info, const pcoll__algo_table_t *t, int *index)
+static int read_algorithm(const env_view_t *v, MPI_Info info, const pcoll__algo_table_t *t,
+                          int *index)
 {
     char buf[128], list[512] = "";
     int i, found = 0;
-    const char *e = getenv(t->env);
+    const char *e = env_get(v, t->env);
     if (e) {
         strncpy(buf, e, sizeof buf - 1);
         buf[sizeof buf - 1] = '\0';
         found = 1;
     } else {
-        found = lookup(info, "pcoll_algorithm", "PCOLL_ALGORITHM", buf, (int)sizeof buf);
+        found = lookup_in(v, info, "pcoll_algorithm", "PCOLL_ALGORITHM", buf, (int)sizeof buf);
     }
     *index = -1;
     if (!found)
@@ -105,12 +189,18 @@ static int parse_flag(const char *key, const char *text, int *value)
     return PCOLL_SUCCESS;
 }
 
-int pcoll__opts_flag(MPI_Info info, const char *key, const char *env, int *value)
+static int flag_in(const env_view_t *v, MPI_Info info, const char *key, const char *env,
+                   int *value)
 {
     char buf[16];
     *value = 0;
-    return lookup(info, key, env, buf, (int)sizeof buf) ? parse_flag(key, buf, value)
-                                                         : PCOLL_SUCCESS;
+    return lookup_in(v, info, key, env, buf, (int)sizeof buf) ? parse_flag(key, buf, value)
+                                                               : PCOLL_SUCCESS;
+}
+
+int pcoll__opts_flag(MPI_Info info, const char *key, const char *env, int *value)
+{
+    return flag_in(NULL, info, key, env, value);
 }
 
 /* pcoll_verbose: the info key only (pcoll__error reads PCOLL_VERBOSE itself
@@ -126,33 +216,58 @@ static int read_verbose(MPI_Info info, int *value)
     return flag ? parse_flag("pcoll_verbose", buf, value) : PCOLL_SUCCESS;
 }
 
+/* pcoll_tuning_file / PCOLL_TUNING_FILE: the rules file (base/rules.h),
+ * loaded and checked for table's collective; an empty value means none. */
+static int read_tuning(const env_view_t *v, MPI_Info info, const pcoll__algo_table_t *table,
+                       const struct pcoll__rules **rules)
+{
+    char path[4096];
+    *rules = NULL;
+    if (!lookup_in(v, info, "pcoll_tuning_file", "PCOLL_TUNING_FILE", path, (int)sizeof path) ||
+        !path[0])
+        return PCOLL_SUCCESS;
+    return pcoll__rules_load(path, table, rules);
+}
+
 int pcoll__opts_read(MPI_Info info, const pcoll__algo_table_t *table, pcoll__opts_t *opts)
 {
+    const env_view_t *v;
     size_t k;
-    int rc;
+    int rc, same = env_take(&v);
+    if (same && info == MPI_INFO_NULL && memo.table == table) {
+        *opts = memo.opts;
+        pcoll__set_verbose(0);
+        return PCOLL_SUCCESS;
+    }
     memset(opts, 0, sizeof *opts);
     /* Verbosity first, so that the errors below are printed when asked. */
     rc = read_verbose(info, &opts->verbose);
     pcoll__set_verbose(opts->verbose);
     if (rc == PCOLL_SUCCESS)
-        rc = read_algorithm(info, table, &opts->algorithm);
+        rc = read_algorithm(v, info, table, &opts->algorithm);
     if (rc == PCOLL_SUCCESS)
-        rc = pcoll__opts_flag(info, "pcoll_no_comm", "PCOLL_NO_COMM", &opts->no_comm);
+        rc = flag_in(v, info, "pcoll_no_comm", "PCOLL_NO_COMM", &opts->no_comm);
     if (rc == PCOLL_SUCCESS)
-        rc = pcoll__opts_flag(info, "pcoll_normalize", "PCOLL_NORMALIZE", &opts->normalize);
+        rc = flag_in(v, info, "pcoll_normalize", "PCOLL_NORMALIZE", &opts->normalize);
     for (k = 0; rc == PCOLL_SUCCESS && k < sizeof numeric_keys / sizeof *numeric_keys; k++) {
         const numeric_key_t *nk = &numeric_keys[k];
         char buf[64];
-        long long v;
-        if (!lookup(info, nk->info, nk->env, buf, (int)sizeof buf))
+        long long num;
+        if (!lookup_in(v, info, nk->info, nk->env, buf, (int)sizeof buf))
             continue;
-        rc = parse_number(nk->info, buf, nk->is_long, &v);
+        rc = parse_number(nk->info, buf, nk->is_long, &num);
         if (rc != PCOLL_SUCCESS)
             break;
         if (nk->is_long)
-            *(long long *)((char *)opts + nk->offset) = v;
+            *(long long *)((char *)opts + nk->offset) = num;
         else
-            *(int *)((char *)opts + nk->offset) = (int)v;
+            *(int *)((char *)opts + nk->offset) = (int)num;
+    }
+    if (rc == PCOLL_SUCCESS)
+        rc = read_tuning(v, info, table, &opts->rules);
+    if (rc == PCOLL_SUCCESS && info == MPI_INFO_NULL) {
+        memo.table = table;
+        memo.opts = *opts;
     }
     return rc;
 }

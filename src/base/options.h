@@ -21,6 +21,10 @@ typedef struct pcoll__opts {
     int no_comm;         /* pcoll_no_comm: build and free plans, never communicate */
     int normalize;       /* pcoll_normalize: plans keep user types normalized */
     int verbose;         /* pcoll_verbose: print errors where they are raised */
+    /* pcoll_tuning_file: the loaded rules file (base/rules.h), checked for
+     * the collective's table; NULL when no tuning file is named.  Lives
+     * until the process ends (never freed). */
+    const struct pcoll__rules *rules;
 } pcoll__opts_t;
 
 /* A flag option: the environment variable env, else the info key; "1",
@@ -29,7 +33,8 @@ typedef struct pcoll__opts {
 int pcoll__opts_flag(MPI_Info info, const char *key, const char *env, int *value);
 
 /* Read every option for table's collective.  Errors (unknown algorithm,
- * malformed values) return PCOLL_ERR_ARG.  Sets this thread's verbosity
+ * malformed values, a tuning file that cannot be read or is refused:
+ * pcoll__rules_load) return PCOLL_ERR_ARG.  Sets this thread's verbosity
  * (pcoll__set_verbose) from pcoll_verbose for the rest of the call. */
 int pcoll__opts_read(MPI_Info info, const pcoll__algo_table_t *table, pcoll__opts_t *opts);
 

@@ -195,6 +195,21 @@ MPI_Comm pcoll__probe_comm(void)
     return make_keyvals() == PCOLL_SUCCESS ? probe_comm : MPI_COMM_NULL;
 }
 
+/* The most ranks of comm on one shared-memory node (collective; 0 when
+ * the MPI cannot tell). */
+static int ranks_per_node(MPI_Comm comm)
+{
+    MPI_Comm shm;
+    int n = 0;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm) != MPI_SUCCESS)
+        return 0;
+    MPI_Comm_size(shm, &n);
+    MPI_Comm_free(&shm);
+    if (MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
+
 static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
 {
     pcoll__ctx_t *ctx = pcoll__calloc(1, sizeof *ctx);
@@ -216,6 +231,7 @@ static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
     ctx->tag_ub = flag ? *ub : 32767;
     MPI_Comm_size(comm, &ctx->size);
     MPI_Comm_rank(comm, &ctx->rank);
+    ctx->ranks_per_node = ranks_per_node(ctx->dup);
     ctx->user = comm;
     ctx->refs = 1;
     ctx->next_tag = PCOLL__ONESHOT_TAG + 1;

@@ -46,6 +46,7 @@ typedef struct pcoll__ctx {
     MPI_Comm dup;
     MPI_Comm ctl;            /* a second duplicate for handshakes (never matches data) */
     int size, rank;          /* of the communicator */
+    int ranks_per_node;      /* the most ranks that share memory (MPI_COMM_TYPE_SHARED) */
     int refs;
     int next_tag, tag_ub;
     unsigned long long clock;

@@ -156,6 +156,8 @@ int pcoll_wait(pcoll_plan_t *plan)
         return finish(plan, PCOLL_SUCCESS, 1);
     if (!plan->ops)
         return finish(plan, pcoll__sched_wait(&plan->sched), 1);
+    if (plan->ops->wait)
+        return finish(plan, plan->ops->wait(plan), 1);
     for (;;) {
         int done = 0, rc = plan->ops->test(plan, &done);
         if (rc != PCOLL_SUCCESS || done)
@@ -168,8 +170,12 @@ PCOLL__THREAD_LOCAL const char *pcoll__last_run_algorithm = "";
 
 int pcoll__plan_run(pcoll_plan_t *plan)
 {
-    int rc = pcoll_start(plan);
-    rc = rc == PCOLL_SUCCESS ? pcoll_wait(plan) : rc;
+    int rc;
+    if (plan && plan->ops && plan->ops->run && !plan->no_comm &&
+        plan->state == PCOLL__INACTIVE)
+        rc = plan->ops->run(plan);
+    else if ((rc = pcoll_start(plan)) == PCOLL_SUCCESS)
+        rc = pcoll_wait(plan);
     /* Recorded last, so an outer plan's name wins over its children's. */
     if (plan)
         pcoll__last_run_algorithm = plan->algorithm;

@@ -24,6 +24,10 @@ typedef struct pcoll__plan_ops {
     int (*start)(pcoll_plan_t *plan);
     int (*test)(pcoll_plan_t *plan, int *done);
     void (*destroy)(pcoll_plan_t *plan);
+    /* Optional: block until the run is done (instead of test and yield),
+     * and one whole run for the one-shot path (instead of start and wait). */
+    int (*wait)(pcoll_plan_t *plan);
+    int (*run)(pcoll_plan_t *plan);
 } pcoll__plan_ops_t;
 
 struct pcoll_plan {
@@ -36,6 +40,8 @@ struct pcoll_plan {
     int rank, size;
     int cached;              /* owned by the one-shot cache: pcoll_plan_free refuses */
     int no_comm;             /* runs complete at once without communicating */
+    int together;            /* planned by every rank together (persistent init):
+                                building may call collective MPI functions */
     int normalize;           /* keep user types normalized (pcoll_normalize); the
                                 default comes from PCOLL_NORMALIZE */
     pcoll__sched_t sched;

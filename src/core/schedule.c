@@ -245,9 +245,61 @@ static int make_requests(pcoll__sched_t *s, MPI_Comm comm, int tag)
     return PCOLL_SUCCESS;
 }
 
+/* Where a message of op sits in make_steps' table of the last step that
+ * started one like it (peer, direction, communicator); -1: nowhere. */
+static long slot_of(const pcoll__op_t *op, int p)
+{
+    if (op->peer < 0 || op->peer >= p)
+        return -1;
+    return ((long)op->peer * 2 + (op->kind == PCOLL__OP_RECV)) * 2 + (op->ctl != 0);
+}
+
+/* The steps of every round (pcoll__step_t): consecutive sends and receives
+ * whose requests follow each other in reqs start together, unless two of
+ * them are messages of the same direction with the same peer on the same
+ * communicator: MPI_Startall may start its requests in any order, and two
+ * such messages must keep the order they were added in (MPI matches them in
+ * the order they are started). */
+static int make_steps(pcoll__sched_t *s, int p)
+{
+    int r, i, n = 0, *seen;
+    s->steps = pcoll__malloc((size_t)(s->nops ? s->nops : 1) * sizeof *s->steps);
+    s->step_first = pcoll__calloc((size_t)s->nrounds + 1, sizeof *s->step_first);
+    s->polls = pcoll__calloc((size_t)s->nrounds + 1, 1);
+    seen = pcoll__calloc((size_t)p * 4 + 1, sizeof *seen);
+    if (!s->steps || !s->step_first || !s->polls || !seen) {
+        pcoll__free(seen);
+        return pcoll__error(PCOLL_ERR_NOMEM, "schedule: round steps");
+    }
+    for (r = 0; r < s->nrounds; r++) {
+        s->step_first[r] = n;
+        for (i = s->round_first[r]; i < s->round_first[r + 1]; i++) {
+            const pcoll__op_t *op = &s->ops[i];
+            pcoll__step_t *last = n > s->step_first[r] ? &s->steps[n - 1] : NULL;
+            long slot;
+            if (op->kind != PCOLL__OP_SEND && op->kind != PCOLL__OP_RECV) {
+                s->polls[r] |= op->kind == PCOLL__OP_POLL;
+                s->steps[n++] = (pcoll__step_t){i, 0};
+                continue;
+            }
+            slot = slot_of(op, p);
+            if (last && last->count > 0 && last->first + last->count == op->req && slot >= 0 &&
+                seen[slot] != n)
+                last->count++;
+            else
+                s->steps[n++] = (pcoll__step_t){op->req, 1};
+            if (slot >= 0)
+                seen[slot] = n;
+        }
+    }
+    s->step_first[s->nrounds] = n;
+    pcoll__free(seen);
+    return PCOLL_SUCCESS;
+}
+
 int pcoll__sched_commit(pcoll__sched_t *s, MPI_Comm comm, int tag)
 {
-    int rc;
+    int rc, p = 0;
     if (s->nrounds == 0 && (rc = pcoll__sched_round(s)) != PCOLL_SUCCESS)
         return rc;
     s->round_first[s->nrounds] = s->nops;
@@ -255,36 +307,48 @@ int pcoll__sched_commit(pcoll__sched_t *s, MPI_Comm comm, int tag)
     if (s->scratch_bytes > 0 && !(s->scratch = pcoll__malloc(s->scratch_bytes)))
         return pcoll__error(PCOLL_ERR_NOMEM, "schedule: %zu bytes of copy scratch",
                             s->scratch_bytes);
-    return make_requests(s, comm, tag);
+    if ((rc = make_requests(s, comm, tag)) != PCOLL_SUCCESS)
+        return rc;
+    if (comm != MPI_COMM_NULL)
+        MPI_Comm_size(comm, &p);
+    return make_steps(s, p);
 }
 
-/* Begin round s->cursor: start its requests and run its local steps in order. */
+/* A local op of a round: a copy, a reduction or a poll's arrival. */
+static int run_local(pcoll__sched_t *s, int i)
+{
+    const pcoll__op_t *op = &s->ops[i];
+    int err = MPI_SUCCESS;
+    if (op->kind == PCOLL__OP_COPY)
+        return pcoll__copy_run(&op->copy, op->src, op->scount, op->stype, op->dst, op->dcount,
+                               op->dtype, s->scratch);
+    if (op->kind == PCOLL__OP_REDUCE)
+        err = reduce(op);
+    else
+        op->poll.arrive(op->poll.arg);
+    if (err != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "schedule: round %d op %d (MPI %d)", s->cursor, i,
+                            err);
+    return PCOLL_SUCCESS;
+}
+
+/* Begin round s->cursor: its steps in order (make_steps). */
 static int begin_round(pcoll__sched_t *s)
 {
-    int i, err = MPI_SUCCESS, rc = PCOLL_SUCCESS;
-    for (i = s->round_first[s->cursor]; i < s->round_first[s->cursor + 1]; i++) {
-        const pcoll__op_t *op = &s->ops[i];
-        switch (op->kind) {
-        case PCOLL__OP_SEND:
-        case PCOLL__OP_RECV:
-            err = PCOLL__MPI(Start)(&s->reqs[op->req]);
-            break;
-        case PCOLL__OP_COPY:
-            rc = pcoll__copy_run(&op->copy, op->src, op->scount, op->stype, op->dst,
-                                 op->dcount, op->dtype, s->scratch);
-            break;
-        case PCOLL__OP_REDUCE:
-            err = reduce(op);
-            break;
-        case PCOLL__OP_POLL:
-            op->poll.arrive(op->poll.arg);
-            break;
+    const pcoll__step_t *st = s->steps + s->step_first[s->cursor],
+                        *end = s->steps + s->step_first[s->cursor + 1];
+    int rc;
+    for (; st < end; st++) {
+        if (st->count == 0) {
+            if ((rc = run_local(s, st->first)) != PCOLL_SUCCESS)
+                return rc;
+            continue;
         }
-        if (err != MPI_SUCCESS)
-            return pcoll__error(PCOLL_ERR_MPI, "schedule: round %d op %d (MPI %d)",
-                                s->cursor, i, err);
-        if (rc != PCOLL_SUCCESS)
-            return rc;
+        if ((st->count == 1 ? PCOLL__MPI(Start)(&s->reqs[st->first])
+                            : PCOLL__MPI(Startall)(st->count, &s->reqs[st->first])) !=
+            MPI_SUCCESS)
+            return pcoll__error(PCOLL_ERR_MPI, "schedule: starting %d requests in round %d",
+                                st->count, s->cursor);
     }
     return PCOLL_SUCCESS;
 }
@@ -306,6 +370,8 @@ static int advance(pcoll__sched_t *s)
 static int polls_done(const pcoll__sched_t *s)
 {
     int i;
+    if (!s->polls[s->cursor])
+        return 1;
     for (i = s->round_first[s->cursor]; i < s->round_first[s->cursor + 1]; i++)
         if (s->ops[i].kind == PCOLL__OP_POLL && !s->ops[i].poll.poll(s->ops[i].poll.arg))
             return 0;
@@ -334,16 +400,6 @@ int pcoll__sched_test(pcoll__sched_t *s, int *done)
     }
     *done = s->cursor >= s->nrounds;
     return rc;
-}
-
-/* Does the current round wait for anything but its requests? */
-static int has_polls(const pcoll__sched_t *s)
-{
-    int i;
-    for (i = s->round_first[s->cursor]; i < s->round_first[s->cursor + 1]; i++)
-        if (s->ops[i].kind == PCOLL__OP_POLL)
-            return 1;
-    return 0;
 }
 
 /* Finish the current round, which has poll ops.  A real MPI needs our
@@ -383,7 +439,7 @@ int pcoll__sched_wait(pcoll__sched_t *s)
     int rc = PCOLL_SUCCESS;
     while (rc == PCOLL_SUCCESS && s->cursor < s->nrounds) {
         int first = s->req_first[s->cursor], n = s->req_first[s->cursor + 1] - first;
-        if (!has_polls(s)) {
+        if (!s->polls[s->cursor]) {
             if (n > 0 &&
                 PCOLL__MPI(Waitall)(n, s->reqs + first, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
                 return pcoll__error(PCOLL_ERR_MPI, "schedule: MPI_Waitall in round %d",
@@ -410,6 +466,9 @@ void pcoll__sched_free(pcoll__sched_t *s)
     }
     pcoll__free(s->reqs);
     pcoll__free(s->req_first);
+    pcoll__free(s->steps);
+    pcoll__free(s->step_first);
+    pcoll__free(s->polls);
     pcoll__free(s->ops);
     pcoll__free(s->round_first);
     pcoll__free(s->scratch);

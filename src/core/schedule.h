@@ -63,6 +63,12 @@ typedef struct pcoll__op {
     long long bytes;        /* payload, for printing */
 } pcoll__op_t;
 
+/* One step of a round's beginning: count > 0: MPI_Startall of reqs[first,
+ * first + count); count == 0: the local op ops[first]. */
+typedef struct pcoll__step {
+    int first, count;
+} pcoll__step_t;
+
 typedef struct pcoll__sched {
     pcoll__op_t *ops;
     int nops, ops_cap;
@@ -71,6 +77,13 @@ typedef struct pcoll__sched {
     MPI_Request *reqs;      /* one per send/recv, grouped by the round that waits */
     int nreqs;              /* how many of them exist */
     int *req_first;         /* waited at the end of round r: [req_first[r], req_first[r+1]) */
+    /* What a round does when it begins, made at commit: steps
+     * [step_first[r], step_first[r+1]), each either a run of requests started
+     * by one MPI_Startall or one local op (copy, reduce, poll); polls[r]
+     * says whether round r has poll ops. */
+    struct pcoll__step *steps;
+    int *step_first;
+    unsigned char *polls;
     void *scratch;          /* staging for copies that need it */
     size_t scratch_bytes;
     MPI_Comm ctl;           /* the control communicator for handshake tokens */

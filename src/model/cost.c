@@ -9,6 +9,9 @@
  * two struct types per round.
  */
 #include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
 
 #include "patterns/bruck.h"
 #include "model/cost.h"
@@ -24,14 +27,65 @@ static double env_or(const char *name, double fallback)
     return (end != s && *end == '\0' && v >= 0) ? v : fallback;
 }
 
+/* Defaults per MPI.  cpu and ddt were measured at np 2 on the development
+ * machine (docs/algorithms.md, "native and the margin"): a derived-type
+ * message of 64 KiB to 4 MiB costs MPICH 1.5e-10 to 6e-10 s more per byte
+ * than the same bytes contiguous, Open MPI about 1e-10. */
+typedef struct mpi_defaults {
+    const char *name;  /* in MPI_Get_library_version's text */
+    double cpu, ddt, call;
+} mpi_defaults_t;
+
+static const mpi_defaults_t defaults[] = {
+    {"Open MPI", 3.0e-8, 1.0e-10, 0.0},
+    {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7},
+};
+
+static void mpi_defaults(pcoll__cost_t *c)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int init = 0, fini = 0, len = 0;
+    size_t i;
+    c->cpu = 5.0e-8;
+    c->ddt = 3.0e-10;
+    c->call = 0.0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fini);
+    if (!init || fini || MPI_Get_library_version(version, &len) != MPI_SUCCESS)
+        return;
+    version[len < (int)sizeof version ? len : (int)sizeof version - 1] = '\0';
+    for (i = 0; i < sizeof defaults / sizeof *defaults; i++)
+        if (strstr(version, defaults[i].name)) {
+            c->cpu = defaults[i].cpu;
+            c->ddt = defaults[i].ddt;
+            c->call = defaults[i].call;
+            return;
+        }
+}
+
 pcoll__cost_t pcoll__cost_params(void)
 {
     pcoll__cost_t c;
+    mpi_defaults(&c);
     c.alpha = env_or("PCOLL_COST_ALPHA", 1.0e-6);
     c.beta = env_or("PCOLL_COST_BETA", 2.0e-10);
     c.gamma = env_or("PCOLL_COST_GAMMA", 1.0e-10);
     c.delta = env_or("PCOLL_COST_DELTA", 2.0e-8);
+    c.cpu = env_or("PCOLL_COST_CPU", c.cpu);
+    c.ddt = env_or("PCOLL_COST_DDT", c.ddt);
+    c.call = env_or("PCOLL_COST_CALL", c.call);
+    c.margin = env_or("PCOLL_COST_MARGIN", 0.1);
     return c;
+}
+
+/* c without pcoll's own costs: the MPI's algorithms. */
+static pcoll__cost_t as_native(const pcoll__cost_t *c)
+{
+    pcoll__cost_t n = *c;
+    n.cpu = 0.0;
+    n.ddt = 0.0;
+    n.delta = 0.0;
+    return n;
 }
 
 /* Blocks moved in all steps of radix-r Bruck. */
@@ -53,27 +107,35 @@ double pcoll__cost_bruck(const pcoll__cost_t *c, int p, long long n, int r)
     for (; w < p; w *= r)
         for (d = 1; d < r; d++)
             msgs += pcoll__bruck_digit_count(p, r, w, d) > 0;
-    return msgs * c->alpha + (double)blocks * n * (c->beta + c->gamma) +
+    return msgs * (c->alpha + 2 * c->cpu) + (double)blocks * n * (c->beta + c->gamma + c->ddt) +
            3.0 * p * n * c->gamma + (double)(blocks + steps) * c->delta;
 }
 
 double pcoll__cost_direct(const pcoll__cost_t *c, int p, long long n)
 {
-    return (p - 1) * (c->alpha + n * c->beta) + n * c->gamma;
+    return (p - 1) * (c->alpha + 2 * c->cpu + n * c->beta) + n * c->gamma;
 }
 
 double pcoll__cost_bruck_modified(const pcoll__cost_t *c, int p, long long n)
 {
     long long blocks = bruck_blocks(p, 2);
-    return pcoll__bruck_steps(p, 2) * c->alpha + (double)blocks * n * (c->beta + c->gamma) +
-           (double)p * n * c->gamma + (double)blocks * c->delta;
+    return pcoll__bruck_steps(p, 2) * (c->alpha + 2 * c->cpu) +
+           (double)blocks * n * (c->beta + c->gamma + c->ddt) + (double)p * n * c->gamma +
+           (double)blocks * c->delta;
 }
 
 double pcoll__cost_bruck_zerocopy(const pcoll__cost_t *c, int p, long long n)
 {
     long long blocks = bruck_blocks(p, 2);
-    return pcoll__bruck_steps(p, 2) * c->alpha + (double)blocks * n * c->beta +
-           2.0 * (double)blocks * c->delta;
+    return pcoll__bruck_steps(p, 2) * (c->alpha + 2 * c->cpu) +
+           (double)blocks * n * (c->beta + c->ddt) + 2.0 * (double)blocks * c->delta;
+}
+
+double pcoll__cost_native_alltoall(const pcoll__cost_t *c, int p, long long n)
+{
+    pcoll__cost_t m = as_native(c);
+    double direct = pcoll__cost_direct(&m, p, n), bruck = pcoll__cost_bruck(&m, p, n, 2);
+    return (direct < bruck ? direct : bruck) + c->call;
 }
 
 int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n)
@@ -154,13 +216,14 @@ double pcoll__cost_rs_mst(const pcoll__cost_t *c, int p, double n)
 {
     int l = log2_ceil(p);
     return l * (c->alpha + n * c->beta + n * c->gamma) + l * c->alpha +
-           (p - 1.0) / p * n * c->beta;
+           (p - 1.0) / p * n * c->beta + 4.0 * l * c->cpu;
 }
 
 double pcoll__cost_rs_ring(const pcoll__cost_t *c, int p, double n, int prepost)
 {
     double alpha = prepost ? c->alpha / 2 : c->alpha;
-    return (p - 1) * (alpha + n / p * c->beta + n / p * c->gamma) + (prepost ? c->alpha : 0.0);
+    return (p - 1) * (alpha + 2 * c->cpu + n / p * c->beta + n / p * c->gamma) +
+           (prepost ? c->alpha : 0.0);
 }
 
 double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)
@@ -169,5 +232,13 @@ double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)
     /* Other p: the extra ranks first fold their whole vector in and finally
      * get their block back. */
     double fold = pof2 == p ? 0.0 : 2 * c->alpha + n * (c->beta + c->gamma);
-    return log2_ceil(pof2) * c->alpha + (pof2 - 1.0) / pof2 * n * (c->beta + c->gamma) + fold;
+    return log2_ceil(pof2) * (c->alpha + 2 * c->cpu) +
+           (pof2 - 1.0) / pof2 * n * (c->beta + c->gamma) + fold;
+}
+
+double pcoll__cost_native_rs(const pcoll__cost_t *c, int p, double n)
+{
+    pcoll__cost_t m = as_native(c);
+    double halving = pcoll__cost_rs_halving(&m, p, n), pairwise = pcoll__cost_rs_ring(&m, p, n, 0);
+    return (halving < pairwise ? halving : pairwise) + c->call;
 }

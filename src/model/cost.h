@@ -17,10 +17,29 @@ typedef struct pcoll__cost {
     double beta;   /* s per byte sent */
     double gamma;  /* s per byte copied locally */
     double delta;  /* s per block handled by a datatype */
+    double cpu;    /* s of pcoll's own CPU per send or receive it starts */
+    double ddt;    /* s per byte sent with a derived datatype, beyond beta (the
+                      MPI's datatype engine: the same bytes as one contiguous
+                      run cost beta alone) */
+    double call;   /* s the MPI's own collective call costs beyond its messages
+                      (its algorithm choice, requests, schedule) */
+    double margin; /* a pcoll algorithm is chosen over the MPI's own collective
+                      only when predicted faster by this fraction */
 } pcoll__cost_t;
 
-/* The model parameters: defaults overridden by the environment. */
+/* The model parameters: defaults for the MPI in use (MPI_Get_library_version:
+ * MPICH or Open MPI, measured with tools/pcoll-probe on a shared-memory node,
+ * docs/algorithms.md), overridden by the environment: PCOLL_COST_ALPHA,
+ * _BETA, _GAMMA, _DELTA, _CPU, _DDT, _CALL, _MARGIN. */
 pcoll__cost_t pcoll__cost_params(void);
+
+/* The MPI's own collectives, as the model sees them: the best of the
+ * classic algorithms MPI libraries use (direct exchange, Bruck with local
+ * copies; for reduce-scatter recursive halving and the pairwise exchange),
+ * without pcoll's CPU per message or datatype engine costs, plus the MPI's
+ * cost per call. */
+double pcoll__cost_native_alltoall(const pcoll__cost_t *c, int p, long long n);
+double pcoll__cost_native_rs(const pcoll__cost_t *c, int p, double n);
 
 /* Predicted time of radix-r Bruck (r = 2: Basic Bruck) for p ranks, n bytes a block. */
 double pcoll__cost_bruck(const pcoll__cost_t *c, int p, long long n, int r);

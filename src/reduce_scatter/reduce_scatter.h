@@ -25,6 +25,7 @@ typedef struct pcoll__rs_args {
     MPI_Op op;
     int commutative;
     int inplace;             /* the caller passed MPI_IN_PLACE */
+    int block;               /* the block form (MPI_Reduce_scatter_block) */
     MPI_Aint extent;         /* of one element */
     long long total;         /* elements in the vector */
     pcoll__opts_t opts;
@@ -35,6 +36,8 @@ int pcoll__reduce_scatter_ring(pcoll_plan_t *plan, const void *args);
 int pcoll__reduce_scatter_ring_prepost(pcoll_plan_t *plan, const void *args);
 int pcoll__reduce_scatter_recursive_halving(pcoll_plan_t *plan, const void *args);
 int pcoll__reduce_scatter_pairwise(pcoll_plan_t *plan, const void *args);
+/* The MPI's own MPI_Reduce_scatter(_block) (core/native.h). */
+int pcoll__reduce_scatter_native(pcoll_plan_t *plan, const void *args);
 
 /* Address of element e of a vector laid out like the input. */
 static inline void *pcoll__rs_at(const void *base, const pcoll__rs_args_t *a, long long e)

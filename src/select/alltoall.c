@@ -19,6 +19,7 @@ enum {
     ALGO_BRUCK_ZEROCOPY_BLOCKS,
     ALGO_BRUCK_RADIX,
     ALGO_HIER,
+    ALGO_NATIVE,
     ALGO_AUTO
 };
 
@@ -58,7 +59,14 @@ static const pcoll__algo_t algos[] = {
                    "node-aware: blocks bundled per node pair in shared memory, radix-r Bruck "
                    "between nodes on pcoll_ports ranks per node (pcoll_cores_per_node)",
                    pcoll__alltoall_hier, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
-    [ALGO_AUTO] = {"auto", "the cost model over every algorithm (docs/algorithms.md)", NULL, 0},
+    [ALGO_NATIVE] = {"native",
+                     "the MPI's own MPI_Alltoall: auto's choice where no pcoll algorithm is "
+                     "expected to be faster",
+                     pcoll__alltoall_native, PCOLL__ALGO_INPLACE},
+    [ALGO_AUTO] = {"auto",
+                   "a tuning file's rule (pcoll_tuning_file), else the cost model over every "
+                   "algorithm and native (docs/algorithms.md)",
+                   NULL, 0},
 };
 
 const pcoll__algo_table_t pcoll__alltoall_table = {
@@ -96,41 +104,66 @@ static void predict(const pcoll__a2a_args_t *a, int p, double *t)
         t[ALGO_BRUCK_RADIX] = pcoll__cost_bruck(&c, p, n, r);
 }
 
+/* The fastest predicted pcoll algorithm, or native when none is predicted
+ * faster than the MPI's own collective by the model's margin.  In place,
+ * large buffers weigh only pairwise (one block of scratch instead of a
+ * staged copy of everything). */
 static int choose_by_cost(const pcoll__a2a_args_t *a, int p)
 {
+    pcoll__cost_t c = pcoll__cost_params();
     long long n = a->blockbytes;
     int i, best = ALGO_SCATTERED;
     double t[ALGO_AUTO];
     predict(a, p, t);
-    for (i = 0; i < ALGO_AUTO; i++)
-        if (t[i] >= 0 && t[i] < t[best])
-            best = i;
+    if (a->inplace && n * p > PCOLL__A2A_INPLACE_STAGE_MAX) {
+        t[ALGO_PAIRWISE] = t[ALGO_SCATTERED];
+        best = ALGO_PAIRWISE;
+    } else {
+        for (i = 0; i < ALGO_AUTO; i++)
+            if (t[i] >= 0 && t[i] < t[best])
+                best = i;
+    }
+    if (!(t[best] * (1.0 + c.margin) < pcoll__cost_native_alltoall(&c, p, n)))
+        return ALGO_NATIVE;
     /* Among direct exchanges, long blocks go one partner at a time. */
     if (best == ALGO_SCATTERED && n > PCOLL__A2A_SCATTERED_MAX)
         best = ALGO_PAIRWISE;
     return best;
 }
 
-int pcoll__select_alltoall(const pcoll__a2a_args_t *a, int p)
+int pcoll__select_alltoall(const pcoll__a2a_args_t *a, const pcoll__shape_t *s,
+                           pcoll__opts_t *tuned)
 {
+    pcoll__rule_t rule;
+    int ruled;
     if (!pcoll__algo_is_auto(&pcoll__alltoall_table, a->opts.algorithm))
         return a->opts.algorithm;
-    if (a->inplace && a->blockbytes * p > PCOLL__A2A_INPLACE_STAGE_MAX)
-        return ALGO_PAIRWISE;
-    return choose_by_cost(a, p);
+    ruled = pcoll__select_rule(&pcoll__alltoall_table, "alltoall", &a->opts, s, a->blockbytes,
+                               &rule);
+    if (ruled < 0)
+        return choose_by_cost(a, s->p);
+    if (tuned)
+        pcoll__select_rule_apply(&rule, tuned);
+    return ruled;
 }
 
-int pcoll__select_alltoall_hier(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *a, int p,
-                                int chosen)
+int pcoll__select_alltoall_hier(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *a, int chosen)
 {
-    double t[ALGO_AUTO], flat = -1.0;
-    int i;
+    pcoll__cost_t c = pcoll__cost_params();
+    pcoll__shape_t s = pcoll__shape_of(ctx);
+    pcoll__rule_t rule;
+    double t[ALGO_AUTO], flat;
+    int i, p = s.p;
     if (!pcoll__algo_is_auto(&pcoll__alltoall_table, a->opts.algorithm) || a->blockbytes == 0 ||
-        (a->inplace && chosen == ALGO_PAIRWISE))
+        (a->inplace && chosen == ALGO_PAIRWISE) ||
+        pcoll__select_rule(&pcoll__alltoall_table, "alltoall", &a->opts, &s, a->blockbytes,
+                           &rule) >= 0)
         return chosen;
     predict(a, p, t);
+    flat = pcoll__cost_native_alltoall(&c, p, a->blockbytes);
     for (i = 0; i < ALGO_AUTO; i++)
-        if (t[i] >= 0 && (flat < 0 || t[i] < flat))
+        if (t[i] >= 0 && t[i] < flat)
             flat = t[i];
-    return pcoll__hier_pays(ctx, &a->opts, a->blockbytes, flat) ? ALGO_HIER : chosen;
+    return pcoll__hier_pays(ctx, &a->opts, a->blockbytes, flat / (1.0 + c.margin)) ? ALGO_HIER
+                                                                                    : chosen;
 }

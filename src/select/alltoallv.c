@@ -28,6 +28,7 @@ enum {
     V_PADDED_BRUCK,
     V_HIER,
     V_INPLACE,
+    V_NATIVE,
     V_AUTO
 };
 
@@ -53,7 +54,14 @@ static const pcoll__algo_t algos[] = {
                    "MPI_IN_PLACE with memory independent of the block sizes (aux buffers "
                    "pcoll_aux_bytes in pcoll_aux_buffers)",
                    pcoll__alltoallv_inplace, PCOLL__ALGO_INPLACE | PCOLL__ALGO_COLLECTIVE},
-    [V_AUTO] = {"auto", "by p, sizes and regularity with the cost model", NULL, 0},
+    [V_NATIVE] = {"native",
+                  "the MPI's own MPI_Alltoallv: auto's choice where no pcoll algorithm is "
+                  "expected to be faster, and on the one-shot path",
+                  pcoll__alltoallv_native, PCOLL__ALGO_INPLACE},
+    [V_AUTO] = {"auto",
+                "persistent: a tuning file's rule, else the cost model over the sizes of "
+                "every rank (p, sizes, regularity) and native; one-shot: native",
+                NULL, 0},
 };
 
 const pcoll__algo_table_t pcoll__alltoallv_table = {
@@ -80,43 +88,76 @@ static int bruck_fits(const pcoll__a2av_args_t *v)
            bsize > 0 && v->maxbytes / bsize <= INT_MAX;
 }
 
-/* Persistent auto: the cost model over the global sizes. */
+/* Persistent auto: the cost model over the global sizes; a pcoll algorithm
+ * only where it is predicted faster than the MPI's own by the margin. */
 static int choose_global(const pcoll__a2av_args_t *v, int p)
 {
     pcoll__cost_t c = pcoll__cost_params();
     double direct = pcoll__cost_direct(&c, p, v->maxbytes);
     double padded =
         pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) + 2.0 * p * v->maxbytes * c.gamma;
+    double native = pcoll__cost_native_alltoall(&c, p, v->maxbytes), best = direct;
+    int algo = v->maxbytes > PCOLL__A2A_SCATTERED_MAX ? V_PAIRWISE : V_SCATTERED;
     if (v->a.inplace)
         return v->inplace_ok && pcoll__alltoallv_inplace_preferred(&c, p, v->maxpeers, v->maxbytes,
                                                                    v->maxtotal, &v->a.opts)
                    ? V_INPLACE
-                   : V_PAIRWISE;
+                   : V_NATIVE;
     if (bruck_fits(v) && pcoll__alltoallv_regular(v) &&
-        pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) < direct)
-        return V_BRUCK_ZEROCOPY;
-    if (bruck_fits(v) && padded < direct)
-        return V_PADDED_BRUCK;
-    return v->maxbytes > PCOLL__A2A_SCATTERED_MAX ? V_PAIRWISE : V_SCATTERED;
+        pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) < best) {
+        best = pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes);
+        algo = V_BRUCK_ZEROCOPY;
+    } else if (bruck_fits(v) && padded < best) {
+        best = padded;
+        algo = V_PADDED_BRUCK;
+    }
+    return best * (1.0 + c.margin) < native ? algo : V_NATIVE;
 }
 
-int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, int p)
+/* Bytes per peer for the tuning rules: the mean of the rank that receives
+ * the most (known after the persistent agreement only). */
+static long long mean_bytes(const pcoll__a2av_args_t *v, int p)
 {
+    return p > 0 ? v->maxtotal / p : 0;
+}
+
+int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s,
+                            pcoll__opts_t *tuned)
+{
+    int p = s->p;
+    pcoll__rule_t rule;
+    int ruled;
     if (!pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm))
         return v->a.opts.algorithm;
-    if (v->maxbytes >= 0)
+    /* One-shot and local: the sizes of the other ranks are not known, and
+     * every rank must choose alike: the MPI's own. */
+    if (v->maxbytes < 0)
+        return V_NATIVE;
+    ruled = pcoll__select_rule(&pcoll__alltoallv_table, "alltoallv", &v->a.opts, s,
+                               mean_bytes(v, p), &rule);
+    if (ruled == V_INPLACE && !(v->a.inplace && v->inplace_ok))
+        ruled = -1;
+    if (ruled < 0)
         return choose_global(v, p);
-    return v->a.inplace ? V_PAIRWISE : V_SCATTERED;
+    if (tuned)
+        pcoll__select_rule_apply(&rule, tuned);
+    return ruled;
 }
 
-int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int p,
-                                 int chosen)
+int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen)
 {
     pcoll__cost_t c = pcoll__cost_params();
+    pcoll__shape_t s = pcoll__shape_of(ctx);
+    pcoll__rule_t rule;
+    int p = s.p;
+    double flat = pcoll__cost_direct(&c, p, v->maxbytes),
+           native = pcoll__cost_native_alltoall(&c, p, v->maxbytes);
     if (v->maxbytes <= 0 || v->a.inplace ||
-        !pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm))
+        !pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm) ||
+        pcoll__select_rule(&pcoll__alltoallv_table, "alltoallv", &v->a.opts, &s,
+                           mean_bytes(v, p), &rule) >= 0)
         return chosen;
-    return pcoll__hier_pays(ctx, &v->a.opts, v->maxbytes, pcoll__cost_direct(&c, p, v->maxbytes))
-               ? V_HIER
-               : chosen;
+    flat = native < flat ? native : flat;
+    return pcoll__hier_pays(ctx, &v->a.opts, v->maxbytes, flat / (1.0 + c.margin)) ? V_HIER
+                                                                                 : chosen;
 }

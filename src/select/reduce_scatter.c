@@ -6,11 +6,21 @@
 #include <limits.h>
 #include <math.h>
 
+#include "core/check.h"
+#include "datatype/contents.h"
 #include "datatype/size.h"
 #include "model/cost.h"
 #include "select/select.h"
 
-enum { ALGO_MST, ALGO_RING, ALGO_RING_PREPOST, ALGO_RECURSIVE_HALVING, ALGO_PAIRWISE, ALGO_AUTO };
+enum {
+    ALGO_MST,
+    ALGO_RING,
+    ALGO_RING_PREPOST,
+    ALGO_RECURSIVE_HALVING,
+    ALGO_PAIRWISE,
+    ALGO_NATIVE,
+    ALGO_AUTO
+};
 
 static const pcoll__algo_t algos[] = {
     [ALGO_MST] = {"mst", "binomial-tree reduce to rank 0, then binomial scatter (short vectors)",
@@ -25,22 +35,50 @@ static const pcoll__algo_t algos[] = {
                                 pcoll__reduce_scatter_recursive_halving, 0},
     [ALGO_PAIRWISE] = {"pairwise", "p-1 exchange rounds of one block each",
                        pcoll__reduce_scatter_pairwise, 0},
-    [ALGO_AUTO] = {"auto", "the cost model and the op's commutativity", NULL, 0},
+    [ALGO_NATIVE] = {"native",
+                     "the MPI's own MPI_Reduce_scatter(_block): auto's choice where no pcoll "
+                     "algorithm is expected to be faster",
+                     pcoll__reduce_scatter_native, PCOLL__ALGO_INPLACE},
+    [ALGO_AUTO] = {"auto",
+                   "a tuning file's rule, else the cost model (with the op's commutativity) "
+                   "and native",
+                   NULL, 0},
 };
 
 const pcoll__algo_table_t pcoll__reduce_scatter_table = {
     "reduce_scatter", "PCOLL_REDUCE_SCATTER_ALGORITHM", algos,
     (int)(sizeof algos / sizeof *algos)};
 
-int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, int p)
+/* Bytes per peer for the tuning rules: the largest result block. */
+static long long block_bytes(const pcoll__rs_args_t *a, int p, MPI_Count size)
 {
+    long long m = 0;
+    int i;
+    for (i = 0; i < p; i++)
+        m = a->counts[i] > m ? a->counts[i] : m;
+    return m * (long long)size;
+}
+
+int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t *s,
+                                 pcoll__opts_t *tuned)
+{
+    int p = s->p;
     pcoll__cost_t c = pcoll__cost_params();
+    pcoll__rule_t rule;
     MPI_Count size = 0;
-    int i, best = ALGO_MST;
-    double t[ALGO_AUTO], n;
+    int i, best = ALGO_MST, ruled;
+    double t[ALGO_NATIVE], n;
     if (!pcoll__algo_is_auto(&pcoll__reduce_scatter_table, a->opts.algorithm))
         return a->opts.algorithm;
     pcoll__type_size(a->type, &size);
+    ruled = pcoll__select_rule(&pcoll__reduce_scatter_table,
+                               a->block ? "reduce_scatter_block" : "reduce_scatter", &a->opts,
+                               s, block_bytes(a, p, size), &rule);
+    if (ruled >= 0 && (a->commutative || !(algos[ruled].flags & PCOLL__ALGO_COMMUTATIVE))) {
+        if (tuned)
+            pcoll__select_rule_apply(&rule, tuned);
+        return ruled;
+    }
     n = (double)a->total * (double)size;
     t[ALGO_MST] = pcoll__cost_rs_mst(&c, p, n);
     t[ALGO_RING] = pcoll__cost_rs_ring(&c, p, n, 0);
@@ -51,8 +89,11 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, int p)
     for (i = 0; i < p; i++)
         if (a->counts[i] > INT_MAX)
             t[ALGO_RING_PREPOST] = HUGE_VAL;
-    for (i = 0; i < ALGO_AUTO; i++)
+    for (i = 0; i < ALGO_NATIVE; i++)
         if ((a->commutative || !(algos[i].flags & PCOLL__ALGO_COMMUTATIVE)) && t[i] < t[best])
             best = i;
-    return best;
+    /* The MPI's own reduction refuses a predefined op on a derived type. */
+    if (pcoll__op_predefined(a->op) && !pcoll__type_predefined(a->type))
+        return best;
+    return t[best] * (1.0 + c.margin) < pcoll__cost_native_rs(&c, p, n) ? best : ALGO_NATIVE;
 }

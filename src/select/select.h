@@ -10,8 +10,15 @@
 #define PCOLL_SELECT_SELECT_H
 
 #include "alltoall/alltoall.h"
+#include "base/rules.h"
 #include "alltoallv/alltoallv.h"
 #include "reduce_scatter/reduce_scatter.h"
+
+/* The job's shape as the choices see it: the communicator size and the
+ * most ranks on one node (0: unknown), for the tuning rules. */
+typedef struct pcoll__shape {
+    int p, rpn;
+} pcoll__shape_t;
 
 extern const pcoll__algo_table_t pcoll__alltoall_table;
 extern const pcoll__algo_table_t pcoll__alltoall_multi_table;
@@ -19,25 +26,44 @@ extern const pcoll__algo_table_t pcoll__alltoallv_table;
 extern const pcoll__algo_table_t pcoll__alltoallv_inplace_table;
 extern const pcoll__algo_table_t pcoll__reduce_scatter_table;
 
-/* alltoall: requested, else by cost; in place, large buffers go `pairwise`
- * (one block of scratch instead of a staged copy of everything). */
-int pcoll__select_alltoall(const pcoll__a2a_args_t *a, int p);
+/* alltoall: requested, else a tuning file's rule, else by cost (native
+ * where no pcoll algorithm is predicted faster by the model's margin).
+ * tuned (NULL: not wanted) receives the parameters of the rule that decided
+ * (pcoll__select_rule_apply), for the builder. */
+int pcoll__select_alltoall(const pcoll__a2a_args_t *a, const pcoll__shape_t *s,
+                           pcoll__opts_t *tuned);
 /* Persistent auto: `hier` when there are several nodes of several ranks and
  * the cost model prefers it to chosen (collective over ctx->dup). */
-int pcoll__select_alltoall_hier(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *a, int p,
-                                int chosen);
+int pcoll__select_alltoall_hier(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *a, int chosen);
 /* The multiple all-to-all has one algorithm, `hier`. */
 int pcoll__select_alltoall_multi(void);
 
 /* alltoallv: requested, else by the sizes every rank agreed on (persistent)
  * or a direct exchange (one-shot and local: the sizes are not known). */
-int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, int p);
+int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s,
+                            pcoll__opts_t *tuned);
 /* Persistent auto: as pcoll__select_alltoall_hier (collective). */
-int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int p,
-                                 int chosen);
+int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen);
 
 /* reduce_scatter (both forms): requested, else by cost among the
  * algorithms the op allows. */
-int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, int p);
+int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t *s,
+                                 pcoll__opts_t *tuned);
+
+/* Tuning rules (tuned.c): the index of the algorithm the tuning file in
+ * opts names for this case (coll: the table's collective, or
+ * "reduce_scatter_block"), with the rule in *rule; -1 when there is no file,
+ * the options name an algorithm, or no rule covers the case. */
+int pcoll__select_rule(const pcoll__algo_table_t *t, const char *coll,
+                       const pcoll__opts_t *opts, const pcoll__shape_t *s, long long bytes,
+                       pcoll__rule_t *rule);
+/* The shape of ctx's communicator. */
+static inline pcoll__shape_t pcoll__shape_of(const pcoll__ctx_t *ctx)
+{
+    pcoll__shape_t s = {ctx->size, ctx->ranks_per_node};
+    return s;
+}
+/* The rule's parameters into opts where the options set none. */
+void pcoll__select_rule_apply(const pcoll__rule_t *rule, pcoll__opts_t *opts);
 
 #endif

@@ -403,10 +403,24 @@ static int is_ring(const char *alg)
     return strcmp(alg, "ring") == 0 || strcmp(alg, "ring_prepost") == 0;
 }
 
-/* ring and ring_prepost cannot keep the rank order; everything else must
- * accept every valid argument. */
+/* Whether the op is predefined and the type derived: MPI's own
+ * reduce-scatter refuses that pair (MPICH does), so `native` must decline. */
+static int predefined_op_on_derived(const setup *u)
+{
+    int ni, na, nd, combiner;
+    if (ops[u->o].op == MPI_OP_NULL || u->o == O_USER || u->o == O_MATRIX)
+        return 0;
+    MPI_Type_get_envelope(lays[ops[u->o].lay].type, &ni, &na, &nd, &combiner);
+    return combiner != MPI_COMBINER_NAMED;
+}
+
+/* ring and ring_prepost cannot keep the rank order; native cannot take a
+ * predefined op on a derived type; everything else must accept every valid
+ * argument. */
 static int supported(const setup *u)
 {
+    if (strcmp(u->alg, "native") == 0 && predefined_op_on_derived(u))
+        return 0;
     return ops[u->o].commutative || !is_ring(u->alg);
 }
 

@@ -118,32 +118,63 @@ static void extra_end(const row_t *row, const bench_target_t *t, mark_t m, int o
     MPI_Reduce(&extra, &r->extra, 1, MPI_LONG_LONG, MPI_MAX, 0, comm);
 }
 
-/* Prepare, check, time and release one row; its status.  The extra memory
- * is measured over the preparation (plan creation) and the checked run. */
-static int measure_row(bench_run_t *run, MPI_Comm comm, const row_t *row, bench_case_t *c,
-                       bench_result_t *r)
+/* Prepare and check one row (*t kept for timing); its status.  The extra
+ * memory is measured over the preparation (plan creation) and the checked
+ * run. */
+static int prepare_row(bench_run_t *run, MPI_Comm comm, const row_t *row, bench_case_t *c,
+                       bench_result_t *r, bench_target_t *t)
 {
-    bench_target_t t = {run->coll, c, row->algorithm, NULL, MPI_REQUEST_NULL, MPI_INFO_NULL};
-    double init_s, *samples = NULL;
-    mark_t mark = extra_begin(row, &t);
-    int rc, reps = 0, rank;
+    double init_s;
+    mark_t mark;
+    int rc;
 
-    MPI_Comm_rank(comm, &rank);
-    rc = bench_time_prepare(row->m, &t, comm, &init_s);
+    *t = (bench_target_t){run->coll, c, row->algorithm, NULL, MPI_REQUEST_NULL, MPI_INFO_NULL};
+    mark = extra_begin(row, t);
+    rc = bench_time_prepare(row->m, t, comm, &init_s);
     if (rc == PCOLL_SUCCESS && row->m->init_timed)
         r->init_us = init_s * 1e6;
     if (rc == PCOLL_SUCCESS)
-        rc = bench_check(row->m, &t, comm);
-    extra_end(row, &t, mark, rc == PCOLL_SUCCESS, comm, r);
+        rc = bench_check(row->m, t, comm);
+    extra_end(row, t, mark, rc == PCOLL_SUCCESS, comm, r);
     if (rc == PCOLL_SUCCESS && strcmp(row->algorithm ? row->algorithm : "", "auto") == 0)
-        resolve_auto(&t, r->runs, sizeof r->runs);
-    if (rc == PCOLL_SUCCESS)
-        rc = bench_time_runs(row->m, &t, &run->opts, comm, &samples, &reps);
-    if (rc == PCOLL_SUCCESS && rank == 0)
-        summarize(samples, reps, r);
-    row->m->release(&t);
-    free(samples);
+        resolve_auto(t, r->runs, sizeof r->runs);
     return rc;
+}
+
+/* Time the rows whose status is PCOLL_SUCCESS: interleaved (default) or
+ * one after the other (--sequential); statuses updated, statistics into r. */
+static void time_rows(bench_run_t *run, MPI_Comm comm, const row_t *rows, bench_target_t *t,
+                      int nrows, int *status, bench_result_t *r)
+{
+    const bench_method_t *m[BENCH_MAX_ALGOS + 2];
+    bench_target_t *tt[BENCH_MAX_ALGOS + 2];
+    double *samples[BENCH_MAX_ALGOS + 2];
+    int idx[BENCH_MAX_ALGOS + 2], st[BENCH_MAX_ALGOS + 2], n = 0, i, reps = 0, rank;
+
+    MPI_Comm_rank(comm, &rank);
+    for (i = 0; i < nrows; i++)
+        if (status[i] == PCOLL_SUCCESS) {
+            m[n] = rows[i].m;
+            tt[n] = &t[i];
+            idx[n++] = i;
+        }
+    if (run->opts.sequential) {
+        for (i = 0; i < n; i++) {
+            st[i] = bench_time_runs(m[i], tt[i], &run->opts, comm, &samples[i], &reps);
+            if (st[i] == PCOLL_SUCCESS && rank == 0)
+                summarize(samples[i], reps, &r[idx[i]]);
+            free(samples[i]);
+            status[idx[i]] = st[i];
+        }
+        return;
+    }
+    bench_time_interleaved(m, tt, n, &run->opts, comm, samples, &reps, st);
+    for (i = 0; i < n; i++) {
+        if (st[i] == PCOLL_SUCCESS && rank == 0)
+            summarize(samples[i], reps, &r[idx[i]]);
+        free(samples[i]);
+        status[idx[i]] = st[i];
+    }
 }
 
 /* A row's result before it is measured: names, sizes, nothing timed. */
@@ -174,19 +205,29 @@ static int measure_size(bench_run_t *run, MPI_Comm comm, long size, const row_t 
     bench_case_t *c = NULL;
     int rc = bench_agree(run->coll->setup(comm, size, run->opts.pattern, &c), comm);
     long long bytes = rc == PCOLL_SUCCESS ? run->coll->bytes(c) : 0;
+    bench_result_t r[BENCH_MAX_ALGOS + 2];
+    bench_target_t t[BENCH_MAX_ALGOS + 2];
+    int status[BENCH_MAX_ALGOS + 2], prepared[BENCH_MAX_ALGOS + 2];
     int rank, i, any_failed = 0;
 
     MPI_Comm_rank(comm, &rank);
     for (i = 0; i < nrows; i++) {
-        bench_result_t r;
-        int status = rc;
-        start_result(run, &rows[i], size, bytes, &r);
+        start_result(run, &rows[i], size, bytes, &r[i]);
         if (rank == 0)
-            progress(run, ++*k, total, r.name, size);
-        if (status == PCOLL_SUCCESS)
-            status = measure_row(run, comm, &rows[i], c, &r);
-        snprintf(r.status, sizeof r.status, "%s", bench_status_name(status));
-        any_failed |= failed(status) || (rank == 0 && bench_run_add(run, &r) != 0);
+            progress(run, ++*k, total, r[i].name, size);
+        status[i] = rc;
+        prepared[i] = 0;
+        if (status[i] == PCOLL_SUCCESS) {
+            status[i] = prepare_row(run, comm, &rows[i], c, &r[i], &t[i]);
+            prepared[i] = 1;
+        }
+    }
+    time_rows(run, comm, rows, t, nrows, status, r);
+    for (i = 0; i < nrows; i++) {
+        if (prepared[i])
+            rows[i].m->release(&t[i]);
+        snprintf(r[i].status, sizeof r[i].status, "%s", bench_status_name(status[i]));
+        any_failed |= failed(status[i]) || (rank == 0 && bench_run_add(run, &r[i]) != 0);
     }
     run->coll->teardown(c);
     return any_failed;

@@ -25,6 +25,10 @@ typedef struct bench_method {
     int (*check_run)(bench_target_t *t);  /* the run whose output is checked */
     int (*timed_run)(bench_target_t *t);  /* one timed call */
     void (*release)(bench_target_t *t);
+    /* Optional, before a target's calls, untimed: make it the one the next
+     * calls run (one-shot rows: their algorithm in the environment), as
+     * interleaved rows take turns. */
+    int (*select)(bench_target_t *t);
 } bench_method_t;
 
 extern const bench_method_t bench_method_native;     /* MPI_Alltoall */
@@ -56,5 +60,13 @@ int bench_time_prepare(const bench_method_t *m, bench_target_t *t, MPI_Comm comm
  * repetition in seconds, *reps their number.  Agreed status. */
 int bench_time_runs(const bench_method_t *m, bench_target_t *t, const bench_opts_t *o,
                     MPI_Comm comm, double **samples, int *reps);
+/* The same for n rows interleaved: warm-up calls of each, then rounds in
+ * which every row runs once (barrier before each call), so that the rows
+ * share the machine's noise.  The number of rounds fits --max-time for all
+ * rows together.  On rank 0 samples[i] (malloc'd) gets row i's maxima over
+ * ranks; status[i] row i's agreed status. */
+void bench_time_interleaved(const bench_method_t *const *m, bench_target_t *const *t, int n,
+                            const bench_opts_t *o, MPI_Comm comm, double **samples, int *reps,
+                            int *status);
 
 #endif

@@ -81,7 +81,8 @@ const bench_method_t bench_method_oneshot = {
     .prepare = oneshot_prepare,
     .check_run = oneshot_run,
     .timed_run = oneshot_run,
-    .release = oneshot_release};
+    .release = oneshot_release,
+    .select = oneshot_prepare};
 
 /* A pcoll plan made once, started and waited for per run. */
 static int planned_prepare(bench_target_t *t)

@@ -144,6 +144,7 @@ static const option_def_t option_defs[] = {
     STRING_OPT("--csv", csv),               STRING_OPT("--json", json),
     STRING_OPT("--plot", plot),             FLAG_OPT("--native-sweep", native_sweep),
     FLAG_OPT("--native-only", native_only), FLAG_OPT("--progress", progress),
+    FLAG_OPT("--sequential", sequential),
     FLAG_OPT("--help", help),               FLAG_OPT("-h", help),
 };
 

@@ -31,6 +31,8 @@ typedef struct bench_opts {
     int native_sweep;              /* --native-sweep */
     int native_only;               /* hidden --native-only: a relaunched native run */
     int progress;                  /* --progress (also on when stderr is a terminal) */
+    int sequential;                /* --sequential: each row's repetitions in a block,
+                                      instead of every row once per round */
     int help;                      /* --help */
 } bench_opts_t;
 

@@ -28,7 +28,7 @@ int bench_time_prepare(const bench_method_t *m, bench_target_t *t, MPI_Comm comm
 static int timed_calls(const bench_method_t *m, bench_target_t *t, int n, MPI_Comm comm,
                        double *times, double *total)
 {
-    int i, rc = PCOLL_SUCCESS, r;
+    int i, rc = m->select ? m->select(t) : PCOLL_SUCCESS, r;
     *total = 0;
     for (i = 0; i < n; i++) {
         double t0;
@@ -57,6 +57,47 @@ static int repetitions(const bench_opts_t *o, double estimate)
     fit = o->max_time / estimate;
     return fit < BENCH_MIN_REPS ? BENCH_MIN_REPS
                                 : fit > BENCH_DEFAULT_REPS ? BENCH_DEFAULT_REPS : (int)fit;
+}
+
+void bench_time_interleaved(const bench_method_t *const *m, bench_target_t *const *t, int n,
+                            const bench_opts_t *o, MPI_Comm comm, double **samples, int *reps,
+                            int *status)
+{
+    double total = 0, one, *local = NULL;
+    int rank, i, k, rc = PCOLL_SUCCESS;
+
+    MPI_Comm_rank(comm, &rank);
+    for (i = 0; i < n; i++) {
+        samples[i] = NULL;
+        status[i] = timed_calls(m[i], t[i], o->warmup, comm, NULL, &one);
+        total += o->warmup > 0 ? one / o->warmup : 0;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_DOUBLE, MPI_MAX, comm);
+    *reps = repetitions(o, total);
+    local = malloc(sizeof *local * (size_t)*reps * (size_t)(n ? n : 1));
+    for (i = 0; rank == 0 && i < n; i++)
+        if (!(samples[i] = malloc(sizeof **samples * (size_t)*reps)))
+            rc = PCOLL_ERR_NOMEM;
+    if (!local)
+        rc = PCOLL_ERR_NOMEM;
+    if ((rc = bench_agree(rc, comm)) != PCOLL_SUCCESS) {
+        for (i = 0; i < n; i++)
+            status[i] = rc;
+        free(local);
+        return;
+    }
+    for (k = 0; k < *reps; k++)
+        for (i = 0; i < n; i++) {
+            double sum;
+            int r = timed_calls(m[i], t[i], 1, comm, &local[(size_t)i * *reps + k], &sum);
+            if (status[i] == PCOLL_SUCCESS)
+                status[i] = r;
+        }
+    for (i = 0; i < n; i++) {
+        MPI_Reduce(&local[(size_t)i * *reps], samples[i], *reps, MPI_DOUBLE, MPI_MAX, 0, comm);
+        status[i] = bench_agree(status[i], comm);
+    }
+    free(local);
 }
 
 int bench_time_runs(const bench_method_t *m, bench_target_t *t, const bench_opts_t *o,

@@ -92,4 +92,4 @@ static void destroy(pcoll_plan_t *plan)
     plan->priv = NULL;
 }
 
-const pcoll__plan_ops_t pcoll__ip_ops = {start, test, destroy};
+const pcoll__plan_ops_t pcoll__ip_ops = {.start = start, .test = test, .destroy = destroy};

@@ -1,0 +1,46 @@
+/*
+ * alltoall `native`: the MPI's own MPI_Alltoall (core/native.h).  In place
+ * it passes MPI_IN_PLACE on; a count over INT_MAX arrives as one item of a
+ * type of that many (the large-count forms), which the MPI takes as is.
+ */
+#include "alltoall/alltoall.h"
+#include "core/native.h"
+#include "core/pmpi.h"
+
+static const void *send_of(const pcoll__a2a_args_t *a)
+{
+    return a->inplace ? MPI_IN_PLACE : a->sendbuf;
+}
+
+static int blocking(const void *args, MPI_Comm comm)
+{
+    const pcoll__a2a_args_t *a = args;
+    return PCOLL__MPI(Alltoall)(send_of(a), a->sendcount, a->sendtype, a->recvbuf, a->recvcount,
+                                a->recvtype, comm);
+}
+
+static int nonblocking(const void *args, MPI_Comm comm, MPI_Request *req)
+{
+    const pcoll__a2a_args_t *a = args;
+    return PCOLL__MPI(Ialltoall)(send_of(a), a->sendcount, a->sendtype, a->recvbuf,
+                                 a->recvcount, a->recvtype, comm, req);
+}
+
+#ifdef PCOLL__NATIVE_HAVE_INIT
+static int init(const void *args, MPI_Comm comm, MPI_Request *req)
+{
+    const pcoll__a2a_args_t *a = args;
+    return PCOLL__MPI(Alltoall_init)(send_of(a), a->sendcount, a->sendtype, a->recvbuf,
+                                     a->recvcount, a->recvtype, comm, MPI_INFO_NULL, req);
+}
+#define INIT init
+#else
+#define INIT NULL
+#endif
+
+static const pcoll__native_calls_t calls = {blocking, nonblocking, INIT};
+
+int pcoll__alltoall_native(pcoll_plan_t *plan, const void *args)
+{
+    return pcoll__native_plan(plan, &calls, args, sizeof(pcoll__a2a_args_t));
+}

@@ -1,0 +1,36 @@
+/*
+ * Plans that call the MPI's own collective: the algorithm `native` of every
+ * table, chosen by auto where no pcoll algorithm is expected to be faster
+ * (docs/algorithms.md, "native").  A collective gives its three calls; the
+ * plan runs the blocking one for the one-shot path (nothing but the MPI
+ * call), MPI-4's persistent request where the MPI has one and the plan was
+ * made by every rank together (persistent init), else the non-blocking
+ * call on every start.  All of them on the library's duplicate of the
+ * communicator, by their profiling names (core/pmpi.h).
+ */
+#ifndef PCOLL_CORE_NATIVE_H
+#define PCOLL_CORE_NATIVE_H
+
+#include <stddef.h>
+
+#include "core/plan.h"
+
+/* The MPI has persistent collectives (MPI_Alltoall_init ...): MPI-4, and
+ * Open MPI 5, which says MPI 3.1. */
+#if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
+#define PCOLL__NATIVE_HAVE_INIT 1
+#endif
+
+typedef struct pcoll__native_calls {
+    int (*blocking)(const void *args, MPI_Comm comm);
+    int (*nonblocking)(const void *args, MPI_Comm comm, MPI_Request *req);
+    /* MPI-4's *_init (NULL: the MPI has none). */
+    int (*init)(const void *args, MPI_Comm comm, MPI_Request *req);
+} pcoll__native_calls_t;
+
+/* Make plan call the MPI's collective with a copy of args (bytes of them,
+ * owned by the plan; what they point to must live as long as the plan). */
+int pcoll__native_plan(pcoll_plan_t *plan, const pcoll__native_calls_t *calls,
+                       const void *args, size_t bytes);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * The automatic choice from a tuning file (base/rules.h, docs/tuning.md):
+ * where a rule of the file covers the case, it decides, and the parameters
+ * it names are used where the options set none.  An algorithm the options
+ * name wins over the file.
+ */
+#include "base/rules.h"
+#include "select/select.h"
+
+int pcoll__select_rule(const pcoll__algo_table_t *t, const char *coll,
+                       const pcoll__opts_t *opts, const pcoll__shape_t *s, long long bytes,
+                       pcoll__rule_t *rule)
+{
+    if (!opts->rules || !pcoll__algo_is_auto(t, opts->algorithm) ||
+        !pcoll__rules_find(opts->rules, t, coll, s->p, s->rpn, bytes, rule))
+        return -1;
+    return rule->algorithm;
+}
+
+void pcoll__select_rule_apply(const pcoll__rule_t *rule, pcoll__opts_t *opts)
+{
+#define TAKE(field) \
+    if (!opts->field) \
+    opts->field = rule->field
+    TAKE(radix);
+    TAKE(ports);
+    TAKE(throttle);
+    TAKE(cores_per_node);
+    TAKE(aux_buffers);
+    TAKE(aux_bytes);
+#undef TAKE
+}
