@@ -12,7 +12,9 @@
  * ddt:   per byte, the 1 MiB ping-pong with the bytes described by a struct
  *        type of 16 runs of MPI_BYTE (the kind pcoll's zero-copy Bruck sends), minus the contiguous one (the MPI's datatype engine).
  * call:  MPI_Alltoall of 1 byte on every rank minus the same exchange made
- *        of MPI_Irecv, MPI_Isend and MPI_Waitall (the collective's own cost).
+ *        of MPI_Irecv, MPI_Isend and MPI_Waitall (the collective's own cost);
+ * pcall: the same with MPI_Alltoall_init's start and wait (MPI_Ialltoall
+ *        where the MPI has no persistent collectives).
  * Each value is the median of N repetitions (default 50).  Ranks other than
  * 0 and 1 only wait, but for call.
  */
@@ -85,22 +87,44 @@ static double ddt_time(char *buf, double contiguous, int reps, int rank, double 
     return derived > contiguous ? (derived - contiguous) / BIG : 0.0;
 }
 
-/* call: MPI_Alltoall of 1 byte per peer on every rank, minus the same
- * exchange made of MPI_Irecv, MPI_Isend and one MPI_Waitall: what the MPI's
- * collective costs beyond its messages.  The maximum over ranks of each. */
-static double call_time(int size, int reps, double *t)
+/* The MPI has persistent collectives: MPI-4, and Open MPI 5 (MPI 3.1). */
+#if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
+#define HAVE_PERSISTENT 1
+#endif
+
+/* call (persistent 0) and pcall (persistent 1): MPI_Alltoall of 1 byte per
+ * peer on every rank (or MPI_Alltoall_init's start and wait; the
+ * non-blocking MPI_Ialltoall without them), minus the same exchange made of
+ * MPI_Irecv, MPI_Isend and one MPI_Waitall: what the MPI's collective costs
+ * beyond its messages.  The maximum over ranks of each. */
+static double call_time(int size, int reps, double *t, int persistent)
 {
     char *s = calloc((size_t)size, 1), *r = calloc((size_t)size, 1);
     MPI_Request *req = malloc(sizeof *req * 2 * (size_t)size);
+    MPI_Request one = MPI_REQUEST_NULL;
     double native, manual, v[2];
     int i, k;
+#ifdef HAVE_PERSISTENT
+    if (persistent)
+        MPI_Alltoall_init(s, 1, MPI_BYTE, r, 1, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL, &one);
+#endif
     for (i = 0; i < reps; i++) {
         double t0;
         MPI_Barrier(MPI_COMM_WORLD);
         t0 = MPI_Wtime();
-        MPI_Alltoall(s, 1, MPI_BYTE, r, 1, MPI_BYTE, MPI_COMM_WORLD);
+        if (!persistent) {
+            MPI_Alltoall(s, 1, MPI_BYTE, r, 1, MPI_BYTE, MPI_COMM_WORLD);
+        } else {
+            if (one != MPI_REQUEST_NULL)
+                MPI_Start(&one);
+            else
+                MPI_Ialltoall(s, 1, MPI_BYTE, r, 1, MPI_BYTE, MPI_COMM_WORLD, &req[0]);
+            MPI_Wait(one != MPI_REQUEST_NULL ? &one : &req[0], MPI_STATUS_IGNORE);
+        }
         t[i] = MPI_Wtime() - t0;
     }
+    if (one != MPI_REQUEST_NULL)
+        MPI_Request_free(&one);
     native = median(t, reps);
     for (i = 0; i < reps; i++) {
         double t0;
@@ -167,7 +191,7 @@ int main(int argc, char **argv)
 {
     int rank, size, reps = 50, i;
     char *a, *b;
-    double *t, alpha, big, gamma, delta, ddt, call;
+    double *t, alpha, big, gamma, delta, ddt, call, pcall;
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int vlen = 0;
 
@@ -199,7 +223,8 @@ int main(int argc, char **argv)
     gamma = copy_time(b, a, reps, t);
     delta = block_time(a, b, reps, t);
     ddt = ddt_time(a, big, reps, rank, t);
-    call = call_time(size, reps, t);
+    call = call_time(size, reps, t, 0);
+    pcall = call_time(size, reps, t, 1);
     MPI_Get_library_version(version, &vlen);
     version[strcspn(version, "\n")] = '\0';
     if (rank == 0) {
@@ -216,6 +241,9 @@ int main(int argc, char **argv)
         printf("export PCOLL_COST_CALL=%.3e   # s the MPI's MPI_Alltoall costs beyond its "
                "messages (np %d)\n",
                call, size);
+        printf("export PCOLL_COST_PCALL=%.3e  # the same for its persistent (else non-blocking) "
+               "form\n",
+               pcall);
         printf("# MPI: %s\n", version);
     }
     free(a);

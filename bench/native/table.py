@@ -3,13 +3,15 @@
 
     table.py FILE.csv [FILE.csv ...]
 
-One markdown table per (collective, mode, np) found: per size the native
+One markdown table per (MPI, collective, mode, np) found (the MPI is the
+file name's first part, as bench/native/run.sh names them): per size the native
 call's median, auto's median and choice, and native / auto (>= 1: auto is
 as fast or faster; the goal of issue 19 is >= 0.95 at every size).  In
 persistent mode the native column is the faster of the MPI's blocking call
 and its MPI-4 persistent form, both timed in the same interleaved run.
 """
 import csv
+import os
 import sys
 from collections import OrderedDict
 
@@ -25,13 +27,14 @@ def human(n):
 def main(paths):
     groups = OrderedDict()
     for path in paths:
+        mpi = os.path.basename(path).split("-")[0]
         with open(path) as f:
             for row in csv.DictReader(f):
-                key = (row["coll"], row["mode"], row["nprocs"])
+                key = (mpi, row["coll"], row["mode"], row["nprocs"])
                 groups.setdefault(key, OrderedDict()).setdefault(int(row["size"]), []).append(row)
     worst_all = None
-    for (coll, mode, np), sizes in groups.items():
-        print("\n%s, %s, np %s\n" % (coll, mode, np))
+    for (mpi, coll, mode, np), sizes in groups.items():
+        print("\n%s, %s, %s, np %s\n" % (mpi, coll, mode, np))
         print("| bytes | native (us) | auto (us) | auto runs | native / auto |")
         print("|---:|---:|---:|---|---:|")
         worst = None

@@ -390,11 +390,12 @@ static int a2av_key(pcoll__call_t *c, pcoll__key_t *k)
     int inplace = r->sendbuf == MPI_IN_PLACE;
     raw_t *kr;
     char *arrays;
-    int rc = check_counts(r, &rs, c->p, "receive", c->fn);
-    if (rc == PCOLL_SUCCESS && !inplace)
-        rc = check_counts(r, &ss, c->p, "send", c->fn);
-    if (rc != PCOLL_SUCCESS)
-        return rc;
+    /* NULL arrays are refused here (the key copies them); negative values by
+     * the check of a miss (a hit's arrays equal those of a checked call). */
+    if (side_null(&rs))
+        return check_counts(r, &rs, c->p, "receive", c->fn);
+    if (!inplace && side_null(&ss))
+        return check_counts(r, &ss, c->p, "send", c->fn);
     if (!(kr = pcoll__key_put(k, sizeof *kr + 2 * (count_b + displ_b))))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
     arrays = (char *)(kr + 1);
@@ -415,7 +416,7 @@ static int a2av_key(pcoll__call_t *c, pcoll__key_t *k)
 static int a2av_choose(pcoll__call_t *c)
 {
     pcoll__a2av_args_t *v = args_of(c);
-    pcoll__shape_t shape = pcoll__shape_of(c->ctx);
+    pcoll__shape_t shape = pcoll__shape_of(c->ctx, c->mode != PCOLL__ONESHOT);
     int algo = pcoll__select_alltoallv(v, &shape, &v->a.opts);
     if (c->mode == PCOLL__PERSISTENT && !c->opts.no_comm && v->maxbytes >= 0)
         algo = pcoll__select_alltoallv_hier(c->ctx, v, algo);

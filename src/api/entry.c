@@ -192,7 +192,7 @@ static int oneshot(pcoll__call_t *c)
         return rc;
     if (requests_collective(c))
         return oneshot_uncached(c);
-    if ((rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
+    if (!c->ctx && (rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
         return rc;
     c->p = c->ctx->size, c->rank = c->ctx->rank;
     k.bytes = NULL;
@@ -228,7 +228,10 @@ static int run_call(pcoll__call_t *c)
     pcoll__set_verbose(0);
     if (c->plan)
         *c->plan = NULL;
-    if ((rc = pcoll__check_comm(c->comm, c->fn)) != PCOLL_SUCCESS)
+    /* One-shot calls on a communicator pcoll knows (checked when its context
+     * was made) skip the communicator's checks. */
+    if (!(c->mode == PCOLL__ONESHOT && pcoll__ctx_known(c->comm, &c->ctx)) &&
+        (rc = pcoll__check_comm(c->comm, c->fn)) != PCOLL_SUCCESS)
         return rc;
     /* One-shot: size and rank from the context, after the options. */
     if (c->mode != PCOLL__ONESHOT) {

@@ -36,22 +36,26 @@ static const numeric_key_t numeric_keys[] = {
 /* The PCOLL_ variables of the environment, found in one pass over it:
  * every call reads its options, and a getenv per option (each a pass over
  * the whole environment) was most of the one-shot path's own time.  A
- * variable set between two calls is seen by the second: each read compares
- * a fingerprint of the environment (the array, its length and the sum of
- * its entries' addresses: setenv, unsetenv and putenv of a new string all
- * change it) with the last one this thread saw, and reads the entries' text
- * again only when it differs.  (putenv of a string later changed in place
- * is not seen.) */
+ * variable set between two calls is seen by the second: the pass is made
+ * again only when the environment may have changed since this thread's last
+ * one.  setenv, unsetenv and putenv either append an entry (the array grows
+ * or its last entry changes), remove one (the array shrinks or entries move
+ * down: a PCOLL_ entry's slot or the last entry changes) or put a new
+ * string into an entry's slot, so the check is the array, its length (its
+ * end is where it was), its last entry and the slots of the PCOLL_ entries,
+ * O(1) in the size of the environment.  (putenv of a string that is later
+ * changed in place is not seen.) */
 #define ENV_MAX 64
 typedef struct env_view {
     const char *var[ENV_MAX]; /* "PCOLL_NAME=value" */
+    size_t slot[ENV_MAX];     /* its index in environ */
     int n;
 } env_view_t;
 
 typedef struct env_print {
     char **at;
     size_t count;
-    uintptr_t sum;
+    const char *last;
 } env_print_t;
 
 /* This thread's last view, and the options it gave with no info for the
@@ -69,11 +73,26 @@ extern char **environ;
 
 static env_print_t env_print(void)
 {
-    env_print_t p = {environ, 0, 0};
+    env_print_t p = {environ, 0, NULL};
     if (p.at)
         for (; p.at[p.count]; p.count++)
-            p.sum += (uintptr_t)p.at[p.count] * (p.count + 1);
+            ;
+    p.last = p.count ? p.at[p.count - 1] : NULL;
     return p;
+}
+
+/* Whether the environment is still the one the memo's view was taken of. */
+static int env_same(const env_memo_t *m)
+{
+    char **e = environ;
+    int k;
+    if (!m->print.at || e != m->print.at || e[m->print.count] ||
+        (m->print.count && e[m->print.count - 1] != m->print.last))
+        return 0;
+    for (k = 0; k < m->view.n; k++)
+        if (e[m->view.slot[k]] != m->view.var[k])
+            return 0;
+    return 1;
 }
 
 static int is_pcoll(const char *var)
@@ -88,24 +107,27 @@ static int is_pcoll(const char *var)
 
 static void env_scan(env_view_t *v)
 {
-    char **e;
+    char **e = environ;
+    size_t i;
     v->n = 0;
-    for (e = environ; e && *e && v->n < ENV_MAX; e++)
-        if (is_pcoll(*e))
-            v->var[v->n++] = *e;
+    for (i = 0; e && e[i] && v->n < ENV_MAX; i++)
+        if (is_pcoll(e[i])) {
+            v->slot[v->n] = i;
+            v->var[v->n++] = e[i];
+        }
 }
 
 /* The view of the environment now; 1 if it is the one memo holds. */
 static int env_take(const env_view_t **v)
 {
-    env_print_t p = env_print();
-    int same = p.at == memo.print.at && p.count == memo.print.count && p.sum == memo.print.sum;
+    env_memo_t *m = &memo;
+    int same = env_same(m);
     if (!same) {
-        memo.print = p;
-        memo.table = NULL;
-        env_scan(&memo.view);
+        m->print = env_print();
+        m->table = NULL;
+        env_scan(&m->view);
     }
-    *v = &memo.view;
+    *v = &m->view;
     return same;
 }
 

@@ -247,6 +247,19 @@ static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
     return PCOLL_SUCCESS;
 }
 
+int pcoll__ctx_known(MPI_Comm comm, pcoll__ctx_t **ctx)
+{
+    void *value;
+    int init = 0, fini = 0, flag = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fini);
+    if (!init || fini || comm == MPI_COMM_NULL || make_keyvals() != PCOLL_SUCCESS ||
+        MPI_Comm_get_attr(comm, comm_keyval, &value, &flag) != MPI_SUCCESS || !flag)
+        return 0;
+    *ctx = value;
+    return 1;
+}
+
 int pcoll__ctx_get(MPI_Comm comm, pcoll__ctx_t **ctx)
 {
     void *value;

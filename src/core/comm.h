@@ -63,6 +63,9 @@ MPI_Comm pcoll__probe_comm(void);
 
 /* The context of comm, created (collectively) on first use. */
 int pcoll__ctx_get(MPI_Comm comm, pcoll__ctx_t **ctx);
+/* 1 and *ctx when MPI is up and comm already has a context (so it passed
+ * pcoll__check_comm when the context was made), else 0; creates nothing. */
+int pcoll__ctx_known(MPI_Comm comm, pcoll__ctx_t **ctx);
 void pcoll__ctx_retain(pcoll__ctx_t *ctx);
 void pcoll__ctx_release(pcoll__ctx_t *ctx);   /* NULL-safe */
 /* The tag for a new persistent plan. */

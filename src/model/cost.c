@@ -33,12 +33,12 @@ static double env_or(const char *name, double fallback)
  * than the same bytes contiguous, Open MPI about 1e-10. */
 typedef struct mpi_defaults {
     const char *name;  /* in MPI_Get_library_version's text */
-    double cpu, ddt, call;
+    double cpu, ddt, call, pcall, rs_bytes;
 } mpi_defaults_t;
 
 static const mpi_defaults_t defaults[] = {
-    {"Open MPI", 3.0e-8, 1.0e-10, 0.0},
-    {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7},
+    {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10},
+    {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7, 8.0e-7, 0.0},
 };
 
 static void mpi_defaults(pcoll__cost_t *c)
@@ -49,6 +49,8 @@ static void mpi_defaults(pcoll__cost_t *c)
     c->cpu = 5.0e-8;
     c->ddt = 3.0e-10;
     c->call = 0.0;
+    c->pcall = 0.0;
+    c->rs_bytes = 0.0;
     MPI_Initialized(&init);
     MPI_Finalized(&fini);
     if (!init || fini || MPI_Get_library_version(version, &len) != MPI_SUCCESS)
@@ -59,6 +61,8 @@ static void mpi_defaults(pcoll__cost_t *c)
             c->cpu = defaults[i].cpu;
             c->ddt = defaults[i].ddt;
             c->call = defaults[i].call;
+            c->pcall = defaults[i].pcall;
+            c->rs_bytes = defaults[i].rs_bytes;
             return;
         }
 }
@@ -74,7 +78,16 @@ pcoll__cost_t pcoll__cost_params(void)
     c.cpu = env_or("PCOLL_COST_CPU", c.cpu);
     c.ddt = env_or("PCOLL_COST_DDT", c.ddt);
     c.call = env_or("PCOLL_COST_CALL", c.call);
+    c.pcall = env_or("PCOLL_COST_PCALL", c.pcall);
     c.margin = env_or("PCOLL_COST_MARGIN", 0.1);
+    return c;
+}
+
+pcoll__cost_t pcoll__cost_for(int started)
+{
+    pcoll__cost_t c = pcoll__cost_params();
+    if (started)
+        c.call = c.pcall;
     return c;
 }
 
@@ -240,5 +253,5 @@ double pcoll__cost_native_rs(const pcoll__cost_t *c, int p, double n)
 {
     pcoll__cost_t m = as_native(c);
     double halving = pcoll__cost_rs_halving(&m, p, n), pairwise = pcoll__cost_rs_ring(&m, p, n, 0);
-    return (halving < pairwise ? halving : pairwise) + c->call;
+    return (halving < pairwise ? halving : pairwise) + n * c->rs_bytes + c->call;
 }

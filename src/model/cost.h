@@ -23,6 +23,11 @@ typedef struct pcoll__cost {
                       run cost beta alone) */
     double call;   /* s the MPI's own collective call costs beyond its messages
                       (its algorithm choice, requests, schedule) */
+    double pcall;  /* the same for its persistent or non-blocking form */
+    double rs_bytes; /* s per byte of the whole vector that the MPI's
+                      reduce-scatter adds to recursive halving or a pairwise
+                      exchange (Open MPI's grows like a reduce to one rank and
+                      a scatter: 10x pcoll's ring at 512 KiB blocks, np 2) */
     double margin; /* a pcoll algorithm is chosen over the MPI's own collective
                       only when predicted faster by this fraction */
 } pcoll__cost_t;
@@ -30,8 +35,13 @@ typedef struct pcoll__cost {
 /* The model parameters: defaults for the MPI in use (MPI_Get_library_version:
  * MPICH or Open MPI, measured with tools/pcoll-probe on a shared-memory node,
  * docs/algorithms.md), overridden by the environment: PCOLL_COST_ALPHA,
- * _BETA, _GAMMA, _DELTA, _CPU, _DDT, _CALL, _MARGIN. */
+ * _BETA, _GAMMA, _DELTA, _CPU, _DDT, _CALL, _PCALL, _MARGIN. */
 pcoll__cost_t pcoll__cost_params(void);
+
+/* The parameters for a plan whose native form would start a persistent or
+ * non-blocking request (started != 0) instead of making the blocking call:
+ * call becomes pcall. */
+pcoll__cost_t pcoll__cost_for(int started);
 
 /* The MPI's own collectives, as the model sees them: the best of the
  * classic algorithms MPI libraries use (direct exchange, Bruck with local

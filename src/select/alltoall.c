@@ -108,9 +108,10 @@ static void predict(const pcoll__a2a_args_t *a, int p, double *t)
  * faster than the MPI's own collective by the model's margin.  In place,
  * large buffers weigh only pairwise (one block of scratch instead of a
  * staged copy of everything). */
-static int choose_by_cost(const pcoll__a2a_args_t *a, int p)
+static int choose_by_cost(const pcoll__a2a_args_t *a, const pcoll__shape_t *s)
 {
-    pcoll__cost_t c = pcoll__cost_params();
+    pcoll__cost_t c = pcoll__cost_for(s->started);
+    int p = s->p;
     long long n = a->blockbytes;
     int i, best = ALGO_SCATTERED;
     double t[ALGO_AUTO];
@@ -141,7 +142,7 @@ int pcoll__select_alltoall(const pcoll__a2a_args_t *a, const pcoll__shape_t *s,
     ruled = pcoll__select_rule(&pcoll__alltoall_table, "alltoall", &a->opts, s, a->blockbytes,
                                &rule);
     if (ruled < 0)
-        return choose_by_cost(a, s->p);
+        return choose_by_cost(a, s);
     if (tuned)
         pcoll__select_rule_apply(&rule, tuned);
     return ruled;
@@ -149,8 +150,8 @@ int pcoll__select_alltoall(const pcoll__a2a_args_t *a, const pcoll__shape_t *s,
 
 int pcoll__select_alltoall_hier(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *a, int chosen)
 {
-    pcoll__cost_t c = pcoll__cost_params();
-    pcoll__shape_t s = pcoll__shape_of(ctx);
+    pcoll__cost_t c = pcoll__cost_for(1);
+    pcoll__shape_t s = pcoll__shape_of(ctx, 1);
     pcoll__rule_t rule;
     double t[ALGO_AUTO], flat;
     int i, p = s.p;

@@ -60,7 +60,8 @@ static const pcoll__algo_t algos[] = {
                   pcoll__alltoallv_native, PCOLL__ALGO_INPLACE},
     [V_AUTO] = {"auto",
                 "persistent: a tuning file's rule, else the cost model over the sizes of "
-                "every rank (p, sizes, regularity) and native; one-shot: native",
+                "every rank (p, sizes, regularity) and native; one-shot: by p and the MPI "
+                "(scattered or native)",
                 NULL, 0},
 };
 
@@ -90,9 +91,9 @@ static int bruck_fits(const pcoll__a2av_args_t *v)
 
 /* Persistent auto: the cost model over the global sizes; a pcoll algorithm
  * only where it is predicted faster than the MPI's own by the margin. */
-static int choose_global(const pcoll__a2av_args_t *v, int p)
+static int choose_global(const pcoll__a2av_args_t *v, int p, int started)
 {
-    pcoll__cost_t c = pcoll__cost_params();
+    pcoll__cost_t c = pcoll__cost_for(started);
     double direct = pcoll__cost_direct(&c, p, v->maxbytes);
     double padded =
         pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) + 2.0 * p * v->maxbytes * c.gamma;
@@ -114,6 +115,20 @@ static int choose_global(const pcoll__a2av_args_t *v, int p)
     return best * (1.0 + c.margin) < native ? algo : V_NATIVE;
 }
 
+/* Without the other ranks' sizes: a direct exchange where the MPI's cost
+ * per call outweighs pcoll's per message (both predicted for empty
+ * messages, pcoll's with the margin: MPICH at p <= 3), else the MPI's own;
+ * in place the MPI's own. */
+static int choose_blind(const pcoll__a2av_args_t *v, int p, int started)
+{
+    pcoll__cost_t c = pcoll__cost_for(started);
+    if (v->a.inplace)
+        return V_NATIVE;
+    return pcoll__cost_direct(&c, p, 0) * (1.0 + c.margin) < pcoll__cost_native_alltoall(&c, p, 0)
+               ? V_SCATTERED
+               : V_NATIVE;
+}
+
 /* Bytes per peer for the tuning rules: the mean of the rank that receives
  * the most (known after the persistent agreement only). */
 static long long mean_bytes(const pcoll__a2av_args_t *v, int p)
@@ -130,15 +145,15 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
     if (!pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm))
         return v->a.opts.algorithm;
     /* One-shot and local: the sizes of the other ranks are not known, and
-     * every rank must choose alike: the MPI's own. */
+     * every rank must choose alike: by p and the MPI alone. */
     if (v->maxbytes < 0)
-        return V_NATIVE;
+        return choose_blind(v, p, s->started);
     ruled = pcoll__select_rule(&pcoll__alltoallv_table, "alltoallv", &v->a.opts, s,
                                mean_bytes(v, p), &rule);
     if (ruled == V_INPLACE && !(v->a.inplace && v->inplace_ok))
         ruled = -1;
     if (ruled < 0)
-        return choose_global(v, p);
+        return choose_global(v, p, s->started);
     if (tuned)
         pcoll__select_rule_apply(&rule, tuned);
     return ruled;
@@ -146,8 +161,8 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
 
 int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen)
 {
-    pcoll__cost_t c = pcoll__cost_params();
-    pcoll__shape_t s = pcoll__shape_of(ctx);
+    pcoll__cost_t c = pcoll__cost_for(1);
+    pcoll__shape_t s = pcoll__shape_of(ctx, 1);
     pcoll__rule_t rule;
     int p = s.p;
     double flat = pcoll__cost_direct(&c, p, v->maxbytes),

@@ -15,9 +15,13 @@
 #include "reduce_scatter/reduce_scatter.h"
 
 /* The job's shape as the choices see it: the communicator size and the
- * most ranks on one node (0: unknown), for the tuning rules. */
+ * most ranks on one node (0: unknown), for the tuning rules; and whether
+ * the plan is started (persistent and local plans: `native` would start a
+ * persistent or non-blocking request, whose cost differs from the blocking
+ * call's, pcoll__cost_for). */
 typedef struct pcoll__shape {
     int p, rpn;
+    int started;
 } pcoll__shape_t;
 
 extern const pcoll__algo_table_t pcoll__alltoall_table;
@@ -57,10 +61,10 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
 int pcoll__select_rule(const pcoll__algo_table_t *t, const char *coll,
                        const pcoll__opts_t *opts, const pcoll__shape_t *s, long long bytes,
                        pcoll__rule_t *rule);
-/* The shape of ctx's communicator. */
-static inline pcoll__shape_t pcoll__shape_of(const pcoll__ctx_t *ctx)
+/* The shape of ctx's communicator for a started plan or a blocking call. */
+static inline pcoll__shape_t pcoll__shape_of(const pcoll__ctx_t *ctx, int started)
 {
-    pcoll__shape_t s = {ctx->size, ctx->ranks_per_node};
+    pcoll__shape_t s = {ctx->size, ctx->ranks_per_node, started};
     return s;
 }
 /* The rule's parameters into opts where the options set none. */

@@ -42,6 +42,11 @@ MPI_Info bench_make_info(const char *algorithm, int no_comm);
 
 /* Defaults of the automatic number of repetitions (no --reps). */
 enum { BENCH_DEFAULT_REPS = 100, BENCH_MIN_REPS = 10 };
+/* Interleaved rows: at most this many rows at one size; a fast row's sample
+ * is the mean of a batch of calls lasting about BENCH_BATCH_SECONDS (at
+ * most BENCH_MAX_BATCH calls). */
+enum { BENCH_MAX_ROWS = 64, BENCH_MAX_BATCH = 256 };
+#define BENCH_BATCH_SECONDS 20e-6
 
 /* checks.c: the status every rank agrees on: the lowest negative status,
  * else 1 if some rank says 1 (wrong), else 0. */

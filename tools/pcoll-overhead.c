@@ -1,0 +1,131 @@
+/*
+ * pcoll-overhead: what pcoll's own paths cost per call, against the MPI's
+ * alltoall, interleaved in one run:
+ *
+ *   mpiexec -n P pcoll-overhead [--bytes N] [--batches B] [--calls C] [--algorithm A]
+ *
+ * Each batch times C calls of each of MPI_Alltoall, a persistent plan's
+ * pcoll_start + pcoll_wait, and the one-shot pcoll_alltoall (which looks its
+ * plan up in the cache), in turn, after a barrier; the medians over the
+ * batches (rank 0's clock) and the one-shot path's own cost (one-shot minus
+ * persistent) are printed.  --algorithm names the plans' algorithm (info
+ * pcoll_algorithm for the plan, PCOLL_ALLTOALL_ALGORITHM for the one-shot
+ * call; default: auto for both).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "pcoll.h"
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp);
+    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* One batch of calls of kind k (0 MPI, 1 persistent, 2 one-shot); us per call. */
+static double batch(int k, int calls, pcoll_plan_t *plan, char *s, char *r, int n)
+{
+    double t0;
+    int i, rc = PCOLL_SUCCESS;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    for (i = 0; i < calls && rc == PCOLL_SUCCESS; i++)
+        if (k == 0)
+            rc = MPI_Alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, MPI_COMM_WORLD);
+        else if (k == 1)
+            rc = pcoll_start(plan) == PCOLL_SUCCESS ? pcoll_wait(plan) : PCOLL_ERR_STATE;
+        else
+            rc = pcoll_alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, MPI_COMM_WORLD);
+    if (rc != PCOLL_SUCCESS) {
+        fprintf(stderr, "pcoll-overhead: call failed: %s\n", pcoll_last_error());
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return (MPI_Wtime() - t0) / calls * 1e6;
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const names[] = {"MPI_Alltoall", "persistent", "one-shot"};
+    int n = 8, batches = 100, calls = 200, p, rank, b, k, i;
+    const char *algorithm = NULL;
+    double *t[3], med[3];
+    pcoll_plan_t *plan = NULL;
+    MPI_Info info;
+    char *s, *r;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (i = 1; i < argc; i++) {
+        if (i + 1 < argc && strcmp(argv[i], "--bytes") == 0)
+            n = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--batches") == 0)
+            batches = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--calls") == 0)
+            calls = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--algorithm") == 0)
+            algorithm = argv[++i];
+        else {
+            if (rank == 0)
+                fprintf(stderr, "usage: mpiexec -n P pcoll-overhead [--bytes N] [--batches B] "
+                                "[--calls C] [--algorithm A]\n");
+            MPI_Finalize();
+            return 2;
+        }
+    }
+    if (n < 0 || batches < 1 || calls < 1) {
+        if (rank == 0)
+            fprintf(stderr, "pcoll-overhead: --bytes >= 0, --batches and --calls >= 1\n");
+        MPI_Finalize();
+        return 2;
+    }
+    s = calloc((size_t)n * (size_t)p + 1, 1);
+    r = calloc((size_t)n * (size_t)p + 1, 1);
+    MPI_Info_create(&info);
+    if (algorithm) {
+        MPI_Info_set(info, "pcoll_algorithm", algorithm);
+        setenv("PCOLL_ALLTOALL_ALGORITHM", algorithm, 1);
+    }
+    if (!s || !r ||
+        pcoll_alltoall_init(s, n, MPI_BYTE, r, n, MPI_BYTE, MPI_COMM_WORLD, info, &plan) !=
+            PCOLL_SUCCESS) {
+        fprintf(stderr, "pcoll-overhead: %s\n", s && r ? pcoll_last_error() : "out of memory");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (k = 0; k < 3; k++)
+        t[k] = malloc(sizeof(double) * (size_t)batches);
+    for (b = -2; b < batches; b++) /* two batches of warm-up */
+        for (k = 0; k < 3; k++) {
+            double us = batch(k, calls, plan, s, r, n);
+            if (b >= 0)
+                t[k][b] = us;
+        }
+    for (k = 0; k < 3; k++)
+        med[k] = median(t[k], batches);
+    if (rank == 0) {
+        printf("# pcoll-overhead: np %d, %d B per peer, plan %s, %d batches of %d calls, "
+               "medians, us per call\n",
+               p, n, pcoll_plan_algorithm(plan), batches, calls);
+        for (k = 0; k < 3; k++)
+            printf("%-14s %9.3f\n", names[k], med[k]);
+        printf("%-14s %9.3f\n", "one-shot path", med[2] - med[1]);
+    }
+    for (k = 0; k < 3; k++)
+        free(t[k]);
+    pcoll_plan_free(&plan);
+    MPI_Info_free(&info);
+    free(s);
+    free(r);
+    MPI_Finalize();
+    return 0;
+}
