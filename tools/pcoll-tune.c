@@ -13,7 +13,8 @@
  * candidate once, each after a barrier, and keeps the slowest rank's time
  * (MPI_Reduce MAX); a candidate's time is the median over the rounds.  The
  * fastest wins, but a pcoll algorithm must beat the native collective by 3%
- * to be chosen over it.  Consecutive sizes with the same winner become one
+ * to be chosen over it, and do so again in a second set of rounds against
+ * native alone.  Consecutive sizes with the same winner become one
  * rule; the rules cover bytes 0 to 2^50 without gaps, the boundaries at the
  * geometric midpoints of the measured sizes.
  */
@@ -578,8 +579,9 @@ typedef struct result {
     double native;   /* seconds; 0: not measured */
 } result_t;
 
-/* The fastest; a pcoll algorithm over native only when MARGIN faster. */
-static void choose(const cand_t *k, int n, result_t *res)
+/* The fastest; a pcoll algorithm over native only when MARGIN faster.
+ * Returns the winner's index (-1: none). */
+static int choose(const cand_t *k, int n, result_t *res)
 {
     int i, best = -1, native = -1;
     for (i = 0; i < n; i++) {
@@ -595,11 +597,40 @@ static void choose(const cand_t *k, int n, result_t *res)
     if (best < 0) { /* nothing ran: cannot happen while native is a candidate */
         memset(&res->best, 0, sizeof res->best);
         snprintf(res->best.algo, sizeof res->best.algo, "native");
-        return;
+        return -1;
     }
     res->best = k[best];
     res->best.plan = NULL;
     res->native = native >= 0 ? k[native].median : 0;
+    return best;
+}
+
+/* The index of native among the candidates (-1: none). */
+static int native_of(const cand_t *k, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (k[i].ok && strcmp(k[i].algo, "native") == 0)
+            return i;
+    return -1;
+}
+
+/* A pcoll winner must win again: a second set of rounds of it against
+ * native alone, interleaved (a lucky first set, such as a node-aware
+ * algorithm whose shared-memory barrier happened to meet its peers at once,
+ * does not make a rule).  Collective; rank 0 updates *res. */
+static void confirm(const tuner_t *t, const coll_t *c, const bufs_t *b, const cand_t *k, int n,
+                    int best, long long bytes, result_t *res)
+{
+    int nat = native_of(k, n);
+    cand_t two[2];
+    MPI_Bcast(&best, 1, MPI_INT, 0, t->comm);
+    if (best < 0 || nat < 0 || best == nat)
+        return;
+    two[0] = k[best], two[1] = k[nat];
+    rounds(t, c, b, two, 2, bytes);
+    if (t->rank == 0)
+        choose(two, 2, res);
 }
 
 /* --verbose: what every candidate took (rank 0). */
@@ -635,7 +666,7 @@ static int measure(tuner_t *t, const coll_t *c, long long bytes, result_t *res)
     cand_t k[MAX_CANDS];
     long long count = items_for(c, bytes);
     bufs_t b;
-    int n, i, w;
+    int n, i, w, best;
     if (count * t->p * c->item > MAX_BUFFER || count > INT_MAX / t->p) {
         if (t->rank == 0)
             fprintf(stderr, "%spcoll-tune: %s %lld B: buffers over %lld MiB, left out\n",
@@ -653,13 +684,13 @@ static int measure(tuner_t *t, const coll_t *c, long long bytes, result_t *res)
         for (w = 0; w < WARMUP && k[i].ok; w++)
             run(c, &b, &k[i], bytes);
     rounds(t, c, &b, k, n, bytes);
+    res->bytes = bytes;
+    best = t->rank == 0 ? choose(k, n, res) : -1;
+    report(t, c, bytes, k, n);
+    confirm(t, c, &b, k, n, best, bytes, res);
     for (i = 0; i < n; i++)
         pcoll_plan_free(&k[i].plan);
     bufs_free(&b);
-    res->bytes = bytes;
-    if (t->rank == 0)
-        choose(k, n, res);
-    report(t, c, bytes, k, n);
     return 0;
 }
 

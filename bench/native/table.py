@@ -3,17 +3,21 @@
 
     table.py FILE.csv [FILE.csv ...]
 
-One markdown table per (MPI, collective, mode, np) found (the MPI is the
-file name's first part, as bench/native/run.sh names them): per size the native
-call's median, auto's median and choice, and native / auto (>= 1: auto is
-as fast or faster; the goal of issue 19 is >= 0.95 at every size).  In
-persistent mode the native column is the faster of the MPI's blocking call
-and its MPI-4 persistent form, both timed in the same interleaved run.
+One markdown table per (MPI, collective, np) found (the MPI is the file
+name's first part, as bench/native/run.sh names them), the blocking
+(one-shot) and persistent modes side by side: per size the native call's
+median, auto's median and choice, and native / auto (>= 1: auto is as fast
+or faster; the goal of issue 19 is >= 0.95 at every size).  In persistent
+mode the native column is the faster of the MPI's blocking call and its
+persistent form (MPI_*_init), both timed in the same interleaved run.  The
+last line of each table is the worst ratio of each mode.
 """
 import csv
 import os
 import sys
 from collections import OrderedDict
+
+MODES = ("blocking", "persistent")
 
 
 def human(n):
@@ -24,35 +28,46 @@ def human(n):
     return "%d B" % n
 
 
+def cell(rows):
+    """(text of the three cells, ratio or None) for one mode at one size."""
+    if not rows:
+        return "| | | ", None
+    nat = [r for r in rows if r["kind"].startswith("native") and r["result"] == "ok"]
+    auto = [r for r in rows if r["algorithm"] == "auto"]
+    if not nat or not auto or auto[0]["result"] != "ok":
+        return "| - | %s | - " % (auto[0]["result"] if auto else "-"), None
+    best = min(nat, key=lambda r: float(r["median_us"]))
+    t_nat, t_auto = float(best["median_us"]), float(auto[0]["median_us"])
+    mark = "" if best["kind"] == "native" else " (init)"
+    return "| %.2f%s | %.2f %s | %.2f " % (t_nat, mark, t_auto, auto[0]["runs"],
+                                          t_nat / t_auto), t_nat / t_auto
+
+
 def main(paths):
     groups = OrderedDict()
     for path in paths:
         mpi = os.path.basename(path).split("-")[0]
         with open(path) as f:
             for row in csv.DictReader(f):
-                key = (mpi, row["coll"], row["mode"], row["nprocs"])
-                groups.setdefault(key, OrderedDict()).setdefault(int(row["size"]), []).append(row)
-    worst_all = None
-    for (mpi, coll, mode, np), sizes in groups.items():
-        print("\n%s, %s, %s, np %s\n" % (mpi, coll, mode, np))
-        print("| bytes | native (us) | auto (us) | auto runs | native / auto |")
-        print("|---:|---:|---:|---|---:|")
-        worst = None
-        for size, rows in sizes.items():
-            nat = [r for r in rows if r["kind"].startswith("native") and r["result"] == "ok"]
-            auto = [r for r in rows if r["algorithm"] == "auto"]
-            if not nat or not auto or auto[0]["result"] != "ok":
-                print("| %s | - | - | %s | - |" % (human(size), auto[0]["result"] if auto else "-"))
-                continue
-            best = min(nat, key=lambda r: float(r["median_us"]))
-            t_nat, t_auto = float(best["median_us"]), float(auto[0]["median_us"])
-            ratio = t_nat / t_auto
-            worst = ratio if worst is None else min(worst, ratio)
-            print("| %s | %.2f (%s) | %.2f | %s | %.2f |" % (human(size), t_nat, best["algorithm"],
-                                                           t_auto, auto[0]["runs"], ratio))
-        if worst is not None:
-            print("\nworst native / auto: %.2f" % worst)
-            worst_all = worst if worst_all is None else min(worst_all, worst)
+                key = (mpi, row["coll"], row["nprocs"])
+                size = groups.setdefault(key, OrderedDict()).setdefault(int(row["size"]), {})
+                size.setdefault(row["mode"], []).append(row)
+    for (mpi, coll, np), sizes in groups.items():
+        print("\n%s, %s, np %s (us; native / auto >= 1: auto as fast or faster)\n" % (mpi, coll, np))
+        print("| bytes | blocking: native | auto (runs) | native / auto "
+              "| persistent: native | auto (runs) | native / auto |")
+        print("|---:|---:|---|---:|---:|---|---:|")
+        worst = {m: None for m in MODES}
+        for size, modes in sizes.items():
+            line = "| %s " % human(size)
+            for m in MODES:
+                text, ratio = cell(modes.get(m, []))
+                line += text
+                if ratio is not None:
+                    worst[m] = ratio if worst[m] is None else min(worst[m], ratio)
+            print(line + "|")
+        print("\nworst native / auto: " + ", ".join(
+            "%s %s" % (m, "-" if worst[m] is None else "%.2f" % worst[m]) for m in MODES))
     return 0
 
 
