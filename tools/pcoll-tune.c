@@ -28,6 +28,7 @@
 
 #include <mpi.h>
 
+#include "bench.h" /* bench_json_string */
 #include "pcoll.h"
 
 #define MAX_SIZES 32
@@ -744,20 +745,6 @@ static int write_rules(FILE *f, const tuner_t *t, const coll_t *c, const result_
     return rules;
 }
 
-/* s as a JSON string's contents (quotes and control characters escaped). */
-static void json_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-}
-
 /* The first line of s, runs of blanks made one space, none at the ends. */
 static void first_line(char *s)
 {
@@ -781,11 +768,11 @@ static void header(FILE *f)
     MPI_Get_processor_name(host, &len);
     gmtime_r(&now, &tm);
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    fputs("{\"pcoll_tuning\": 1, \"mpi\": \"", f);
-    json_text(f, lib);
-    fputs("\", \"host\": \"", f);
-    json_text(f, host);
-    fprintf(f, "\", \"created\": \"%s\",\n \"rules\": [", when);
+    fputs("{\"pcoll_tuning\": 1, \"mpi\": ", f);
+    bench_json_string(f, lib);
+    fputs(", \"host\": ", f);
+    bench_json_string(f, host);
+    fprintf(f, ", \"created\": \"%s\",\n \"rules\": [", when);
 }
 
 /* Rank 0: the rules of every collective into o.out; 0, or -1. */

@@ -33,12 +33,9 @@ static int init(const void *args, MPI_Comm comm, MPI_Request *req)
     return PCOLL__MPI(Alltoall_init)(send_of(a), a->sendcount, a->sendtype, a->recvbuf,
                                      a->recvcount, a->recvtype, comm, MPI_INFO_NULL, req);
 }
-#define INIT init
-#else
-#define INIT NULL
 #endif
 
-static const pcoll__native_calls_t calls = {blocking, nonblocking, INIT};
+static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init)};
 
 int pcoll__alltoall_native(pcoll_plan_t *plan, const void *args)
 {

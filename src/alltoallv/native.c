@@ -65,12 +65,9 @@ static int init(const void *args, MPI_Comm comm, MPI_Request *req)
                                       v->a.recvbuf, INTS(v, 2), INTS(v, 3), v->a.recvtype, comm,
                                       MPI_INFO_NULL, req);
 }
-#define INIT init
-#else
-#define INIT NULL
 #endif
 
-static const pcoll__native_calls_t calls = {blocking, nonblocking, INIT};
+static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init)};
 
 /* The four arrays as ints into v->ints, or 0 when one does not fit. */
 static int as_ints(pcoll_plan_t *plan, vargs_t *v)

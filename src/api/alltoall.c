@@ -95,7 +95,7 @@ static int a2a_agree(pcoll__call_t *c, int local)
                                        "MPI_IN_PLACE use", "pcoll_radix",
                                        "the use of the automatic choice"};
     const pcoll__a2a_args_t *a = (const pcoll__a2a_args_t *)(const void *)c->args;
-    pcoll__shape_t shape = pcoll__shape_of(c->ctx, c->mode != PCOLL__ONESHOT);
+    pcoll__shape_t shape = pcoll__call_shape(c);
     long long vals[5];
     vals[0] = a->blockbytes;
     vals[1] = pcoll__select_alltoall(a, &shape, NULL);
@@ -130,7 +130,7 @@ static int a2a_key(pcoll__call_t *c, pcoll__key_t *k)
 static int a2a_choose(pcoll__call_t *c)
 {
     pcoll__a2a_args_t *a = (pcoll__a2a_args_t *)(void *)c->args;
-    pcoll__shape_t shape = pcoll__shape_of(c->ctx, c->mode != PCOLL__ONESHOT);
+    pcoll__shape_t shape = pcoll__call_shape(c);
     int algo = pcoll__select_alltoall(a, &shape, &a->opts);
     if (c->mode == PCOLL__PERSISTENT && !c->opts.no_comm)
         algo = pcoll__select_alltoall_hier(c->ctx, a, algo);

@@ -416,7 +416,7 @@ static int a2av_key(pcoll__call_t *c, pcoll__key_t *k)
 static int a2av_choose(pcoll__call_t *c)
 {
     pcoll__a2av_args_t *v = args_of(c);
-    pcoll__shape_t shape = pcoll__shape_of(c->ctx, c->mode != PCOLL__ONESHOT);
+    pcoll__shape_t shape = pcoll__call_shape(c);
     int algo = pcoll__select_alltoallv(v, &shape, &v->a.opts);
     if (c->mode == PCOLL__PERSISTENT && !c->opts.no_comm && v->maxbytes >= 0)
         algo = pcoll__select_alltoallv_hier(c->ctx, v, algo);

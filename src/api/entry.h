@@ -23,6 +23,7 @@
 #include "base/options.h"
 #include "core/comm.h"
 #include "core/plan.h"
+#include "select/select.h"
 
 /* The three ways into the path. */
 typedef enum pcoll__mode {
@@ -103,6 +104,14 @@ struct pcoll__coll {
  * the persistent and local modes (NULL for one-shot). */
 int pcoll__entry(const pcoll__coll_t *coll, pcoll__mode_t mode, const char *fn, const void *raw,
                  MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
+
+/* The job's shape as the automatic choice sees it for this call: started
+ * plans (persistent and local), planned together (persistent init). */
+static inline pcoll__shape_t pcoll__call_shape(const pcoll__call_t *c)
+{
+    return pcoll__shape_of(c->ctx, c->mode != PCOLL__ONESHOT,
+                           c->mode == PCOLL__PERSISTENT && !c->opts.no_comm);
+}
 
 /* Room for len bytes of the collective's part of the key (zeroed); NULL
  * when memory runs out (the hook answers PCOLL_ERR_NOMEM). */

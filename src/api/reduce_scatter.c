@@ -180,7 +180,7 @@ static int rs_agree(pcoll__call_t *c, int local)
 {
     static const char *const what[] = {"the vector length", "the algorithm", "MPI_IN_PLACE use"};
     const pcoll__rs_args_t *a = args_of(c);
-    pcoll__shape_t shape = pcoll__shape_of(c->ctx, c->mode != PCOLL__ONESHOT);
+    pcoll__shape_t shape = pcoll__call_shape(c);
     int n = 3 + c->p, i, rc;
     long long *v = local == PCOLL_SUCCESS ? pcoll__malloc(sizeof *v * 3 * (size_t)n) : NULL;
     if (!v && local == PCOLL_SUCCESS)
@@ -232,7 +232,7 @@ static int rs_key(pcoll__call_t *c, pcoll__key_t *k)
 static int rs_choose(pcoll__call_t *c)
 {
     pcoll__rs_args_t *a = args_of(c);
-    pcoll__shape_t shape = pcoll__shape_of(c->ctx, c->mode != PCOLL__ONESHOT);
+    pcoll__shape_t shape = pcoll__call_shape(c);
     return pcoll__select_reduce_scatter(a, &shape, &a->opts);
 }
 

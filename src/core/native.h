@@ -19,6 +19,9 @@
  * Open MPI 5, which says MPI 3.1. */
 #if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
 #define PCOLL__NATIVE_HAVE_INIT 1
+#define PCOLL__NATIVE_INIT(fn) fn
+#else
+#define PCOLL__NATIVE_INIT(fn) NULL
 #endif
 
 typedef struct pcoll__native_calls {

@@ -75,12 +75,9 @@ static int init(const void *args, MPI_Comm comm, MPI_Request *req)
                     : PCOLL__MPI(Reduce_scatter_init)(r->sendbuf, r->recvbuf, r->counts,
                                                       r->type, r->op, comm, MPI_INFO_NULL, req);
 }
-#define INIT init
-#else
-#define INIT NULL
 #endif
 
-static const pcoll__native_calls_t calls = {blocking, nonblocking, INIT};
+static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init)};
 
 int pcoll__reduce_scatter_native(pcoll_plan_t *plan, const void *args)
 {

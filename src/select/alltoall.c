@@ -151,20 +151,18 @@ int pcoll__select_alltoall(const pcoll__a2a_args_t *a, const pcoll__shape_t *s,
 int pcoll__select_alltoall_hier(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *a, int chosen)
 {
     pcoll__cost_t c = pcoll__cost_for(1);
-    pcoll__shape_t s = pcoll__shape_of(ctx, 1);
-    pcoll__rule_t rule;
     double t[ALGO_AUTO], flat;
-    int i, p = s.p;
+    int i, p = ctx->size;
     if (!pcoll__algo_is_auto(&pcoll__alltoall_table, a->opts.algorithm) || a->blockbytes == 0 ||
-        (a->inplace && chosen == ALGO_PAIRWISE) ||
-        pcoll__select_rule(&pcoll__alltoall_table, "alltoall", &a->opts, &s, a->blockbytes,
-                           &rule) >= 0)
+        (a->inplace && chosen == ALGO_PAIRWISE))
         return chosen;
     predict(a, p, t);
     flat = pcoll__cost_native_alltoall(&c, p, a->blockbytes);
     for (i = 0; i < ALGO_AUTO; i++)
         if (t[i] >= 0 && t[i] < flat)
             flat = t[i];
-    return pcoll__hier_pays(ctx, &a->opts, a->blockbytes, flat / (1.0 + c.margin)) ? ALGO_HIER
-                                                                                    : chosen;
+    return pcoll__select_hier(ctx, &pcoll__alltoall_table, "alltoall", &a->opts, a->blockbytes,
+                              a->blockbytes, flat)
+               ? ALGO_HIER
+               : chosen;
 }

@@ -162,17 +162,14 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
 int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen)
 {
     pcoll__cost_t c = pcoll__cost_for(1);
-    pcoll__shape_t s = pcoll__shape_of(ctx, 1);
-    pcoll__rule_t rule;
-    int p = s.p;
+    int p = ctx->size;
     double flat = pcoll__cost_direct(&c, p, v->maxbytes),
            native = pcoll__cost_native_alltoall(&c, p, v->maxbytes);
     if (v->maxbytes <= 0 || v->a.inplace ||
-        !pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm) ||
-        pcoll__select_rule(&pcoll__alltoallv_table, "alltoallv", &v->a.opts, &s,
-                           mean_bytes(v, p), &rule) >= 0)
+        !pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm))
         return chosen;
-    flat = native < flat ? native : flat;
-    return pcoll__hier_pays(ctx, &v->a.opts, v->maxbytes, flat / (1.0 + c.margin)) ? V_HIER
-                                                                                 : chosen;
+    return pcoll__select_hier(ctx, &pcoll__alltoallv_table, "alltoallv", &v->a.opts,
+                              mean_bytes(v, p), v->maxbytes, native < flat ? native : flat)
+               ? V_HIER
+               : chosen;
 }

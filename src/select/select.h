@@ -18,10 +18,13 @@
  * most ranks on one node (0: unknown), for the tuning rules; and whether
  * the plan is started (persistent and local plans: `native` would start a
  * persistent or non-blocking request, whose cost differs from the blocking
- * call's, pcoll__cost_for). */
+ * call's, pcoll__cost_for); and whether every rank plans together
+ * (persistent init), without which an algorithm whose planning communicates
+ * cannot run, whatever a tuning rule says. */
 typedef struct pcoll__shape {
     int p, rpn;
     int started;
+    int together;
 } pcoll__shape_t;
 
 extern const pcoll__algo_table_t pcoll__alltoall_table;
@@ -61,12 +64,20 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
 int pcoll__select_rule(const pcoll__algo_table_t *t, const char *coll,
                        const pcoll__opts_t *opts, const pcoll__shape_t *s, long long bytes,
                        pcoll__rule_t *rule);
-/* The shape of ctx's communicator for a started plan or a blocking call. */
-static inline pcoll__shape_t pcoll__shape_of(const pcoll__ctx_t *ctx, int started)
+/* The shape of ctx's communicator for a started plan or a blocking call,
+ * planned together or by each rank alone. */
+static inline pcoll__shape_t pcoll__shape_of(const pcoll__ctx_t *ctx, int started, int together)
 {
-    pcoll__shape_t s = {ctx->size, ctx->ranks_per_node, started};
+    pcoll__shape_t s = {ctx->size, ctx->ranks_per_node, started, together};
     return s;
 }
+/* Persistent auto (hier.c): whether to run hier instead of a flat choice
+ * predicted to take flat seconds for blocks of n bytes: no tuning rule
+ * decides the case (bytes per peer rule_bytes) and the model predicts hier
+ * faster by its margin.  Collective over ctx->dup. */
+int pcoll__select_hier(pcoll__ctx_t *ctx, const pcoll__algo_table_t *t, const char *coll,
+                       const pcoll__opts_t *opts, long long rule_bytes, long long n,
+                       double flat);
 /* The rule's parameters into opts where the options set none. */
 void pcoll__select_rule_apply(const pcoll__rule_t *rule, pcoll__opts_t *opts);
 

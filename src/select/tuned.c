@@ -2,7 +2,10 @@
  * The automatic choice from a tuning file (base/rules.h, docs/tuning.md):
  * where a rule of the file covers the case, it decides, and the parameters
  * it names are used where the options set none.  An algorithm the options
- * name wins over the file.
+ * name wins over the file; a rule naming an algorithm whose planning
+ * communicates (hier, the alltoallv Bruck variants, inplace) decides only
+ * for plans made by every rank together (persistent init): elsewhere the
+ * cost model decides.
  */
 #include "base/rules.h"
 #include "select/select.h"
@@ -13,6 +16,9 @@ int pcoll__select_rule(const pcoll__algo_table_t *t, const char *coll,
 {
     if (!opts->rules || !pcoll__algo_is_auto(t, opts->algorithm) ||
         !pcoll__rules_find(opts->rules, t, coll, s->p, s->rpn, bytes, rule))
+        return -1;
+    /* One-shot and local plans are made by each rank alone. */
+    if ((t->algos[rule->algorithm].flags & PCOLL__ALGO_COLLECTIVE) && !s->together)
         return -1;
     return rule->algorithm;
 }

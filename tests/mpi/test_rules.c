@@ -318,6 +318,36 @@ static void test_steer_oneshot(const char *path)
     unsetenv("PCOLL_TUNING_FILE");
 }
 
+/* A rule naming hier (its planning communicates) decides for persistent
+ * plans, but not for the one-shot call, which each rank plans alone (hier
+ * there could hang ranks whose caches differ): the model decides. */
+static void test_collective_rule(void)
+{
+    const char *path =
+        put("hier.json",
+            "{\"pcoll_tuning\": 1, \"rules\": [\n"
+            "  {\"collective\": \"alltoall\", \"comm_size\": [%d, %d], \"algorithm\": \"hier\"}\n"
+            " ]}\n",
+            pt_size, pt_size);
+    MPI_Info info = info_with("pcoll_tuning_file", path);
+    char name[64];
+    a2a_t x;
+    pt_case("a rule naming hier: persistent alltoall -> hier");
+    a2a_planned(6, info, name, sizeof name, NULL);
+    is_algorithm(name, "hier", "persistent alltoall, hier rule");
+    PT_MPI(MPI_Info_free(&info));
+    pt_case("a rule naming hier: one-shot alltoall is not hier, and right");
+    setenv("PCOLL_TUNING_FILE", path, 1);
+    a2a_make(&x, 6);
+    a2a_fill(&x, 4);
+    PT_REQUIRE(a2a_oneshot(&x));
+    a2a_check(&x, 4, "one-shot, hier rule");
+    PT_CHECK(strcmp(pcoll__last_run_algorithm, "hier") != 0,
+             "the one-shot call ran hier from a rule");
+    a2a_free(&x);
+    unsetenv("PCOLL_TUNING_FILE");
+}
+
 /* An algorithm named in the call (or PCOLL_ALGORITHM) overrides the file. */
 static void test_explicit_wins(const char *path)
 {
@@ -437,6 +467,7 @@ int main(int argc, char **argv)
     test_steer_persistent(steer);
     test_steer_oneshot(steer);
     test_explicit_wins(steer);
+    test_collective_rule();
     test_malformed();
     test_other_size();
     pt_case_end();

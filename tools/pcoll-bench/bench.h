@@ -144,6 +144,8 @@ int bench_write_csv(const char *path, const bench_run_t *run);
 int bench_read_csv(const char *path, const char *name, bench_kind_t kind, bench_run_t *run);
 /* json.c */
 int bench_write_json(const char *path, const bench_run_t *run);
+/* s as a JSON string, quoted, with quotes and control characters escaped. */
+void bench_json_string(FILE *f, const char *s);
 
 /* native_sweep.c: relaunch under each forced MPI algorithm, add the rows. */
 int bench_native_sweep(bench_run_t *run);

@@ -6,7 +6,7 @@
 
 #include "bench.h"
 
-static void string(FILE *f, const char *s)
+void bench_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -35,11 +35,11 @@ static void write_row(FILE *f, const bench_run_t *run, const bench_result_t *r, 
 {
     fprintf(f, "    {\"size\": %ld, \"bytes_per_rank\": %lld, \"algorithm\": ", r->size,
             r->bytes);
-    string(f, r->name);
+    bench_json_string(f, r->name);
     fprintf(f, ", \"kind\": \"%s\", \"runs\": ", bench_kind_name(r->kind));
-    string(f, r->runs);
+    bench_json_string(f, r->runs);
     fprintf(f, ", \"result\": ");
-    string(f, r->status);
+    bench_json_string(f, r->status);
     fprintf(f, ",\n     ");
     number(f, "median_us", r->st.median, ", ");
     number(f, "mean_us", r->st.mean, ", ");
@@ -64,7 +64,7 @@ int bench_write_json(const char *path, const bench_run_t *run)
         return -1;
     fprintf(f, "{\n  \"coll\": \"%s\", \"mode\": \"%s\", \"nprocs\": %d, \"mpi\": ",
             run->coll->name, bench_mode_name(run->opts.mode), run->nprocs);
-    string(f, run->mpi);
+    bench_json_string(f, run->mpi);
     fprintf(f, ",\n  \"warmup\": %d, \"reps\": %d, \"max_time_s\": %g,\n  \"results\": [\n",
             run->opts.warmup, run->opts.reps, run->opts.max_time);
     for (i = 0; i < run->nrows; i++)

@@ -1,0 +1,21 @@
+/*
+ * The node-aware engine in the automatic choice of persistent plans: hier
+ * instead of the flat choice where no tuning rule decides the case and the
+ * model predicts hier faster by its margin (collective over ctx->dup: it
+ * finds the nodes).
+ */
+#include "hier/hier.h"
+#include "model/cost.h"
+#include "select/select.h"
+
+int pcoll__select_hier(pcoll__ctx_t *ctx, const pcoll__algo_table_t *t, const char *coll,
+                       const pcoll__opts_t *opts, long long rule_bytes, long long n,
+                       double flat)
+{
+    pcoll__cost_t c = pcoll__cost_for(1);
+    pcoll__shape_t s = pcoll__shape_of(ctx, 1, 1);
+    pcoll__rule_t rule;
+    if (pcoll__select_rule(t, coll, opts, &s, rule_bytes, &rule) >= 0)
+        return 0;
+    return pcoll__hier_pays(ctx, opts, n, flat / (1.0 + c.margin));
+}
