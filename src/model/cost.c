@@ -80,14 +80,17 @@ pcoll__cost_t pcoll__cost_params(void)
     c.call = env_or("PCOLL_COST_CALL", c.call);
     c.pcall = env_or("PCOLL_COST_PCALL", c.pcall);
     c.margin = env_or("PCOLL_COST_MARGIN", 0.1);
+    c.native_linear = 0;
     return c;
 }
 
-pcoll__cost_t pcoll__cost_for(int started)
+pcoll__cost_t pcoll__cost_for(int started, int persistent)
 {
     pcoll__cost_t c = pcoll__cost_params();
-    if (started)
+    if (started) {
         c.call = c.pcall;
+        c.native_linear = !persistent;
+    }
     return c;
 }
 
@@ -147,8 +150,15 @@ double pcoll__cost_bruck_zerocopy(const pcoll__cost_t *c, int p, long long n)
 double pcoll__cost_native_alltoall(const pcoll__cost_t *c, int p, long long n)
 {
     pcoll__cost_t m = as_native(c);
-    double direct = pcoll__cost_direct(&m, p, n), bruck = pcoll__cost_bruck(&m, p, n, 2);
-    return (direct < bruck ? direct : bruck) + c->call;
+    if (!c->native_linear && p >= 8 && n <= PCOLL__COST_NATIVE_BRUCK_MAX)
+        return pcoll__cost_bruck(&m, p, n, 2) + c->call;
+    return pcoll__cost_direct(&m, p, n) + c->call;
+}
+
+double pcoll__cost_native_alltoallv(const pcoll__cost_t *c, int p, long long n)
+{
+    pcoll__cost_t m = as_native(c);
+    return pcoll__cost_direct(&m, p, n) + c->call;
 }
 
 int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n)
@@ -253,5 +263,7 @@ double pcoll__cost_native_rs(const pcoll__cost_t *c, int p, double n)
 {
     pcoll__cost_t m = as_native(c);
     double halving = pcoll__cost_rs_halving(&m, p, n), pairwise = pcoll__cost_rs_ring(&m, p, n, 0);
+    if (c->native_linear)
+        return pairwise + n * c->rs_bytes + c->call;
     return (halving < pairwise ? halving : pairwise) + n * c->rs_bytes + c->call;
 }

@@ -28,6 +28,10 @@ typedef struct pcoll__cost {
                       reduce-scatter adds to recursive halving or a pairwise
                       exchange (Open MPI's grows like a reduce to one rank and
                       a scatter: 10x pcoll's ring at 512 KiB blocks, np 2) */
+    int native_linear; /* the MPI's collective runs as a direct exchange at
+                      every size: the non-blocking form a started plan uses
+                      where the MPI has no persistent collectives (SMPI's
+                      non-blocking collectives are linear exchanges) */
     double margin; /* a pcoll algorithm is chosen over the MPI's own collective
                       only when predicted faster by this fraction */
 } pcoll__cost_t;
@@ -40,15 +44,22 @@ pcoll__cost_t pcoll__cost_params(void);
 
 /* The parameters for a plan whose native form would start a persistent or
  * non-blocking request (started != 0) instead of making the blocking call:
- * call becomes pcall. */
-pcoll__cost_t pcoll__cost_for(int started);
+ * call becomes pcall, and without persistent collectives (persistent == 0)
+ * the MPI's collective is its non-blocking form, taken for a direct
+ * exchange (native_linear). */
+pcoll__cost_t pcoll__cost_for(int started, int persistent);
 
-/* The MPI's own collectives, as the model sees them: the best of the
- * classic algorithms MPI libraries use (direct exchange, Bruck with local
- * copies; for reduce-scatter recursive halving and the pairwise exchange),
- * without pcoll's CPU per message or datatype engine costs, plus the MPI's
- * cost per call. */
+/* The MPI's own collectives, as the model sees them: the algorithms MPI
+ * libraries choose (alltoall: Bruck with local copies for blocks of at most
+ * PCOLL__COST_NATIVE_BRUCK_MAX bytes on 8 ranks or more, as MPICH and Open
+ * MPI do, else a direct exchange; alltoallv: a direct exchange;
+ * reduce-scatter: the better of recursive halving and the pairwise
+ * exchange), without pcoll's CPU per message or datatype engine costs, plus
+ * the MPI's cost per call.  With native_linear every one is a direct
+ * exchange (reduce-scatter: the pairwise exchange). */
+#define PCOLL__COST_NATIVE_BRUCK_MAX 256
 double pcoll__cost_native_alltoall(const pcoll__cost_t *c, int p, long long n);
+double pcoll__cost_native_alltoallv(const pcoll__cost_t *c, int p, long long n);
 double pcoll__cost_native_rs(const pcoll__cost_t *c, int p, double n);
 
 /* Predicted time of radix-r Bruck (r = 2: Basic Bruck) for p ranks, n bytes a block. */

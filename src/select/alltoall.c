@@ -110,7 +110,7 @@ static void predict(const pcoll__a2a_args_t *a, int p, double *t)
  * staged copy of everything). */
 static int choose_by_cost(const pcoll__a2a_args_t *a, const pcoll__shape_t *s)
 {
-    pcoll__cost_t c = pcoll__cost_for(s->started);
+    pcoll__cost_t c = pcoll__select_cost(s);
     int p = s->p;
     long long n = a->blockbytes;
     int i, best = ALGO_SCATTERED;
@@ -150,7 +150,8 @@ int pcoll__select_alltoall(const pcoll__a2a_args_t *a, const pcoll__shape_t *s,
 
 int pcoll__select_alltoall_hier(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *a, int chosen)
 {
-    pcoll__cost_t c = pcoll__cost_for(1);
+    pcoll__shape_t s = pcoll__shape_of(ctx, 1, 1);
+    pcoll__cost_t c = pcoll__select_cost(&s);
     double t[ALGO_AUTO], flat;
     int i, p = ctx->size;
     if (!pcoll__algo_is_auto(&pcoll__alltoall_table, a->opts.algorithm) || a->blockbytes == 0 ||

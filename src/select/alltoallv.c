@@ -91,13 +91,14 @@ static int bruck_fits(const pcoll__a2av_args_t *v)
 
 /* Persistent auto: the cost model over the global sizes; a pcoll algorithm
  * only where it is predicted faster than the MPI's own by the margin. */
-static int choose_global(const pcoll__a2av_args_t *v, int p, int started)
+static int choose_global(const pcoll__a2av_args_t *v, const pcoll__shape_t *s)
 {
-    pcoll__cost_t c = pcoll__cost_for(started);
+    pcoll__cost_t c = pcoll__select_cost(s);
+    int p = s->p;
     double direct = pcoll__cost_direct(&c, p, v->maxbytes);
     double padded =
         pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) + 2.0 * p * v->maxbytes * c.gamma;
-    double native = pcoll__cost_native_alltoall(&c, p, v->maxbytes), best = direct;
+    double native = pcoll__cost_native_alltoallv(&c, p, v->maxbytes), best = direct;
     int algo = v->maxbytes > PCOLL__A2A_SCATTERED_MAX ? V_PAIRWISE : V_SCATTERED;
     if (v->a.inplace)
         return v->inplace_ok && pcoll__alltoallv_inplace_preferred(&c, p, v->maxpeers, v->maxbytes,
@@ -119,12 +120,13 @@ static int choose_global(const pcoll__a2av_args_t *v, int p, int started)
  * per call outweighs pcoll's per message (both predicted for empty
  * messages, pcoll's with the margin: MPICH at p <= 3), else the MPI's own;
  * in place the MPI's own. */
-static int choose_blind(const pcoll__a2av_args_t *v, int p, int started)
+static int choose_blind(const pcoll__a2av_args_t *v, const pcoll__shape_t *s)
 {
-    pcoll__cost_t c = pcoll__cost_for(started);
+    pcoll__cost_t c = pcoll__select_cost(s);
+    int p = s->p;
     if (v->a.inplace)
         return V_NATIVE;
-    return pcoll__cost_direct(&c, p, 0) * (1.0 + c.margin) < pcoll__cost_native_alltoall(&c, p, 0)
+    return pcoll__cost_direct(&c, p, 0) * (1.0 + c.margin) < pcoll__cost_native_alltoallv(&c, p, 0)
                ? V_SCATTERED
                : V_NATIVE;
 }
@@ -147,13 +149,13 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
     /* One-shot and local: the sizes of the other ranks are not known, and
      * every rank must choose alike: by p and the MPI alone. */
     if (v->maxbytes < 0)
-        return choose_blind(v, p, s->started);
+        return choose_blind(v, s);
     ruled = pcoll__select_rule(&pcoll__alltoallv_table, "alltoallv", &v->a.opts, s,
                                mean_bytes(v, p), &rule);
     if (ruled == V_INPLACE && !(v->a.inplace && v->inplace_ok))
         ruled = -1;
     if (ruled < 0)
-        return choose_global(v, p, s->started);
+        return choose_global(v, s);
     if (tuned)
         pcoll__select_rule_apply(&rule, tuned);
     return ruled;
@@ -161,10 +163,11 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
 
 int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen)
 {
-    pcoll__cost_t c = pcoll__cost_for(1);
+    pcoll__shape_t s = pcoll__shape_of(ctx, 1, 1);
+    pcoll__cost_t c = pcoll__select_cost(&s);
     int p = ctx->size;
     double flat = pcoll__cost_direct(&c, p, v->maxbytes),
-           native = pcoll__cost_native_alltoall(&c, p, v->maxbytes);
+           native = pcoll__cost_native_alltoallv(&c, p, v->maxbytes);
     if (v->maxbytes <= 0 || v->a.inplace ||
         !pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm))
         return chosen;

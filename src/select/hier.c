@@ -12,8 +12,8 @@ int pcoll__select_hier(pcoll__ctx_t *ctx, const pcoll__algo_table_t *t, const ch
                        const pcoll__opts_t *opts, long long rule_bytes, long long n,
                        double flat)
 {
-    pcoll__cost_t c = pcoll__cost_for(1);
     pcoll__shape_t s = pcoll__shape_of(ctx, 1, 1);
+    pcoll__cost_t c = pcoll__select_cost(&s);
     pcoll__rule_t rule;
     if (pcoll__select_rule(t, coll, opts, &s, rule_bytes, &rule) >= 0)
         return 0;

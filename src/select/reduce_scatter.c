@@ -63,7 +63,7 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
                                  pcoll__opts_t *tuned)
 {
     int p = s->p;
-    pcoll__cost_t c = pcoll__cost_for(s->started);
+    pcoll__cost_t c = pcoll__select_cost(s);
     pcoll__rule_t rule;
     MPI_Count size = 0;
     int i, best = ALGO_MST, ruled;

@@ -11,6 +11,8 @@
 
 #include "alltoall/alltoall.h"
 #include "base/rules.h"
+#include "core/native.h"
+#include "model/cost.h"
 #include "alltoallv/alltoallv.h"
 #include "reduce_scatter/reduce_scatter.h"
 
@@ -64,6 +66,16 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
 int pcoll__select_rule(const pcoll__algo_table_t *t, const char *coll,
                        const pcoll__opts_t *opts, const pcoll__shape_t *s, long long bytes,
                        pcoll__rule_t *rule);
+/* The cost model's parameters for a choice of this shape. */
+static inline pcoll__cost_t pcoll__select_cost(const pcoll__shape_t *s)
+{
+#ifdef PCOLL__NATIVE_HAVE_INIT
+    return pcoll__cost_for(s->started, 1);
+#else
+    return pcoll__cost_for(s->started, 0);
+#endif
+}
+
 /* The shape of ctx's communicator for a started plan or a blocking call,
  * planned together or by each rank alone. */
 static inline pcoll__shape_t pcoll__shape_of(const pcoll__ctx_t *ctx, int started, int together)
