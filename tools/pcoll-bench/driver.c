@@ -52,17 +52,28 @@ static void progress(const bench_run_t *run, int k, int total, const char *name,
     fflush(stderr);
 }
 
-/* What `auto` runs: the timed plan's choice (persistent and nocomm modes),
- * or for one-shot calls, whose plan pcoll keeps to itself, the choice of a
- * plan made without communicating, as the one-shot path makes its own (a
- * communicating plan may choose otherwise: alltoallv's persistent choice
- * depends on the sizes the ranks agree on). */
-static void resolve_auto(bench_target_t *t, char *runs, size_t len)
+/* The algorithm this rank's last one-shot pcoll call ran (the library's
+ * src/core/plan.h, which the drop-in's log reads too; the bench links the
+ * static library).  Per thread, but a plain global under SMPI, as there. */
+#ifdef SMPI_H
+extern const char *pcoll__last_run_algorithm;
+#else
+extern _Thread_local const char *pcoll__last_run_algorithm;
+#endif
+
+/* What `auto` runs: the timed plan's choice (persistent and nocomm modes);
+ * for one-shot rows, what the checked call ran; else the choice of a plan
+ * made without communicating. */
+static void resolve_auto(const row_t *row, bench_target_t *t, char *runs, size_t len)
 {
     MPI_Info info;
     pcoll_plan_t *plan = NULL;
     if (t->plan) {
         snprintf(runs, len, "%s", pcoll_plan_algorithm(t->plan));
+        return;
+    }
+    if (row->m == &bench_method_oneshot) {
+        snprintf(runs, len, "%s", pcoll__last_run_algorithm);
         return;
     }
     info = bench_make_info(t->algorithm, 1);
@@ -137,7 +148,7 @@ static int prepare_row(bench_run_t *run, MPI_Comm comm, const row_t *row, bench_
         rc = bench_check(row->m, t, comm);
     extra_end(row, t, mark, rc == PCOLL_SUCCESS, comm, r);
     if (rc == PCOLL_SUCCESS && strcmp(row->algorithm ? row->algorithm : "", "auto") == 0)
-        resolve_auto(t, r->runs, sizeof r->runs);
+        resolve_auto(row, t, r->runs, sizeof r->runs);
     return rc;
 }
 
