@@ -22,6 +22,10 @@ typedef struct pcoll__a2av_args {
     /* The in-place engine can serve every rank (after the agreement): one
      * receive item size everywhere and no negative receive displacement. */
     int inplace_ok;
+    /* The MPI's own MPI_Alltoallv can serve every rank: with MPI-4 always
+     * (its _c form), else only when every rank's counts and displacements
+     * are ints (known after the persistent agreement; one-shot: MPI-4 only). */
+    int native_ok;
     /* The one predefined type both signatures are made of (MPI_DATATYPE_NULL
      * if they mix types), and how many of it one send / receive item holds. */
     MPI_Datatype basic;

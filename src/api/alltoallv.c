@@ -259,6 +259,7 @@ static int a2av_check(pcoll__call_t *c)
     pcoll__type_extent(r->recvtype, &lb, &a->rext);
     a->blockbytes = largest(a, c->p);
     v->minbytes = v->maxbytes = -1;
+    v->native_ok = MPI_VERSION >= 4;
     PCOLL_CHECK(check_overlap(a, c->p, c->fn), rc, out);
     find_basic(v);
 out:
@@ -300,6 +301,18 @@ static long long highest(const pcoll__a2a_args_t *a, int p)
     return m;
 }
 
+/* Whether every count and displacement of both directions is an int. */
+static int all_ints(const pcoll__a2a_args_t *a, int p)
+{
+    int i;
+    for (i = 0; i < p; i++)
+        if (a->rcounts[i] > INT_MAX || a->rdispls[i] > INT_MAX || a->rdispls[i] < INT_MIN ||
+            (!a->inplace && (a->scounts[i] > INT_MAX || a->sdispls[i] > INT_MAX ||
+                             a->sdispls[i] < INT_MIN)))
+            return 0;
+    return 1;
+}
+
 /* Smallest element in bytes (over both directions, all peers). */
 static long long smallest(const pcoll__a2a_args_t *a, int p)
 {
@@ -328,12 +341,12 @@ static void received(const pcoll__a2a_args_t *a, int p, long long *total, long l
 /* The reduction: verdicts, algorithm and in-place use (must be equal), the
  * global smallest and largest element, the basic type's size, the receive
  * item's size, the lowest receive displacement and the highest receive
- * count or block end (the in-place engine counts in ints); then the pairs'
- * byte counts. */
+ * count or block end (the in-place engine counts in ints), whether every
+ * array holds ints (native with MPI-3); then the pairs' byte counts. */
 static int a2av_agree(pcoll__call_t *c, int local)
 {
     pcoll__a2av_args_t *v = args_of(c);
-    long long vals[10] = {0}, mins[10], maxs[10];
+    long long vals[11] = {0}, mins[11], maxs[11];
     MPI_Count bsize = 0, rsize = 0;
     int rc, ok = 1, p = c->p;
     MPI_Comm comm = c->ctx->dup;
@@ -348,8 +361,9 @@ static int a2av_agree(pcoll__call_t *c, int local)
         vals[7] = rsize;
         vals[8] = lowest(v->a.rdispls, p);
         vals[9] = highest(&v->a, p);
+        vals[10] = all_ints(&v->a, p);
     }
-    if ((rc = pcoll__agree_range(comm, local, vals, 10, mins, maxs, c->fn)) != PCOLL_SUCCESS)
+    if ((rc = pcoll__agree_range(comm, local, vals, 11, mins, maxs, c->fn)) != PCOLL_SUCCESS)
         return rc;
     if (mins[0] != maxs[0] || mins[1] != maxs[1])
         return pcoll__error(PCOLL_ERR_MISMATCH, "%s: algorithm or MPI_IN_PLACE use differs",
@@ -357,6 +371,7 @@ static int a2av_agree(pcoll__call_t *c, int local)
     v->minbytes = mins[2], v->maxbytes = maxs[3];
     v->maxtotal = maxs[5], v->maxpeers = (int)maxs[6];
     v->inplace_ok = mins[7] == maxs[7] && mins[8] >= 0 && maxs[9] <= INT_MAX;
+    v->native_ok = MPI_VERSION >= 4 || mins[10] == 1;
     if (mins[4] != maxs[4] || mins[4] == 0)
         v->basic = MPI_DATATYPE_NULL;
     rc = check_pairs(comm, &v->a, p, &ok);

@@ -104,7 +104,7 @@ static int choose_global(const pcoll__a2av_args_t *v, const pcoll__shape_t *s)
         return v->inplace_ok && pcoll__alltoallv_inplace_preferred(&c, p, v->maxpeers, v->maxbytes,
                                                                    v->maxtotal, &v->a.opts)
                    ? V_INPLACE
-                   : V_NATIVE;
+                   : v->native_ok ? V_NATIVE : V_PAIRWISE;
     if (bruck_fits(v) && pcoll__alltoallv_regular(v) &&
         pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) < best) {
         best = pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes);
@@ -113,20 +113,22 @@ static int choose_global(const pcoll__a2av_args_t *v, const pcoll__shape_t *s)
         best = padded;
         algo = V_PADDED_BRUCK;
     }
-    return best * (1.0 + c.margin) < native ? algo : V_NATIVE;
+    return best * (1.0 + c.margin) < native || !v->native_ok ? algo : V_NATIVE;
 }
 
 /* Without the other ranks' sizes: a direct exchange where the MPI's cost
  * per call outweighs pcoll's per message (both predicted for empty
  * messages, pcoll's with the margin: MPICH at p <= 3), else the MPI's own;
- * in place the MPI's own. */
+ * in place the MPI's own.  With MPI-3 the MPI's own cannot take a count
+ * past INT_MAX, which another rank may hold: pcoll's direct algorithms. */
 static int choose_blind(const pcoll__a2av_args_t *v, const pcoll__shape_t *s)
 {
     pcoll__cost_t c = pcoll__select_cost(s);
     int p = s->p;
     if (v->a.inplace)
-        return V_NATIVE;
-    return pcoll__cost_direct(&c, p, 0) * (1.0 + c.margin) < pcoll__cost_native_alltoallv(&c, p, 0)
+        return v->native_ok ? V_NATIVE : V_PAIRWISE;
+    return !v->native_ok || pcoll__cost_direct(&c, p, 0) * (1.0 + c.margin) <
+                                pcoll__cost_native_alltoallv(&c, p, 0)
                ? V_SCATTERED
                : V_NATIVE;
 }
@@ -152,7 +154,8 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
         return choose_blind(v, s);
     ruled = pcoll__select_rule(&pcoll__alltoallv_table, "alltoallv", &v->a.opts, s,
                                mean_bytes(v, p), &rule);
-    if (ruled == V_INPLACE && !(v->a.inplace && v->inplace_ok))
+    if ((ruled == V_INPLACE && !(v->a.inplace && v->inplace_ok)) ||
+        (ruled == V_NATIVE && !v->native_ok))
         ruled = -1;
     if (ruled < 0)
         return choose_global(v, s);

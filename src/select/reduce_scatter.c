@@ -59,6 +59,20 @@ static long long block_bytes(const pcoll__rs_args_t *a, int p, MPI_Count size)
     return m * (long long)size;
 }
 
+/* Whether the MPI's own reduce-scatter can serve the call: not a predefined
+ * op on a derived type (MPICH refuses it), and counts past INT_MAX only with
+ * MPI-4's _c forms.  The counts are the same on every rank. */
+static int native_ok(const pcoll__rs_args_t *a, int p)
+{
+    int i;
+    if (pcoll__op_predefined(a->op) && !pcoll__type_predefined(a->type))
+        return 0;
+    for (i = 0; i < p && MPI_VERSION < 4; i++)
+        if (a->counts[i] > INT_MAX)
+            return 0;
+    return 1;
+}
+
 int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t *s,
                                  pcoll__opts_t *tuned)
 {
@@ -74,7 +88,8 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
     ruled = pcoll__select_rule(&pcoll__reduce_scatter_table,
                                a->block ? "reduce_scatter_block" : "reduce_scatter", &a->opts,
                                s, block_bytes(a, p, size), &rule);
-    if (ruled >= 0 && (a->commutative || !(algos[ruled].flags & PCOLL__ALGO_COMMUTATIVE))) {
+    if (ruled >= 0 && (a->commutative || !(algos[ruled].flags & PCOLL__ALGO_COMMUTATIVE)) &&
+        (ruled != ALGO_NATIVE || native_ok(a, p))) {
         if (tuned)
             pcoll__select_rule_apply(&rule, tuned);
         return ruled;
@@ -92,8 +107,7 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
     for (i = 0; i < ALGO_NATIVE; i++)
         if ((a->commutative || !(algos[i].flags & PCOLL__ALGO_COMMUTATIVE)) && t[i] < t[best])
             best = i;
-    /* The MPI's own reduction refuses a predefined op on a derived type. */
-    if (pcoll__op_predefined(a->op) && !pcoll__type_predefined(a->type))
+    if (!native_ok(a, p))
         return best;
     return t[best] * (1.0 + c.margin) < pcoll__cost_native_rs(&c, p, n) ? best : ALGO_NATIVE;
 }
