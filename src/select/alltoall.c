@@ -135,17 +135,12 @@ static int choose_by_cost(const pcoll__a2a_args_t *a, const pcoll__shape_t *s)
 int pcoll__select_alltoall(const pcoll__a2a_args_t *a, const pcoll__shape_t *s,
                            pcoll__opts_t *tuned)
 {
-    pcoll__rule_t rule;
     int ruled;
     if (!pcoll__algo_is_auto(&pcoll__alltoall_table, a->opts.algorithm))
         return a->opts.algorithm;
     ruled = pcoll__select_rule(&pcoll__alltoall_table, "alltoall", &a->opts, s, a->blockbytes,
-                               &rule);
-    if (ruled < 0)
-        return choose_by_cost(a, s);
-    if (tuned)
-        pcoll__select_rule_apply(&rule, tuned);
-    return ruled;
+                               NULL, NULL, tuned);
+    return ruled >= 0 ? ruled : choose_by_cost(a, s);
 }
 
 int pcoll__select_alltoall_hier(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *a, int chosen)
@@ -163,7 +158,7 @@ int pcoll__select_alltoall_hier(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *a, i
         if (t[i] >= 0 && t[i] < flat)
             flat = t[i];
     return pcoll__select_hier(ctx, &pcoll__alltoall_table, "alltoall", &a->opts, a->blockbytes,
-                              a->blockbytes, flat)
+                              NULL, NULL, a->blockbytes, flat)
                ? ALGO_HIER
                : chosen;
 }

@@ -133,6 +133,16 @@ static int choose_blind(const pcoll__a2av_args_t *v, const pcoll__shape_t *s)
                : V_NATIVE;
 }
 
+/* Whether a tuning rule's algorithm can serve these sizes (the engine in
+ * place with equal item sizes, native where the MPI takes the counts). */
+static int usable(int algo, const void *args)
+{
+    const pcoll__a2av_args_t *v = args;
+    if (algo == V_INPLACE)
+        return v->a.inplace && v->inplace_ok;
+    return algo != V_NATIVE || v->native_ok;
+}
+
 /* Bytes per peer for the tuning rules: the mean of the rank that receives
  * the most (known after the persistent agreement only). */
 static long long mean_bytes(const pcoll__a2av_args_t *v, int p)
@@ -144,7 +154,6 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
                             pcoll__opts_t *tuned)
 {
     int p = s->p;
-    pcoll__rule_t rule;
     int ruled;
     if (!pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm))
         return v->a.opts.algorithm;
@@ -153,15 +162,8 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
     if (v->maxbytes < 0)
         return choose_blind(v, s);
     ruled = pcoll__select_rule(&pcoll__alltoallv_table, "alltoallv", &v->a.opts, s,
-                               mean_bytes(v, p), &rule);
-    if ((ruled == V_INPLACE && !(v->a.inplace && v->inplace_ok)) ||
-        (ruled == V_NATIVE && !v->native_ok))
-        ruled = -1;
-    if (ruled < 0)
-        return choose_global(v, s);
-    if (tuned)
-        pcoll__select_rule_apply(&rule, tuned);
-    return ruled;
+                               mean_bytes(v, p), usable, v, tuned);
+    return ruled >= 0 ? ruled : choose_global(v, s);
 }
 
 int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen)
@@ -175,7 +177,8 @@ int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v,
         !pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm))
         return chosen;
     return pcoll__select_hier(ctx, &pcoll__alltoallv_table, "alltoallv", &v->a.opts,
-                              mean_bytes(v, p), v->maxbytes, native < flat ? native : flat)
+                              mean_bytes(v, p), usable, v, v->maxbytes,
+                              native < flat ? native : flat)
                ? V_HIER
                : chosen;
 }

@@ -73,12 +73,27 @@ static int native_ok(const pcoll__rs_args_t *a, int p)
     return 1;
 }
 
+/* Whether a tuning rule's algorithm can serve the call: the op's
+ * commutativity, native's limits. */
+typedef struct call {
+    const pcoll__rs_args_t *a;
+    int p;
+} call_t;
+
+static int usable(int algo, const void *args)
+{
+    const call_t *c = args;
+    if (!c->a->commutative && (algos[algo].flags & PCOLL__ALGO_COMMUTATIVE))
+        return 0;
+    return algo != ALGO_NATIVE || native_ok(c->a, c->p);
+}
+
 int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t *s,
                                  pcoll__opts_t *tuned)
 {
     int p = s->p;
+    call_t call = {a, p};
     pcoll__cost_t c = pcoll__select_cost(s);
-    pcoll__rule_t rule;
     MPI_Count size = 0;
     int i, best = ALGO_MST, ruled;
     double t[ALGO_NATIVE], n;
@@ -87,13 +102,9 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
     pcoll__type_size(a->type, &size);
     ruled = pcoll__select_rule(&pcoll__reduce_scatter_table,
                                a->block ? "reduce_scatter_block" : "reduce_scatter", &a->opts,
-                               s, block_bytes(a, p, size), &rule);
-    if (ruled >= 0 && (a->commutative || !(algos[ruled].flags & PCOLL__ALGO_COMMUTATIVE)) &&
-        (ruled != ALGO_NATIVE || native_ok(a, p))) {
-        if (tuned)
-            pcoll__select_rule_apply(&rule, tuned);
+                               s, block_bytes(a, p, size), usable, &call, tuned);
+    if (ruled >= 0)
         return ruled;
-    }
     n = (double)a->total * (double)size;
     t[ALGO_MST] = pcoll__cost_rs_mst(&c, p, n);
     t[ALGO_RING] = pcoll__cost_rs_ring(&c, p, n, 0);

@@ -61,11 +61,15 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
 
 /* Tuning rules (tuned.c): the index of the algorithm the tuning file in
  * opts names for this case (coll: the table's collective, or
- * "reduce_scatter_block"), with the rule in *rule; -1 when there is no file,
- * the options name an algorithm, or no rule covers the case. */
+ * "reduce_scatter_block"), its parameters written into *tuned (NULL: not
+ * wanted) where the options set none; -1 when there is no file, the options
+ * name an algorithm, no rule covers the case, or the rule's algorithm cannot
+ * serve it (planned collectively outside a persistent init, or usable(algo,
+ * args) says no; usable NULL: any). */
 int pcoll__select_rule(const pcoll__algo_table_t *t, const char *coll,
                        const pcoll__opts_t *opts, const pcoll__shape_t *s, long long bytes,
-                       pcoll__rule_t *rule);
+                       int (*usable)(int algo, const void *args), const void *args,
+                       pcoll__opts_t *tuned);
 /* The cost model's parameters for a choice of this shape. */
 static inline pcoll__cost_t pcoll__select_cost(const pcoll__shape_t *s)
 {
@@ -85,12 +89,12 @@ static inline pcoll__shape_t pcoll__shape_of(const pcoll__ctx_t *ctx, int starte
 }
 /* Persistent auto (hier.c): whether to run hier instead of a flat choice
  * predicted to take flat seconds for blocks of n bytes: no tuning rule
- * decides the case (bytes per peer rule_bytes) and the model predicts hier
- * faster by its margin.  Collective over ctx->dup. */
+ * decides the case (bytes per peer rule_bytes, usable and args as for
+ * pcoll__select_rule) and the model predicts hier faster by its margin.
+ * Collective over ctx->dup. */
 int pcoll__select_hier(pcoll__ctx_t *ctx, const pcoll__algo_table_t *t, const char *coll,
-                       const pcoll__opts_t *opts, long long rule_bytes, long long n,
+                       const pcoll__opts_t *opts, long long rule_bytes,
+                       int (*usable)(int algo, const void *args), const void *args, long long n,
                        double flat);
-/* The rule's parameters into opts where the options set none. */
-void pcoll__select_rule_apply(const pcoll__rule_t *rule, pcoll__opts_t *opts);
 
 #endif

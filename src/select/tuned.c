@@ -10,20 +10,8 @@
 #include "base/rules.h"
 #include "select/select.h"
 
-int pcoll__select_rule(const pcoll__algo_table_t *t, const char *coll,
-                       const pcoll__opts_t *opts, const pcoll__shape_t *s, long long bytes,
-                       pcoll__rule_t *rule)
-{
-    if (!opts->rules || !pcoll__algo_is_auto(t, opts->algorithm) ||
-        !pcoll__rules_find(opts->rules, t, coll, s->p, s->rpn, bytes, rule))
-        return -1;
-    /* One-shot and local plans are made by each rank alone. */
-    if ((t->algos[rule->algorithm].flags & PCOLL__ALGO_COLLECTIVE) && !s->together)
-        return -1;
-    return rule->algorithm;
-}
-
-void pcoll__select_rule_apply(const pcoll__rule_t *rule, pcoll__opts_t *opts)
+/* The rule's parameters into opts where the options set none. */
+static void apply(const pcoll__rule_t *rule, pcoll__opts_t *opts)
 {
 #define TAKE(field) \
     if (!opts->field) \
@@ -35,4 +23,23 @@ void pcoll__select_rule_apply(const pcoll__rule_t *rule, pcoll__opts_t *opts)
     TAKE(aux_buffers);
     TAKE(aux_bytes);
 #undef TAKE
+}
+
+int pcoll__select_rule(const pcoll__algo_table_t *t, const char *coll,
+                       const pcoll__opts_t *opts, const pcoll__shape_t *s, long long bytes,
+                       int (*usable)(int algo, const void *args), const void *args,
+                       pcoll__opts_t *tuned)
+{
+    pcoll__rule_t rule;
+    if (!opts->rules || !pcoll__algo_is_auto(t, opts->algorithm) ||
+        !pcoll__rules_find(opts->rules, t, coll, s->p, s->rpn, bytes, &rule))
+        return -1;
+    /* One-shot and local plans are made by each rank alone. */
+    if ((t->algos[rule.algorithm].flags & PCOLL__ALGO_COLLECTIVE) && !s->together)
+        return -1;
+    if (usable && !usable(rule.algorithm, args))
+        return -1;
+    if (tuned)
+        apply(&rule, tuned);
+    return rule.algorithm;
 }

@@ -46,6 +46,17 @@ static inline int check_finish(const char *program)
     return total ? 1 : 0;
 }
 
+/* MPI_Init, errors returned on MPI_COMM_WORLD and MPI_COMM_SELF (a test
+ * checks the codes), and this rank and the size of MPI_COMM_WORLD. */
+static inline void check_init(int *argc, char ***argv, int *rank, int *size)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+}
+
 /* The whole program of a test this MPI has nothing for: rank 0 says why. */
 static inline int check_skipped(int *argc, char ***argv, const char *program, const char *why)
 {

@@ -85,11 +85,7 @@ static void big(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    check_init(&argc, &argv, &rank, &size);
     /* The drop-in's log counts each _c form under its int form's name. */
     if (rank == 0)
         printf("dropin-expect: MPI_Alltoall MPI_Ialltoall MPI_Alltoall_init%s\n",

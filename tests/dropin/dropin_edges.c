@@ -149,11 +149,7 @@ static void huge_item(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    check_init(&argc, &argv, &rank, &size);
     if (rank == 0)
         printf("dropin-expect: MPI_Alltoall MPI_Alltoallv MPI_Reduce_scatter_block\n");
     bottom();
