@@ -6,7 +6,7 @@
  * counts.  Results follow MPI's definition: x(0) op x(1) op ... op x(p-1), in
  * rank order, so non-commutative ops are handled by the algorithms that keep
  * the order (mst, recursive_halving, pairwise); ring and ring_prepost answer
- * PCOLL_ERR_UNSUPPORTED for them.  MPI_Reduce_local(in, inout) computes
+ * PCOLL_ERR_UNSUPPORTED for them, circulant builds recursive_halving.  MPI_Reduce_local(in, inout) computes
  * inout = in op inout, so "in" is always the lower ranks' part.
  */
 #ifndef PCOLL_REDUCE_SCATTER_REDUCE_SCATTER_H
@@ -36,6 +36,8 @@ int pcoll__reduce_scatter_ring(pcoll_plan_t *plan, const void *args);
 int pcoll__reduce_scatter_ring_prepost(pcoll_plan_t *plan, const void *args);
 int pcoll__reduce_scatter_recursive_halving(pcoll_plan_t *plan, const void *args);
 int pcoll__reduce_scatter_pairwise(pcoll_plan_t *plan, const void *args);
+/* Träff's circulant reduce-scatter (commutative ops; others: recursive_halving). */
+int pcoll__reduce_scatter_circulant(pcoll_plan_t *plan, const void *args);
 /* The MPI's own MPI_Reduce_scatter(_block) (core/native.h). */
 int pcoll__reduce_scatter_native(pcoll_plan_t *plan, const void *args);
 

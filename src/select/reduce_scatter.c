@@ -18,6 +18,7 @@ enum {
     ALGO_RING_PREPOST,
     ALGO_RECURSIVE_HALVING,
     ALGO_PAIRWISE,
+    ALGO_CIRCULANT,
     ALGO_NATIVE,
     ALGO_AUTO
 };
@@ -35,6 +36,10 @@ static const pcoll__algo_t algos[] = {
                                 pcoll__reduce_scatter_recursive_halving, 0},
     [ALGO_PAIRWISE] = {"pairwise", "p-1 exchange rounds of one block each",
                        pcoll__reduce_scatter_pairwise, 0},
+    [ALGO_CIRCULANT] = {"circulant",
+                        "ceil(log2 p) rounds on a circulant graph, p-1 blocks per rank, any p "
+                        "(commutative ops; others run recursive_halving)",
+                        pcoll__reduce_scatter_circulant, 0},
     [ALGO_NATIVE] = {"native",
                      "the MPI's own MPI_Reduce_scatter(_block): auto's choice where no pcoll "
                      "algorithm is expected to be faster",
@@ -95,7 +100,7 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
     call_t call = {a, p};
     pcoll__cost_t c = pcoll__select_cost(s);
     MPI_Count size = 0;
-    int i, best = ALGO_MST, ruled;
+    int i, best = ALGO_MST, ruled, radix;
     double t[ALGO_NATIVE], n;
     if (!pcoll__algo_is_auto(&pcoll__reduce_scatter_table, a->opts.algorithm))
         return a->opts.algorithm;
@@ -111,6 +116,9 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
     t[ALGO_RING_PREPOST] = pcoll__cost_rs_ring(&c, p, n, 1);
     t[ALGO_RECURSIVE_HALVING] = pcoll__cost_rs_halving(&c, p, n);
     t[ALGO_PAIRWISE] = pcoll__cost_rs_ring(&c, p, n, 0) + c.alpha;
+    /* Non-commutative ops: circulant builds recursive_halving. */
+    radix = a->opts.radix >= 2 ? a->opts.radix : pcoll__cost_rs_circulant_radix(&c, p, n);
+    t[ALGO_CIRCULANT] = a->commutative ? pcoll__cost_rs_circulant(&c, p, n, radix) : HUGE_VAL;
     /* ring_prepost posts each block as one message: int counts only. */
     for (i = 0; i < p; i++)
         if (a->counts[i] > INT_MAX)
@@ -118,7 +126,9 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
     for (i = 0; i < ALGO_NATIVE; i++)
         if ((a->commutative || !(algos[i].flags & PCOLL__ALGO_COMMUTATIVE)) && t[i] < t[best])
             best = i;
-    if (!native_ok(a, p))
-        return best;
-    return t[best] * (1.0 + c.margin) < pcoll__cost_native_rs(&c, p, n) ? best : ALGO_NATIVE;
+    if (native_ok(a, p) && t[best] * (1.0 + c.margin) >= pcoll__cost_native_rs(&c, p, n))
+        return ALGO_NATIVE;
+    if (best == ALGO_CIRCULANT && tuned)
+        tuned->radix = radix;
+    return best;
 }

@@ -376,6 +376,7 @@ typedef struct entry {
 
 typedef struct setup {
     const char *alg;
+    const char *radix;  /* info pcoll_radix of persistent plans, or NULL */
     enum opkind o;
     const pt_layout *lay;
     MPI_Op op;
@@ -542,6 +543,12 @@ static void run_inplace(const setup *u)
 static void check_plan_algorithm(const setup *u, const pcoll_plan_t *plan)
 {
     const char *got = pcoll_plan_algorithm(plan);
+    if (strcmp(u->alg, "circulant") == 0 && !ops[u->o].commutative) {
+        /* circulant needs commutativity: it builds recursive_halving and says so. */
+        PT_CHECK(strcmp(got, "recursive_halving") == 0,
+                 "circulant with a non-commutative op runs \"%s\", not recursive_halving", got);
+        return;
+    }
     if (strcmp(u->alg, "auto") != 0) {
         PT_CHECK(strcmp(got, u->alg) == 0, "plan runs \"%s\", requested \"%s\"", got, u->alg);
         return;
@@ -561,6 +568,8 @@ static pcoll_plan_t *make_plan(const setup *u, const void *sbuf, const pt_buf *r
     int rc;
     PT_MPI(MPI_Info_create(&info));
     PT_MPI(MPI_Info_set(info, "pcoll_algorithm", u->alg));
+    if (u->radix)
+        PT_MPI(MPI_Info_set(info, "pcoll_radix", u->radix));
     if (u->lay->owned)
         PT_MPI(MPI_Type_dup(u->lay->type, &t));
     if (u->block)
@@ -719,6 +728,17 @@ static void run_entry(const entry *e, const char *only)
             else
                 run_persistent(&u, 1);
         }
+    }
+    /* circulant's other radices (r-1 ports per round), persistent. */
+    for (int r = 0; r < 2 && (!only || strcmp(only, "circulant") == 0); r++) {
+        static const char *const radices[] = {"3", "5"};
+        if (!(e->modes & (M_PERSIST | M_INPLACE_P)))
+            continue;
+        u.alg = "circulant", u.radix = radices[r];
+        CASE(COLL " alg=circulant radix=%s op=%s %s comm=%s(np %d)", u.radix, ops[e->op].name,
+             shapes[e->shape].name, pt_comm_name(e->comm), u.np);
+        run_persistent(&u, !(e->modes & M_PERSIST));
+        u.radix = NULL;
     }
     pt_case_end();
     pt_buf_free(&ref);
