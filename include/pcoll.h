@@ -126,7 +126,8 @@ PCOLL_API int pcoll_alltoall_init(const void *sendbuf, int sendcount, MPI_Dataty
 
 /* All-to-all with a count and displacement per peer (MPI_Alltoallv).
  * Algorithms: linear, pairwise, scattered, bruck_zerocopy (nearly regular
- * sizes: info pcoll_regular_ratio), padded_bruck, inplace, hier, auto.
+ * sizes: info pcoll_regular_ratio), padded_bruck, bruck_radix, inplace, hier,
+ * native, auto.
  * sendbuf may be MPI_IN_PLACE (the receive layout is used for both
  * directions, as in MPI). */
 PCOLL_API int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[],
@@ -171,7 +172,9 @@ PCOLL_API int pcoll_alltoallv_inplace_init(void *buf, const int sendcounts[],
  * i of the result at rank i.  sendbuf may be MPI_IN_PLACE (the input is then
  * taken from recvbuf, which must hold the whole vector; the result is left at
  * its start).  type may be derived if its type map is one predefined type.
- * Algorithms: mst, ring, ring_prepost, recursive_halving, pairwise, auto. */
+ * Algorithms: mst, ring, ring_prepost, recursive_halving, pairwise, circulant
+ * (commutative ops; a non-commutative op runs recursive_halving), native,
+ * auto. */
 PCOLL_API int pcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
                                               MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                               MPI_Info info, pcoll_plan_t **plan);

@@ -417,11 +417,13 @@ static cand_t *add(cand_t *list, int *n, const char *algo)
 static void add_variants(cand_t *list, int *n, const char *algo, int p, int rpn,
                          long long rank_bytes)
 {
-    static const int radices[] = {2, 3, 4, 8}, throttles[] = {1, 4, 16};
+    /* bruck_radix: alltoall's and alltoallv's (issue 20), same parameter;
+     * circulant: reduce-scatter's ports per round (radix - 1). */
+    static const int radices[] = {2, 3, 4, 8, 16}, throttles[] = {1, 4, 16};
     int cpn[2] = {rpn, p >= 4 && rpn >= 4 ? rpn / 2 : 0}, i, j;
     cand_t *c;
-    if (strcmp(algo, "bruck_radix") == 0) {
-        for (i = 0; i < 4; i++)
+    if (strcmp(algo, "bruck_radix") == 0 || strcmp(algo, "circulant") == 0) {
+        for (i = 0; i < 5; i++)
             if (radices[i] <= p && (c = add(list, n, algo)))
                 c->radix = radices[i];
     } else if (strcmp(algo, "scattered") == 0) {

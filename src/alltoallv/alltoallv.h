@@ -34,10 +34,16 @@ typedef struct pcoll__a2av_args {
 
 int pcoll__alltoallv_bruck_zerocopy(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoallv_padded_bruck(pcoll_plan_t *plan, const void *args);
+int pcoll__alltoallv_bruck_radix(pcoll_plan_t *plan, const void *args);
 /* The MPI's own MPI_Alltoallv (core/native.h). */
 int pcoll__alltoallv_native(pcoll_plan_t *plan, const void *args);
 
 /* Whether the sizes are regular enough for zero-copy Bruck. */
 int pcoll__alltoallv_regular(const pcoll__a2av_args_t *v);
+
+/* Whether bruck_radix can serve these agreed sizes on p ranks: one basic
+ * type in both signatures, persistent planning, and p elements of the
+ * largest size countable in int basic items (every rank answers alike). */
+int pcoll__alltoallv_radix_fits(const pcoll__a2av_args_t *v, int p);
 
 #endif

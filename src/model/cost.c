@@ -14,6 +14,7 @@
 #include <mpi.h>
 
 #include "patterns/bruck.h"
+#include "patterns/circulant.h"
 #include "model/cost.h"
 
 static double env_or(const char *name, double fallback)
@@ -175,6 +176,31 @@ int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n)
     return p < 2 ? 2 : best;
 }
 
+double pcoll__cost_bruck_v(const pcoll__cost_t *c, int p, double n, int r)
+{
+    long long blocks = bruck_blocks(p, r), w = 1;
+    int d, msgs = 0;
+    for (; w < p; w *= r)
+        for (d = 1; d < r; d++)
+            msgs += pcoll__bruck_digit_count(p, r, w, d) > 0;
+    return msgs * (c->alpha + 2 * c->cpu) + (double)blocks * n * (c->beta + c->gamma) +
+           (double)p * n * c->gamma + 2.0 * (double)(blocks + p) * c->delta;
+}
+
+int pcoll__cost_best_radix_v(const pcoll__cost_t *c, int p, double n)
+{
+    int r, best = 2;
+    double tbest = pcoll__cost_bruck_v(c, p, n, 2);
+    for (r = 3; r <= p; r++) {
+        double t = pcoll__cost_bruck_v(c, p, n, r);
+        if (t < tbest) {
+            tbest = t;
+            best = r;
+        }
+    }
+    return best;
+}
+
 /* hier's predicted time (cost.h).  one_link: a step's bytes leave through the
  * node's one network link (time = all of them), instead of through the
  * ports that send them (time = one port's share). */
@@ -257,6 +283,44 @@ double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)
     double fold = pof2 == p ? 0.0 : 2 * c->alpha + n * (c->beta + c->gamma);
     return log2_ceil(pof2) * (c->alpha + 2 * c->cpu) +
            (pof2 - 1.0) / pof2 * n * (c->beta + c->gamma) + fold;
+}
+
+/* A message beyond the first of a round, sent to another peer at the same
+ * time: its latency overlaps the first's, its send and receive overhead
+ * does not (LogP's o against L).  A quarter of alpha: simulated on the
+ * fat-ib platform (P = 96, 8 B blocks) the circulant reduce-scatter's rounds
+ * cost 2.5 us with one message and 0.5 us more per further message. */
+#define PORT_SHARE 0.25
+
+double pcoll__cost_rs_circulant(const pcoll__cost_t *c, int p, double n, int r)
+{
+    /* p-1 blocks sent and reduced in ceil(log_r p) rounds of up to r-1
+     * messages; the first round's wrapped run packed when small (about
+     * one port's share), the blocks the first round leaves empty copied
+     * (one for r = 2 and p odd). */
+    double sent = (p - 1.0) / p * n, pack = sent / (r - 1) <= 8192 ? sent / (r - 1) : 0.0;
+    int k, j, q = pcoll__circulant_rounds(p, r), msgs = 0;
+    int s1 = pcoll__circulant_skip(p, r, q - 1), left = 2 * s1 - p > 0 ? 2 * s1 - p : 0;
+    for (k = 0; k < q; k++)
+        for (j = 1; j < r && pcoll__circulant_port(pcoll__circulant_skip(p, r, k + 1),
+                                                     pcoll__circulant_skip(p, r, k), j) > 0; j++)
+            msgs++;
+    return q * c->alpha + (msgs - q) * PORT_SHARE * c->alpha + 2 * msgs * c->cpu +
+           sent * (c->beta + c->gamma) + (pack + left * n / p) * c->gamma;
+}
+
+int pcoll__cost_rs_circulant_radix(const pcoll__cost_t *c, int p, double n)
+{
+    int r, best = 2;
+    double tbest = pcoll__cost_rs_circulant(c, p, n, 2);
+    for (r = 3; r <= p && r <= PCOLL__COST_RS_RADIX_MAX; r++) {
+        double t = pcoll__cost_rs_circulant(c, p, n, r);
+        if (t < tbest) {
+            tbest = t;
+            best = r;
+        }
+    }
+    return best;
 }
 
 double pcoll__cost_native_rs(const pcoll__cost_t *c, int p, double n)

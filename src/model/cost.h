@@ -75,6 +75,11 @@ double pcoll__cost_bruck_zerocopy(const pcoll__cost_t *c, int p, long long n);
 double pcoll__cost_rs_mst(const pcoll__cost_t *c, int p, double n);
 double pcoll__cost_rs_ring(const pcoll__cost_t *c, int p, double n, int prepost);
 double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n);
+/* Träff's circulant reduce-scatter (reduce_scatter/circulant.c) at radix r,
+ * and the radix in 2..PCOLL__COST_RS_RADIX_MAX it predicts fastest. */
+#define PCOLL__COST_RS_RADIX_MAX 32
+double pcoll__cost_rs_circulant(const pcoll__cost_t *c, int p, double n, int r);
+int pcoll__cost_rs_circulant_radix(const pcoll__cost_t *c, int p, double n);
 
 /* Node-aware all-to-all (multicore paper II-A/B; alltoall `hier`): N nodes
  * of m ranks, `ports` of them sending (0: all), bundles (slots) of z bytes
@@ -89,5 +94,13 @@ int pcoll__cost_hier_radix(const pcoll__cost_t *c, int N, int m, int ports, long
 
 /* The radix in [2, p] with the lowest predicted radix-r Bruck time. */
 int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n);
+
+/* alltoallv `bruck_radix` for elements of n bytes on average: the messages
+ * of radix-r Bruck (alpha + 2 cpu each), every hop's bytes sent and packed
+ * (beta + gamma), every element copied out once (gamma) and each piece
+ * walked by a struct type twice (delta); and the radix in [2, p] it is
+ * predicted fastest with. */
+double pcoll__cost_bruck_v(const pcoll__cost_t *c, int p, double n, int r);
+int pcoll__cost_best_radix_v(const pcoll__cost_t *c, int p, double n);
 
 #endif

@@ -26,6 +26,7 @@ enum {
     V_SCATTERED,
     V_BRUCK_ZEROCOPY,
     V_PADDED_BRUCK,
+    V_BRUCK_RADIX,
     V_HIER,
     V_INPLACE,
     V_NATIVE,
@@ -46,6 +47,10 @@ static const pcoll__algo_t algos[] = {
     [V_PADDED_BRUCK] = {"padded_bruck",
                         "every element padded to the largest, then the best alltoall Bruck",
                         pcoll__alltoallv_padded_bruck, PCOLL__ALGO_COLLECTIVE},
+    [V_BRUCK_RADIX] = {"bruck_radix",
+                       "radix-r Bruck on the real sizes (counts exchanged at init), messages "
+                       "packed by local copies; r = pcoll_radix or the cost model's",
+                       pcoll__alltoallv_bruck_radix, PCOLL__ALGO_COLLECTIVE},
     [V_HIER] = {"hier",
                 "node-aware: messages bundled per node pair in shared memory (sizes gathered "
                 "on the node at init), radix-r Bruck between nodes",
@@ -89,16 +94,29 @@ static int bruck_fits(const pcoll__a2av_args_t *v)
            bsize > 0 && v->maxbytes / bsize <= INT_MAX;
 }
 
+/* bruck_radix's predicted time for the mean element of the rank that
+ * receives the most, at the radix it will run. */
+static double radix_cost(const pcoll__cost_t *c, const pcoll__a2av_args_t *v, int p)
+{
+    double mean = (double)v->maxtotal / p;
+    int r = v->a.opts.radix > 0 ? v->a.opts.radix : pcoll__cost_best_radix_v(c, p, mean);
+    return pcoll__cost_bruck_v(c, p, mean, r > p ? p : r < 2 ? 2 : r);
+}
+
 /* Persistent auto: the cost model over the global sizes; a pcoll algorithm
- * only where it is predicted faster than the MPI's own by the margin. */
+ * only where it is predicted faster than the MPI's own by the margin.  A
+ * direct exchange (and native) sends every rank's real bytes: priced for
+ * the mean element of the rank that receives the most, as bruck_radix is;
+ * the padded and zero-copy Bruck move slots of the largest element. */
 static int choose_global(const pcoll__a2av_args_t *v, const pcoll__shape_t *s)
 {
     pcoll__cost_t c = pcoll__select_cost(s);
     int p = s->p;
-    double direct = pcoll__cost_direct(&c, p, v->maxbytes);
+    long long mean = (v->maxtotal + p - 1) / p;
+    double direct = pcoll__cost_direct(&c, p, mean);
     double padded =
         pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) + 2.0 * p * v->maxbytes * c.gamma;
-    double native = pcoll__cost_native_alltoallv(&c, p, v->maxbytes), best = direct;
+    double native = pcoll__cost_native_alltoallv(&c, p, mean), best = direct;
     int algo = v->maxbytes > PCOLL__A2A_SCATTERED_MAX ? V_PAIRWISE : V_SCATTERED;
     if (v->a.inplace)
         return v->inplace_ok && pcoll__alltoallv_inplace_preferred(&c, p, v->maxpeers, v->maxbytes,
@@ -112,6 +130,10 @@ static int choose_global(const pcoll__a2av_args_t *v, const pcoll__shape_t *s)
     } else if (bruck_fits(v) && padded < best) {
         best = padded;
         algo = V_PADDED_BRUCK;
+    }
+    if (p > 1 && pcoll__alltoallv_radix_fits(v, p) && radix_cost(&c, v, p) < best) {
+        best = radix_cost(&c, v, p);
+        algo = V_BRUCK_RADIX;
     }
     return best * (1.0 + c.margin) < native || !v->native_ok ? algo : V_NATIVE;
 }

@@ -48,6 +48,11 @@
  * A refusal costs a collective init, so it is tried only in the entries
  * marked `refusals`; elsewhere the case is left out (on every rank alike).
  *
+ * bruck_radix (issue 20) refuses like padded_bruck; radix_sweep runs it at
+ * every pcoll_radix from 2 to np + 1 and at 2 np + 3 (radix > p), with
+ * zeros, a huge block and derived layouts, persistent restarts and some
+ * one-shot calls.
+ *
  * Bad input: negative counts or displacements, NULL counts, overlapping
  * receive blocks (PCOLL_ERR_ARG) and send/receive counts that disagree
  * between two ranks (PCOLL_ERR_MISMATCH), each on one rank: every rank must
@@ -102,6 +107,7 @@ typedef struct entry {
                      a collective init, so only some entries do) */
     int wide;     /* run every algorithm of the table, not only those this
                      test knows (see is_known) */
+    int radix;    /* pcoll_radix to set (0: the library's choice) */
 } entry;
 
 static pt_layout layouts[PT_L_COUNT];
@@ -249,7 +255,8 @@ static int is_alg(const char *a, const char *b)
 static int is_known(const char *a)
 {
     return is_alg(a, "linear") || is_alg(a, "pairwise") || is_alg(a, "scattered") ||
-           is_alg(a, "bruck_zerocopy") || is_alg(a, "padded_bruck") || is_alg(a, "auto");
+           is_alg(a, "bruck_zerocopy") || is_alg(a, "padded_bruck") ||
+           is_alg(a, "bruck_radix") || is_alg(a, "auto");
 }
 
 /* What the algorithm must answer on u over np ranks. */
@@ -263,7 +270,7 @@ static enum expect expectation(const setup *u, int np)
         return is_alg(a, "pairwise") || is_alg(a, "auto") ? E_RUN : E_REFUSE;
     if (is_alg(a, "bruck_zerocopy"))
         return single && is_regular(u, np) ? E_RUN : E_REFUSE;
-    if (is_alg(a, "padded_bruck"))
+    if (is_alg(a, "padded_bruck") || is_alg(a, "bruck_radix"))
         return single ? E_RUN : E_REFUSE;
     return E_RUN;
 }
@@ -403,12 +410,17 @@ static void set_env(const setup *u)
         snprintf(ratio, sizeof ratio, "%d", u->e->ratio);
         setenv("PCOLL_REGULAR_RATIO", ratio, 1);
     }
+    if (u->e->radix) {
+        snprintf(ratio, sizeof ratio, "%d", u->e->radix);
+        setenv("PCOLL_RADIX", ratio, 1);
+    }
 }
 
 static void unset_env(void)
 {
     unsetenv("PCOLL_ALLTOALLV_ALGORITHM");
     unsetenv("PCOLL_REGULAR_RATIO");
+    unsetenv("PCOLL_RADIX");
 }
 
 static void run_oneshot(const setup *u, const pt_buf *ref)
@@ -457,6 +469,9 @@ static pcoll_plan_t *make_plan(const setup *u, const pt_buf *sb, const pt_buf *r
     snprintf(ratio, sizeof ratio, "%d", u->e->ratio);
     if (u->e->ratio)
         PT_MPI(MPI_Info_set(info, "pcoll_regular_ratio", ratio));
+    snprintf(ratio, sizeof ratio, "%d", u->e->radix);
+    if (u->e->radix)
+        PT_MPI(MPI_Info_set(info, "pcoll_radix", ratio));
     if (sb) {
         st = dup_type(u->s);
         rc = pcoll_alltoallv_init(sb->base, u->sc, u->sd, st, rb->base, u->rc, u->rd, rt,
@@ -835,23 +850,45 @@ static void bad_input(const char *only)
  * run on the `wide` entry: derived layouts with gaps and a huge block on a
  * split communicator. */
 static const entry sweep[] = {
-    /* comm, types, counts, seed, displs, modes, ratio, refusals, wide */
-    {PT_C_WORLD, T_INT, P_EQUAL, 0, D_ORDER, M_ONESHOT | M_PERSIST, 0, 1, 0},
-    {PT_C_WORLD, T_INT, P_MOD4, 0, D_GAPS, M_ONESHOT | M_PERSIST | M_INPLACE, 0, 1, 0},
-    {PT_C_WORLD, T_VEC, P_RANDOM, 2, D_REVERSE, M_PERSIST, 0, 0, 0},
-    {PT_C_WORLD, T_INT, P_HUGE, 0, D_ORDER, M_INPLACE_P, 0, 0, 0},
-    {PT_C_WORLD, T_VEC, P_ZERO, 0, D_GAPS, M_ONESHOT | M_INPLACE, 0, 0, 0},
-    {PT_C_WORLD, T_VEC, P_NEAR, 0, D_REVERSE, M_ONESHOT | M_INPLACE, 0, 0, 0},
-    {PT_C_WORLD, T_STRUCT, P_NEAR, 0, D_ORDER, M_PERSIST, 0, 1, 0},
-    {PT_C_WORLD, T_INT, P_RANDPOS, 5, D_ORDER, M_PERSIST, 8, 0, 0},
-    {PT_C_REVERSED, T_INT, P_NEAR, 0, D_GAPS, M_PERSIST, 0, 0, 0},
-    {PT_C_REVERSED, T_VEC, P_RANDOM, 3, D_GAPS, M_ONESHOT, 0, 0, 0},
-    {PT_C_MOD3, T_VEC, P_EQUAL, 0, D_GAPS, M_PERSIST, 0, 0, 0},
-    {PT_C_MOD3, T_INT, P_RANDOM, 4, D_REVERSE, M_ONESHOT | M_INPLACE | M_INPLACE_P, 0, 0, 0},
-    {PT_C_HALVES, T_VEC, P_HUGE, 0, D_GAPS, M_ONESHOT | M_PERSIST, 0, 0, 1},
-    {PT_C_HALVES, T_STRUCT, P_MOD4, 0, D_REVERSE, M_ONESHOT | M_INPLACE_P, 0, 1, 0},
-    {PT_C_PARITY, T_INT, P_ZERO, 0, D_REVERSE, M_PERSIST | M_INPLACE, 0, 0, 0},
+    /* comm, types, counts, seed, displs, modes, ratio, refusals, wide, radix */
+    {PT_C_WORLD, T_INT, P_EQUAL, 0, D_ORDER, M_ONESHOT | M_PERSIST, 0, 1, 0, 0},
+    {PT_C_WORLD, T_INT, P_MOD4, 0, D_GAPS, M_ONESHOT | M_PERSIST | M_INPLACE, 0, 1, 0, 0},
+    {PT_C_WORLD, T_VEC, P_RANDOM, 2, D_REVERSE, M_PERSIST, 0, 0, 0, 0},
+    {PT_C_WORLD, T_INT, P_HUGE, 0, D_ORDER, M_INPLACE_P, 0, 0, 0, 0},
+    {PT_C_WORLD, T_VEC, P_ZERO, 0, D_GAPS, M_ONESHOT | M_INPLACE, 0, 0, 0, 0},
+    {PT_C_WORLD, T_VEC, P_NEAR, 0, D_REVERSE, M_ONESHOT | M_INPLACE, 0, 0, 0, 0},
+    {PT_C_WORLD, T_STRUCT, P_NEAR, 0, D_ORDER, M_PERSIST, 0, 1, 0, 0},
+    {PT_C_WORLD, T_INT, P_RANDPOS, 5, D_ORDER, M_PERSIST, 8, 0, 0, 0},
+    {PT_C_REVERSED, T_INT, P_NEAR, 0, D_GAPS, M_PERSIST, 0, 0, 0, 0},
+    {PT_C_REVERSED, T_VEC, P_RANDOM, 3, D_GAPS, M_ONESHOT, 0, 0, 0, 0},
+    {PT_C_MOD3, T_VEC, P_EQUAL, 0, D_GAPS, M_PERSIST, 0, 0, 0, 0},
+    {PT_C_MOD3, T_INT, P_RANDOM, 4, D_REVERSE, M_ONESHOT | M_INPLACE | M_INPLACE_P, 0, 0, 0, 0},
+    {PT_C_HALVES, T_VEC, P_HUGE, 0, D_GAPS, M_ONESHOT | M_PERSIST, 0, 0, 1, 0},
+    {PT_C_HALVES, T_STRUCT, P_MOD4, 0, D_REVERSE, M_ONESHOT | M_INPLACE_P, 0, 1, 0, 0},
+    {PT_C_PARITY, T_INT, P_ZERO, 0, D_REVERSE, M_PERSIST | M_INPLACE, 0, 0, 0, 0},
 };
+
+/* bruck_radix at every radix from 2 to np + 1 (r >= np: one step, a direct
+ * exchange) and at 2 np + 3: persistent plans restarted with new input,
+ * one-shot calls at some radices; the count patterns, types and
+ * displacements rotate with the radix (zeros, a huge block, derived layouts
+ * with gaps). */
+static void radix_sweep(const char *only)
+{
+    static const enum pattern pats[] = {P_RANDOM, P_MOD4, P_HUGE, P_NEAR, P_ZERO};
+    int np = pt_size;
+    if (only && !is_alg(only, "bruck_radix"))
+        return;
+    for (int r = 2; r <= np + 2; r++) {
+        int radix = r == np + 2 ? 2 * np + 3 : r;
+        entry e = {PT_C_WORLD, r % 2 ? T_INT : T_VEC, pats[r % 5], (unsigned)r,
+                   (enum dmode)(r % 3), M_PERSIST | (r % 4 == 3 ? M_ONESHOT : 0), 0, 0, 0,
+                   radix};
+        run_entry(&e, "bruck_radix");
+    }
+    entry split = {PT_C_MOD3, T_VEC, P_RANDOM, 9, D_GAPS, M_PERSIST, 0, 0, 0, 3};
+    run_entry(&split, "bruck_radix");
+}
 
 int main(int argc, char **argv)
 {
@@ -869,6 +906,7 @@ int main(int argc, char **argv)
                  only);
     for (size_t i = 0; i < sizeof sweep / sizeof sweep[0]; i++)
         run_entry(&sweep[i], only);
+    radix_sweep(only);
     bad_input(only);
     for (int k = 0; k < PT_L_COUNT; k++)
         pt_layout_free(&layouts[k]);

@@ -648,16 +648,18 @@ static int run_pcoll(const shape *s, int inplace, side *snd, side *rcv, MPI_Comm
 /* The cases an algorithm documents it cannot serve, whatever the buffers:
  * alltoallv in place with an algorithm that neither serves MPI_IN_PLACE
  * nor gets a staged copy; alltoallv bruck_zerocopy and padded_bruck one-shot
- * or with types mixing basic types (or, bruck_zerocopy, irregular sizes). */
+ * or with types mixing basic types (or, bruck_zerocopy, irregular sizes);
+ * alltoallv bruck_radix with types mixing basic types. */
 static int may_refuse(const shape *s, enum bottom_kind kind, const char *alg, int persistent)
 {
     int zc = strcmp(alg, "bruck_zerocopy") == 0, pb = strcmp(alg, "padded_bruck") == 0;
+    int br = strcmp(alg, "bruck_radix") == 0;
     if (!s->v)
         return 0;
     if (kind == B_INPLACE && strcmp(alg, "pairwise") && strcmp(alg, "hier") &&
         strcmp(alg, "inplace") && strcmp(alg, "auto"))
         return 1;
-    return (zc || pb) && (!persistent || !s->dbl);
+    return ((zc || pb) && (!persistent || !s->dbl)) || (br && !s->dbl);
 }
 
 static int bottom_run = 0;

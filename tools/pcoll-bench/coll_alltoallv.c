@@ -3,9 +3,13 @@
  * as MPI_BYTE.  Counts are a function of (source, destination, size), so
  * every rank knows the sizes of both directions: uniform (all equal), random
  * (size +-50%), sparse (each rank sends to about a quarter of the ranks,
- * 4x the size), powerlaw (size * 2 / (1 + (d - s) mod p)).  Displacements
+ * 4x the size), powerlaw (size * 2 / (1 + (d - s) mod p)), normal (mean
+ * size, standard deviation size / 2, cut at 0: Box-Muller on a hash of
+ * (s, d), so that bruck_radix meets sizes off by a factor of 3 or more,
+ * issue 20).  Displacements
  * are in destination order with no gaps.  The reference is MPI_Alltoallv.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +24,14 @@ struct bench_case {
     bench_pattern_t pattern;
 };
 
+/* A draw of the standard normal distribution from the hash h (Box-Muller). */
+static double normal_of(unsigned h)
+{
+    unsigned h2 = (h ^ (h >> 15)) * 2246822519u;
+    double u1 = ((h & 0xffffu) + 0.5) / 65536.0, u2 = ((h2 >> 16) + 0.5) / 65536.0;
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
 static int count_of(int s, int d, int p, long size, bench_pattern_t pattern)
 {
     unsigned h = ((unsigned)s * 2654435761u) ^ ((unsigned)d * 40503u + 0x9e37u);
@@ -30,6 +42,10 @@ static int count_of(int s, int d, int p, long size, bench_pattern_t pattern)
         return (s == d || h % 4u == 0) ? (int)(4 * size) : 0;
     case BENCH_POWERLAW:
         return (int)(2 * size / (1 + ((d - s) % p + p) % p));
+    case BENCH_NORMAL: {
+        double n = (double)size * (1.0 + 0.5 * normal_of(h));
+        return n > 0 ? (int)(n + 0.5) : 0;
+    }
     default:
         return (int)size;
     }
