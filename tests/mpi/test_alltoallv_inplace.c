@@ -8,6 +8,9 @@
  *   sparse     each rank sends to 1..3 random peers only
  *   gather     one rank receives almost everything
  *   symmetric  counts[i][j] = counts[j][i] (so the layouts may be equal)
+ *   skewed     one block per rank 20-40 times its others (larger than the
+ *              aux slots, so it moves in many transfers while the small
+ *              ones finish)
  *   empty      nothing at all
  * and, from a seed of its own, each rank's layout of one buffer:
  *   permuted   send blocks and receive blocks each in a random order with
@@ -38,10 +41,10 @@
 
 #include "harness.h"
 
-enum pattern { P_RANDOM, P_SPARSE, P_GATHER, P_SYMMETRIC, P_EMPTY, P_COUNT };
+enum pattern { P_RANDOM, P_SPARSE, P_GATHER, P_SYMMETRIC, P_SKEWED, P_EMPTY, P_COUNT };
 enum placement { L_PERMUTED, L_SAME, L_SHIFTED, L_ORDERED, L_COUNT };
-static const char *const pattern_names[P_COUNT] = {"random", "sparse", "gather", "symmetric",
-                                                   "empty"};
+static const char *const pattern_names[P_COUNT] = {"random",    "sparse", "gather",
+                                                   "symmetric", "skewed", "empty"};
 static const char *const placement_names[L_COUNT] = {"permuted", "same", "shifted", "ordered"};
 
 /* ---- random numbers (splitmix64: no hidden state) ----------------------- */
@@ -94,6 +97,8 @@ static void draw_counts(unsigned long long s, enum pattern pat, int p, int maxc,
                 v = below(&s, p) < 2 ? v + 1 : 0;
             if (pat == P_GATHER)
                 v = j == root ? 2 * maxc + v : below(&s, 2);
+            if (pat == P_SKEWED && j == (i + root + 1) % p)
+                v = (20 + below(&s, 21)) * (v + 1);
             if (pat == P_EMPTY)
                 v = 0;
             c[i * p + j] = v;

@@ -4,17 +4,17 @@
  * MPI_IN_PLACE).  The algorithm is the paper's section 3; see
  * inplace.h for the files that implement its parts.
  *
- * Cost: phases of one request exchange (2 messages of PCOLL__IP_CTL ints per
- * active peer) and one data exchange (at most PCOLL__IP_PIECES + 1 messages
- * per active peer and direction); every item is sent once, received once
- * (into place or into an aux buffer, then copied into place once), and may
- * be moved toward higher indices in the update of a phase (section 3.4).
- * The number of phases depends on the layouts and on the aux memory: 1 when
- * every receive set is free or the aux buffers hold everything; with the
- * send and receive layouts equal every item passes an aux buffer, so at
- * least total / a and largest block / (a/b) (inplace_cost.c).
- * Memory: O(p) integers plus the aux buffers (a bytes at most), plus a
- * bounded staging buffer for non-contiguous types (inplace_state.c).
+ * Cost: transfers of one grant (one int) and one data message each, pair
+ * by pair with no global phase (inplace_phase.c); every item is sent once,
+ * received once (into place, or into an aux slot and then copied into
+ * place once), and may be moved toward higher indices in the update after
+ * a transfer (section 3.4).  The number of transfers depends on the layouts
+ * and on the aux memory: one per message when every receive set is free or
+ * a slot holds a whole message; with the send and receive layouts equal
+ * about half the items pass an aux slot, a slot's worth per transfer
+ * (inplace_cost.c).  Memory: O(p) integers plus the aux slots (a bytes at
+ * most), plus a bounded staging buffer for non-contiguous types
+ * (inplace_state.c).
  * In place by construction; sendcounts/recvcounts may differ per peer and
  * the blocks may lie in any order.
  *
@@ -134,6 +134,7 @@ int pcoll__alltoallv_inplace_setup(pcoll_plan_t *plan, void *buf, const int *sco
     }
     PCOLL_CHECK(bottom(plan, ip), rc, out);
     PCOLL_CHECK(pcoll__ip_aux_config(ip->p, ip->size, opts, fn, &ip->nbuf, &ip->cap), rc, out);
+    pcoll__ip_aux_fit(ip->p, rcounts, &ip->nbuf, &ip->cap);
     ip->stage_items = stage_items(ip, opts);
     PCOLL_CHECK(pcoll__ip_alloc(ip), rc, out);
     rc = pcoll__ip_split(ip, scounts, sdispls, rcounts, rdispls);

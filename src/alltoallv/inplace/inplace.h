@@ -10,11 +10,12 @@
  * rdispls[j]) receives from rank j.
  *
  * Files: inplace.c (entry points, setup), inplace_layout.c (checks and the
- * splitting of 3.2), inplace_run.c (the phase loop of 3.1 as start/test),
- * inplace_phase.c (receivable counts of 3.3, the request and data exchange),
- * inplace_update.c (the update of 3.4), inplace_aux.c (the auxiliary
- * buffers of 3.5), inplace_move.c (typed local moves), inplace_cost.c (the
- * choice against pairwise exchange), inplace_state.c (its memory).
+ * splitting of 3.2), inplace_run.c (Algorithm 1 as an event loop, no global
+ * phases), inplace_phase.c (receivable counts of 3.3 as grants, and the
+ * transfers), inplace_update.c (the update of 3.4, per transfer),
+ * inplace_aux.c (the aux slots of 3.5), inplace_move.c (typed local moves),
+ * inplace_cost.c (the choice against pairwise exchange), inplace_state.c
+ * (its memory).
  */
 #ifndef PCOLL_ALLTOALLV_INPLACE_INPLACE_H
 #define PCOLL_ALLTOALLV_INPLACE_INPLACE_H
@@ -27,11 +28,10 @@
 
 /* Default additional memory a (pcoll_aux_bytes): 1 MiB. */
 #define PCOLL__IP_AUX_BYTES (1LL << 20)
-/* At most this many send subsets are offered to one peer per phase. */
-#define PCOLL__IP_PIECES 8
-/* A control message: items granted into R_j, items granted into the aux
- * buffer, the number of pieces offered, their lengths. */
-#define PCOLL__IP_CTL (3 + PCOLL__IP_PIECES)
+/* Default slot size aimed at: the aux memory is cut into a / this many
+ * slots, at least 2 and at most PCOLL__IP_MAX_SLOTS (inplace_aux.c). */
+#define PCOLL__IP_SLOT_BYTES (32 * 1024)
+#define PCOLL__IP_MAX_SLOTS 16
 /* Items of a non-contiguous type are moved through a staging buffer of at
  * most this many bytes (at least one item, at most pcoll_aux_bytes). */
 #define PCOLL__IP_STAGE_BYTES (64 * 1024)
@@ -45,19 +45,22 @@ typedef struct pcoll__ip_sub {
     int rset;
 } pcoll__ip_sub_t;
 
-/* One auxiliary buffer (section 3.5): it serves one peer at a time, the
- * first that asks while it is empty, and holds that peer's next items in
- * arrival order, in the signature form of the type (size bytes each). */
+/* One aux slot (section 3.5, dynamic): any peer may get any free slot; it
+ * holds that peer's next items in arrival order, in the signature form of
+ * the type (size bytes each), until they are all in place. */
 typedef struct pcoll__ip_aux {
-    int owner;            /* -1: empty */
-    long long head, tail; /* items [head, tail) of the buffer are held */
+    int owner;            /* -1: free */
+    long long head, tail; /* items [head, tail) of the slot are held */
 } pcoll__ip_aux_t;
 
-typedef enum pcoll__ip_step {
-    PCOLL__IP_REQUESTS, /* the request exchange of a phase is in flight */
-    PCOLL__IP_DATA,     /* the data exchange of a phase is in flight */
-    PCOLL__IP_DONE
-} pcoll__ip_step_t;
+/* The four requests of a peer q: req[PCOLL__IP_NREQ * q + kind]. */
+enum {
+    PCOLL__IP_GRANT_OUT, /* our grant to q (control) */
+    PCOLL__IP_DATA_IN,   /* the items q sends on it */
+    PCOLL__IP_GRANT_IN,  /* q's grant to us (control) */
+    PCOLL__IP_DATA_OUT,  /* the items we send on it */
+    PCOLL__IP_NREQ
+};
 
 typedef struct pcoll__ip {
     /* Fixed at init. */
@@ -67,33 +70,39 @@ typedef struct pcoll__ip {
     int size;       /* bytes of one item */
     int contiguous; /* items are dense bytes: moves are memmove */
     int p, rank, tag;
-    MPI_Comm comm, ctl; /* data, and the requests (control) */
+    MPI_Comm comm, ctl; /* data, and the grants (control) */
     int nsub;
     pcoll__ip_sub_t *sub0;  /* initial subsets, peer by peer in message order */
     int *sfirst;            /* peer i's: sub[sfirst[i]] .. sub[sfirst[i+1]-1] */
     int *rorder, *rfirst;   /* R_j's, lowest first: rorder[rfirst[j] .. rfirst[j+1]-1] */
     long long *rbeg, *rend; /* R_j = [rbeg[j], rend[j]) */
-    int nbuf;               /* b (at most p) */
-    long long cap;          /* items per auxiliary buffer */
+    int *order;             /* peers in the order grants are offered */
+    int nbuf;               /* aux slots */
+    long long cap;          /* items per aux slot */
     char *auxmem;
     char *stage; /* non-contiguous types only */
     int stage_items;
     /* The state of a run. */
-    pcoll__ip_step_t step;
-    long long phases; /* phases of the last run */
+    long long todo;   /* items still to send plus items still to put in place */
+    int nact;         /* requests in flight */
+    long long grants; /* grants of the last run (messages each way) */
     long long moved;  /* items moved up by the updates of the last run */
     pcoll__ip_sub_t *sub;
     int *scur;       /* peer i's first subset with unsent items */
     long long *srem; /* items still to send to peer i */
+    long long *sfly; /* items to peer i in flight (from sub[scur[i]]) */
     int *rcur;       /* smatch(R_j): rorder[rcur[j]], or none at rfirst[j+1] */
     long long *rlo;  /* R_j's first item not received in place */
-    long long *auxn; /* items of peer j waiting in its aux buffer */
+    long long *auxn; /* items of peer j waiting in its aux slot */
+    long long *gout; /* items granted to peer j and not arrived (0: none) */
+    int *slot;       /* peer j's aux slot, or -1 */
+    int *gkind;      /* the grant in flight goes to: 0 R_j, 1 the aux slot */
+    int *gval, *gin; /* grant messages: ours to j, j's to us */
     pcoll__ip_aux_t *aux;
-    int *out, *in;         /* control messages, PCOLL__IP_CTL ints per peer */
-    long long *tin, *tout; /* items received from / sent to each peer this phase */
-    int *peers, npeers;    /* the peers exchanged with in this phase */
-    MPI_Request *req;
-    int nreq;
+    int *freeslot, nfree; /* stack of free slots */
+    MPI_Request *req;     /* PCOLL__IP_NREQ per peer */
+    int *idx;
+    MPI_Status *st;
 } pcoll__ip_t;
 
 /* ---- builders and the choice (inplace.c, inplace_cost.c) ---------------- */
@@ -151,34 +160,44 @@ int pcoll__ip_check(int p, const int *scounts, const int *sdispls, const int *rc
 int pcoll__ip_split(pcoll__ip_t *ip, const int *scounts, const int *sdispls, const int *rcounts,
                     const int *rdispls);
 
-/* ---- auxiliary buffers (inplace_aux.c) --------------------------------- */
+/* ---- auxiliary slots (inplace_aux.c) ---------------------------------- */
 
-/* a and b from the options (or their defaults), checked: *nbuf buffers of
- * *cap items of size bytes each. */
+/* a and the slots from the options (or their defaults), checked: *nbuf
+ * slots of *cap items of size bytes each. */
 int pcoll__ip_aux_config(int p, int size, const pcoll__opts_t *opts, const char *fn, int *nbuf,
                          long long *cap);
-/* How many of the `need` next items of peer q its aux buffer can take now
- * (claiming the buffer for q if it was empty). */
-long long pcoll__ip_aux_grant(pcoll__ip_t *ip, int q, long long need);
-/* Where item `off` of this phase's aux grant for peer q goes. */
-char *pcoll__ip_aux_slot(const pcoll__ip_t *ip, int q, long long off);
-/* n items of peer q arrived in its buffer (n may be 0: then the claim ends
- * if the buffer holds nothing). */
+/* Shrink the slots to what a run can use: no grant exceeds the largest
+ * receive block, no more slots than peers that send anything. */
+void pcoll__ip_aux_fit(int p, const int *rcounts, int *nbuf, long long *cap);
+/* A free slot for peer q (-1: none free). */
+int pcoll__ip_aux_take(pcoll__ip_t *ip, int q);
+/* Where the items of peer q's slot are received. */
+char *pcoll__ip_aux_slot(const pcoll__ip_t *ip, int q);
+/* n items of peer q arrived in its slot. */
 void pcoll__ip_aux_append(pcoll__ip_t *ip, int q, long long n);
-/* Move n of peer q's waiting items to the bottom of R_q. */
+/* Move n of peer q's waiting items to the bottom of R_q (the slot is free
+ * again once it is empty). */
 int pcoll__ip_aux_drain(pcoll__ip_t *ip, int q, long long n);
 
-/* ---- phases (inplace_phase.c, inplace_update.c) ------------------------ */
+/* ---- transfers (inplace_phase.c, inplace_update.c) --------------------- */
 
-/* Begin a phase: receivable counts, offers, and the request exchange
- * posted; ip->npeers == 0 when this rank is done. */
-int pcoll__ip_post_requests(pcoll__ip_t *ip);
-/* Post the data exchange agreed by the requests. */
-int pcoll__ip_post_data(pcoll__ip_t *ip);
-/* Section 3.4, once the data exchange is complete. */
-int pcoll__ip_update(pcoll__ip_t *ip);
+/* Offer peer q a grant if it may send and there is room for it (in R_q or
+ * in a free aux slot): post the receive of its items and the grant. */
+int pcoll__ip_grant(pcoll__ip_t *ip, int q);
+/* q's grant arrived: send it the next items of its message. */
+int pcoll__ip_respond(pcoll__ip_t *ip, int q);
+/* q's items of our grant arrived (n of them): account for them. */
+int pcoll__ip_received(pcoll__ip_t *ip, int q, long long n);
+/* Section 3.4 for the items just sent to q: they leave the front of the
+ * message, their receive set is compacted and refilled from the aux slot. */
+int pcoll__ip_sent(pcoll__ip_t *ip, int q);
+/* Step 2 of section 3.4 for every receive set: the free space the layout
+ * leaves inside R_j joined at its bottom (at start, before any grant). */
+int pcoll__ip_settle(pcoll__ip_t *ip);
 /* The lowest item of smatch(R_j), or the end of R_j if there is none. */
 long long pcoll__ip_free_end(const pcoll__ip_t *ip, int j);
+/* Drain as many of peer j's aux items into R_j as fit. */
+int pcoll__ip_refill(pcoll__ip_t *ip, int j);
 
 /* ---- local moves (inplace_move.c) -------------------------------------- */
 
@@ -189,7 +208,7 @@ int pcoll__ip_unstage(const pcoll__ip_t *ip, const char *from, long long dst, lo
 
 /* ---- state (inplace_state.c) and the run (inplace_run.c) -------------- */
 
-/* Allocate the arrays of ip for ip->p peers and ip->nbuf aux buffers of
+/* Allocate the arrays of ip for ip->p peers and ip->nbuf aux slots of
  * ip->cap items (the counted allocator: pcoll_mem_peak shows them). */
 int pcoll__ip_alloc(pcoll__ip_t *ip);
 /* Free ip and everything it holds; NULL and half-built states accepted. */

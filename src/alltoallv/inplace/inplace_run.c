@@ -1,21 +1,28 @@
 /*
- * In-place alltoallv: a run, phase by phase (paper section 3.1, Algorithm
- * 1), as the plan's start/test/destroy operations.
+ * In-place alltoallv: a run (paper section 3.1, Algorithm 1) as an event
+ * loop, the plan's start/test/wait/destroy operations.
  *
- * start resets the index sets to those computed at init and begins phase 1;
- * test completes what it can without blocking: the request exchange of the
- * phase (then it posts the data exchange), the data exchange (then it
- * updates the index sets and begins the next phase).  A rank stops when it
- * has nothing left to send or receive (the loop condition of Algorithm 1);
- * its peers see the same from their side, so nobody waits for it.
+ * start resets the index sets to those computed at init, joins the free
+ * space inside each receive set at its bottom (section 3.4), posts the receive
+ * of a grant from every peer this rank sends to, and offers the first
+ * grants.  test (and wait, which blocks in MPI_Waitsome instead of polling)
+ * completes what has arrived and reacts: a grant from q is answered with
+ * q's next items (inplace_phase.c); items that arrived are accounted for;
+ * items that left update the index sets (inplace_update.c), and a new grant
+ * receive is posted while q still has items.  Then every peer that may send
+ * and has room is offered a grant, peers in the order (s - rank) mod p for
+ * s = 0, 1, ...: each s pairs the ranks up, so two ranks that exchange
+ * equal blocks (MPI_IN_PLACE) grant each other first, and the room one's
+ * sending frees is the room the other needs.  A rank is done when it has
+ * sent and placed every item and no request is in flight.
  *
- * Termination: as long as a rank has items left, some rank can receive at
- * least one item in a phase.  If every remaining item of R_j were blocked,
- * R_j would be filled with unsent items; summed over all ranks, the unsent
- * items would then cover every item not yet received, so every aux buffer
- * would be empty and every rank could receive into one (Siegel and Siegel's
- * argument, section 3.1, restricted to the usable free space R_j).  Each
- * phase thus moves at least one item, and the number of phases is finite.
+ * Termination: as long as items are left, some rank can grant.  In a state
+ * where no request is in flight and no rank can grant, every R_j with items
+ * left would be filled with unsent items up to its bottom, and every slot
+ * would be held; summed over all ranks the unsent items would then cover
+ * every item not yet in place, so no slot could hold anything (Siegel and
+ * Siegel's argument, section 3.1, restricted to the usable free space R_j)
+ * and every rank could grant into a free one.
  *
  * Nothing is allocated here: every array was sized at init.
  */
@@ -25,64 +32,120 @@
 #include "base/status.h"
 #include "core/pmpi.h"
 
-/* The index sets as computed at init, empty aux buffers. */
+/* The index sets as computed at init, all slots free. */
 static void reset(pcoll__ip_t *ip)
 {
-    int i, s;
+    int i;
     memcpy(ip->sub, ip->sub0, (size_t)ip->nsub * sizeof *ip->sub);
+    ip->todo = 0;
     for (i = 0; i < ip->p; i++) {
         ip->scur[i] = ip->sfirst[i];
         ip->srem[i] = 0;
-        for (s = ip->sfirst[i]; s < ip->sfirst[i + 1]; s++)
+        for (int s = ip->sfirst[i]; s < ip->sfirst[i + 1]; s++)
             ip->srem[i] += ip->sub0[s].len;
         ip->rcur[i] = ip->rfirst[i];
         ip->rlo[i] = ip->rbeg[i];
-        ip->auxn[i] = 0;
+        ip->auxn[i] = ip->gout[i] = ip->sfly[i] = 0;
+        ip->slot[i] = -1;
+        ip->todo += ip->srem[i] + ip->rend[i] - ip->rbeg[i];
     }
-    for (i = 0; i < ip->nbuf; i++)
+    for (i = 0; i < ip->nbuf; i++) {
         ip->aux[i] = (pcoll__ip_aux_t){-1, 0, 0};
-    ip->phases = ip->moved = 0;
+        ip->freeslot[i] = ip->nbuf - 1 - i;
+    }
+    ip->nfree = ip->nbuf;
+    ip->grants = ip->moved = 0;
+    ip->nact = 0;
 }
 
-static int begin_phase(pcoll__ip_t *ip)
+/* Wait for q's next grant while items to q are left. */
+static int expect_grant(pcoll__ip_t *ip, int q)
 {
-    int rc = pcoll__ip_post_requests(ip);
-    ip->step = ip->npeers > 0 ? PCOLL__IP_REQUESTS : PCOLL__IP_DONE;
+    int err;
+    if (ip->srem[q] == 0)
+        return PCOLL_SUCCESS;
+    ip->nact++;
+    err = MPI_Irecv(&ip->gin[q], 1, MPI_INT, q, ip->tag, ip->ctl,
+                    &ip->req[PCOLL__IP_NREQ * q + PCOLL__IP_GRANT_IN]);
+    if (err != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: grant from rank %d (%d)", q, err);
+    return PCOLL_SUCCESS;
+}
+
+/* Offer grants to every peer that may take one. */
+static int offer_grants(pcoll__ip_t *ip)
+{
+    int i, rc = PCOLL_SUCCESS;
+    for (i = 0; i < ip->p && rc == PCOLL_SUCCESS; i++)
+        rc = pcoll__ip_grant(ip, ip->order[i]);
     return rc;
+}
+
+/* React to completed request number r. */
+static int complete(pcoll__ip_t *ip, int r, const MPI_Status *st)
+{
+    int q = r / PCOLL__IP_NREQ, n = 0;
+    ip->nact--;
+    switch (r % PCOLL__IP_NREQ) {
+    case PCOLL__IP_DATA_IN:
+        MPI_Get_count(st, ip->gkind[q] ? ip->sig : ip->type, &n);
+        return pcoll__ip_received(ip, q, n);
+    case PCOLL__IP_GRANT_IN:
+        return pcoll__ip_respond(ip, q);
+    case PCOLL__IP_DATA_OUT: {
+        int rc = pcoll__ip_sent(ip, q);
+        return rc == PCOLL_SUCCESS ? expect_grant(ip, q) : rc;
+    }
+    default: /* our grant left: its request is free for the next */
+        return PCOLL_SUCCESS;
+    }
+}
+
+/* One round: the completed requests (waiting for one if `block`), then the
+ * new grants. */
+static int step(pcoll__ip_t *ip, int block)
+{
+    int n = 0, i, rc = PCOLL_SUCCESS, nr = PCOLL__IP_NREQ * ip->p;
+    int err = block ? PCOLL__MPI(Waitsome)(nr, ip->req, &n, ip->idx, ip->st)
+                    : PCOLL__MPI(Testsome)(nr, ip->req, &n, ip->idx, ip->st);
+    if (err != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: MPI_%s (%d)",
+                            block ? "Waitsome" : "Testsome", err);
+    for (i = 0; i < n && n != MPI_UNDEFINED && rc == PCOLL_SUCCESS; i++)
+        rc = complete(ip, ip->idx[i], &ip->st[i]);
+    return rc == PCOLL_SUCCESS ? offer_grants(ip) : rc;
+}
+
+static int finished(const pcoll__ip_t *ip)
+{
+    return ip->todo == 0 && ip->nact == 0;
 }
 
 static int start(pcoll_plan_t *plan)
 {
     pcoll__ip_t *ip = plan->priv;
+    int q, rc;
     reset(ip);
-    return begin_phase(ip);
-}
-
-/* Whether all requests of the step are complete. */
-static int step_done(pcoll__ip_t *ip, int *rc)
-{
-    int flag = 0, err = PCOLL__MPI(Testall)(ip->nreq, ip->req, &flag, MPI_STATUSES_IGNORE);
-    if (err != MPI_SUCCESS)
-        *rc = pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: MPI_Testall (%d)", err);
-    return flag && err == MPI_SUCCESS;
+    rc = pcoll__ip_settle(ip);
+    for (q = 0; q < ip->p && rc == PCOLL_SUCCESS; q++)
+        rc = expect_grant(ip, q);
+    return rc == PCOLL_SUCCESS ? offer_grants(ip) : rc;
 }
 
 static int test(pcoll_plan_t *plan, int *done)
 {
     pcoll__ip_t *ip = plan->priv;
+    int rc = finished(ip) ? PCOLL_SUCCESS : step(ip, 0);
+    *done = rc == PCOLL_SUCCESS && finished(ip);
+    return rc;
+}
+
+static int wait(pcoll_plan_t *plan)
+{
+    pcoll__ip_t *ip = plan->priv;
     int rc = PCOLL_SUCCESS;
-    while (ip->step != PCOLL__IP_DONE && rc == PCOLL_SUCCESS && step_done(ip, &rc)) {
-        if (ip->step == PCOLL__IP_REQUESTS) {
-            rc = pcoll__ip_post_data(ip);
-            ip->step = PCOLL__IP_DATA;
-        } else {
-            rc = pcoll__ip_update(ip);
-            ip->phases++;
-            if (rc == PCOLL_SUCCESS)
-                rc = begin_phase(ip);
-        }
-    }
-    *done = rc == PCOLL_SUCCESS && ip->step == PCOLL__IP_DONE;
+    while (rc == PCOLL_SUCCESS && !finished(ip))
+        rc = step(ip, 1);
     return rc;
 }
 
@@ -92,4 +155,5 @@ static void destroy(pcoll_plan_t *plan)
     plan->priv = NULL;
 }
 
-const pcoll__plan_ops_t pcoll__ip_ops = {.start = start, .test = test, .destroy = destroy};
+const pcoll__plan_ops_t pcoll__ip_ops = {
+    .start = start, .test = test, .wait = wait, .destroy = destroy};

@@ -3,9 +3,9 @@
  * through the counted allocator.
  *
  * Besides the user's buffer: at most 3p subsets twice (initial and current,
- * 24 bytes each), about 20 integers per peer, two control messages of
- * PCOLL__IP_CTL ints per peer, 2 (PCOLL__IP_PIECES + 1) requests per peer,
- * the aux buffers (at most pcoll_aux_bytes), and for a non-contiguous type
+ * 24 bytes each), about 20 integers per peer, PCOLL__IP_NREQ requests,
+ * indices and statuses per peer (Testsome's), the aux slots (at most
+ * pcoll_aux_bytes, shrunk to what a run can use), and for a non-contiguous type
  * a staging buffer of at most min(pcoll_aux_bytes, PCOLL__IP_STAGE_BYTES)
  * (or one item).  None of it depends on the message sizes.
  */
@@ -16,7 +16,7 @@
 /* The O(p) arrays; 0 or PCOLL_ERR_NOMEM. */
 static int alloc_arrays(pcoll__ip_t *ip)
 {
-    size_t p = (size_t)ip->p, nsub = 3 * p;
+    size_t p = (size_t)ip->p, nsub = 3 * p, nreq = PCOLL__IP_NREQ * p;
     ip->sub0 = pcoll__calloc(nsub, sizeof *ip->sub0);
     ip->sub = pcoll__calloc(nsub, sizeof *ip->sub);
     ip->rorder = pcoll__calloc(nsub, sizeof *ip->rorder);
@@ -24,22 +24,33 @@ static int alloc_arrays(pcoll__ip_t *ip)
     ip->rfirst = pcoll__calloc(p + 1, sizeof *ip->rfirst);
     ip->rbeg = pcoll__calloc(p, sizeof *ip->rbeg);
     ip->rend = pcoll__calloc(p, sizeof *ip->rend);
+    ip->order = pcoll__calloc(p, sizeof *ip->order);
     ip->scur = pcoll__calloc(p, sizeof *ip->scur);
     ip->srem = pcoll__calloc(p, sizeof *ip->srem);
+    ip->sfly = pcoll__calloc(p, sizeof *ip->sfly);
     ip->rcur = pcoll__calloc(p, sizeof *ip->rcur);
     ip->rlo = pcoll__calloc(p, sizeof *ip->rlo);
     ip->auxn = pcoll__calloc(p, sizeof *ip->auxn);
-    ip->tin = pcoll__calloc(p, sizeof *ip->tin);
-    ip->tout = pcoll__calloc(p, sizeof *ip->tout);
-    ip->peers = pcoll__calloc(p, sizeof *ip->peers);
-    ip->out = pcoll__calloc(p * PCOLL__IP_CTL, sizeof *ip->out);
-    ip->in = pcoll__calloc(p * PCOLL__IP_CTL, sizeof *ip->in);
-    ip->req = pcoll__calloc(p * 2 * (PCOLL__IP_PIECES + 1), sizeof *ip->req);
-    ip->aux = pcoll__calloc((size_t)ip->nbuf, sizeof *ip->aux);
+    ip->gout = pcoll__calloc(p, sizeof *ip->gout);
+    ip->slot = pcoll__calloc(p, sizeof *ip->slot);
+    ip->gkind = pcoll__calloc(p, sizeof *ip->gkind);
+    ip->gval = pcoll__calloc(p, sizeof *ip->gval);
+    ip->gin = pcoll__calloc(p, sizeof *ip->gin);
+    ip->req = pcoll__calloc(nreq, sizeof *ip->req);
+    ip->idx = pcoll__calloc(nreq, sizeof *ip->idx);
+    ip->st = pcoll__calloc(nreq, sizeof *ip->st);
+    ip->aux = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->aux);
+    ip->freeslot = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->freeslot);
     if (!ip->sub0 || !ip->sub || !ip->rorder || !ip->sfirst || !ip->rfirst || !ip->rbeg ||
-        !ip->rend || !ip->scur || !ip->srem || !ip->rcur || !ip->rlo || !ip->auxn || !ip->tin ||
-        !ip->tout || !ip->peers || !ip->out || !ip->in || !ip->req || !ip->aux)
+        !ip->rend || !ip->order || !ip->scur || !ip->srem || !ip->sfly || !ip->rcur || !ip->rlo ||
+        !ip->auxn || !ip->gout || !ip->slot || !ip->gkind || !ip->gval || !ip->gin || !ip->req ||
+        !ip->idx || !ip->st || !ip->aux || !ip->freeslot)
         return PCOLL_ERR_NOMEM;
+    for (size_t i = 0; i < nreq; i++)
+        ip->req[i] = MPI_REQUEST_NULL;
+    /* Grants in the order (s - rank) mod p, s = 0, 1, ... (inplace_run.c). */
+    for (int s = 0; s < ip->p; s++)
+        ip->order[s] = ((s - ip->rank) % ip->p + ip->p) % ip->p;
     return PCOLL_SUCCESS;
 }
 
@@ -66,10 +77,11 @@ void pcoll__ip_free(pcoll__ip_t *ip)
     size_t i;
     if (!ip)
         return;
-    void *all[] = {ip->sub0, ip->sub,    ip->rorder, ip->sfirst, ip->rfirst, ip->rbeg,
-                   ip->rend, ip->scur,   ip->srem,   ip->rcur,   ip->rlo,    ip->auxn,
-                   ip->tin,  ip->tout,   ip->peers,  ip->out,    ip->in,     ip->req,
-                   ip->aux,  ip->auxmem, ip->stage,  ip};
+    void *all[] = {ip->sub0,  ip->sub,   ip->rorder, ip->sfirst,   ip->rfirst, ip->rbeg,
+                   ip->rend,  ip->order, ip->scur,   ip->srem,     ip->sfly,   ip->rcur,
+                   ip->rlo,   ip->auxn,  ip->gout,   ip->slot,     ip->gkind,  ip->gval,
+                   ip->gin,   ip->req,   ip->idx,    ip->st,       ip->aux,    ip->freeslot,
+                   ip->auxmem, ip->stage, ip};
     for (i = 0; i < sizeof all / sizeof *all; i++)
         pcoll__free(all[i]);
 }

@@ -1,24 +1,26 @@
 /*
- * In-place alltoallv: updating the index sets after a phase (paper section
- * 3.4).
+ * In-place alltoallv: updating the index sets (paper section 3.4) after
+ * each transfer instead of after a global phase.
  *
- * 1. Each R_j loses the items received in place at its bottom (rlo moves
- *    up); items that went to the aux buffer are counted as waiting there.
- * 2. The items sent leave the front of their message: the lowest indices of
- *    S_i^1, S_i^2, ... in order.
- * 3. The free space of each R_j is joined at its lowest indices: the unsent
- *    subsets S_i^k with rmatch(S_i^k) = R_j are moved, highest first, to the
- *    top of R_j (toward higher indices only, so they never reach the items
- *    already received at the bottom), and smatch(R_j) moves to the lowest
- *    subset with items left.
- * 4. Items of peer j waiting in the aux buffer move into the freed bottom of
- *    R_j, as many as fit.
+ * When the items of a grant have arrived, R_j's bottom moves up by them
+ * (inplace_phase.c).  When the items sent to peer q have left:
+ * 1. they leave the front of their message: the lowest indices of
+ *    S_q^1, S_q^2, ... in order;
+ * 2. the free space of their receive set R_j (if any) is joined at its
+ *    lowest indices: the unsent subsets S_i^k with rmatch(S_i^k) = R_j are
+ *    moved, highest first, to the top of R_j (toward higher indices only,
+ *    so they never reach the items already received at the bottom), and
+ *    smatch(R_j) moves to the lowest subset with items left.  A subset
+ *    whose items are in flight stays where it is (the subsets below it
+ *    move up to it), and the next update of R_j moves it;
+ * 3. items of peer j waiting in an aux slot move into the freed bottom of
+ *    R_j, as many as fit (also when they arrive).
  * The paper also recomputes |S_i|; srem holds it.
  *
- * Cost: O(p + subsets) per phase, plus the moves: in the worst case every
- * unsent item of a receive set moves once per phase.  A subset already at
- * the top of its receive set does not move again until a subset above it
- * shrinks.
+ * Cost: O(subsets of R_j) per transfer, plus the moves: in the worst case
+ * every unsent item of a receive set moves once per transfer out of it.  A
+ * subset already at the top of its receive set does not move again until a
+ * subset above it shrinks.
  */
 #include "alltoallv/inplace/inplace.h"
 #include "base/status.h"
@@ -28,22 +30,27 @@ long long pcoll__ip_free_end(const pcoll__ip_t *ip, int j)
     return ip->rcur[j] < ip->rfirst[j + 1] ? ip->sub[ip->rorder[ip->rcur[j]]].lo : ip->rend[j];
 }
 
-/* Step 2: the first n unsent items of the message to q are gone. */
-static void consume(pcoll__ip_t *ip, int q, long long n)
+/* Step 1: the first n unsent items of the message to q are gone; returns
+ * the receive set they lay in (-1: none). */
+static int consume(pcoll__ip_t *ip, int q, long long n)
 {
+    pcoll__ip_sub_t *s = &ip->sub[ip->scur[q]];
     ip->srem[q] -= n;
-    while (n > 0) {
-        pcoll__ip_sub_t *s = &ip->sub[ip->scur[q]];
-        long long take = n < s->len ? n : s->len;
-        s->lo += take;
-        s->len -= take;
-        n -= take;
-        if (s->len == 0)
-            ip->scur[q]++;
-    }
+    ip->todo -= n;
+    s->lo += n;
+    s->len -= n;
+    while (ip->scur[q] < ip->sfirst[q + 1] && ip->sub[ip->scur[q]].len == 0)
+        ip->scur[q]++;
+    return s->rset;
 }
 
-/* Step 3 for R_j. */
+/* Whether subset s has items in flight (they are its first ones). */
+static int flying(const pcoll__ip_t *ip, const pcoll__ip_sub_t *s)
+{
+    return ip->sfly[s->peer] > 0 && &ip->sub[ip->scur[s->peer]] == s;
+}
+
+/* Step 2 for R_j. */
 static int compact(pcoll__ip_t *ip, int j)
 {
     long long top = ip->rend[j];
@@ -52,7 +59,7 @@ static int compact(pcoll__ip_t *ip, int j)
         pcoll__ip_sub_t *s = &ip->sub[ip->rorder[x]];
         if (s->len == 0)
             continue;
-        if (s->lo + s->len < top) {
+        if (s->lo + s->len < top && !flying(ip, s)) {
             rc = pcoll__ip_move_up(ip, s->lo, top - s->len, s->len);
             s->lo = top - s->len;
             ip->moved += s->len;
@@ -64,31 +71,29 @@ static int compact(pcoll__ip_t *ip, int j)
     return rc;
 }
 
-/* Steps 1 and 2 for the peers of this phase. */
-static void account(pcoll__ip_t *ip)
+int pcoll__ip_refill(pcoll__ip_t *ip, int j)
 {
-    int i;
-    for (i = 0; i < ip->npeers; i++) {
-        int q = ip->peers[i];
-        long long direct = ip->out[(long long)q * PCOLL__IP_CTL];
-        direct = ip->tin[q] < direct ? ip->tin[q] : direct;
-        ip->rlo[q] += direct;
-        pcoll__ip_aux_append(ip, q, ip->tin[q] - direct);
-        consume(ip, q, ip->tout[q]);
-    }
+    long long room = pcoll__ip_free_end(ip, j) - ip->rlo[j];
+    long long n = ip->auxn[j] < room ? ip->auxn[j] : room;
+    return n > 0 ? pcoll__ip_aux_drain(ip, j, n) : PCOLL_SUCCESS;
 }
 
-int pcoll__ip_update(pcoll__ip_t *ip)
+int pcoll__ip_sent(pcoll__ip_t *ip, int q)
+{
+    long long n = ip->sfly[q];
+    int j, rc;
+    ip->sfly[q] = 0;
+    j = consume(ip, q, n);
+    if (j < 0)
+        return PCOLL_SUCCESS;
+    rc = compact(ip, j);
+    return rc == PCOLL_SUCCESS ? pcoll__ip_refill(ip, j) : rc;
+}
+
+int pcoll__ip_settle(pcoll__ip_t *ip)
 {
     int j, rc = PCOLL_SUCCESS;
-    account(ip);
     for (j = 0; j < ip->p && rc == PCOLL_SUCCESS; j++)
         rc = compact(ip, j);
-    for (j = 0; j < ip->p && rc == PCOLL_SUCCESS; j++) {
-        long long room = pcoll__ip_free_end(ip, j) - ip->rlo[j];
-        long long n = ip->auxn[j] < room ? ip->auxn[j] : room;
-        if (n > 0)
-            rc = pcoll__ip_aux_drain(ip, j, n);
-    }
     return rc;
 }
