@@ -39,7 +39,7 @@ typedef struct mpi_defaults {
 
 static const mpi_defaults_t defaults[] = {
     {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10},
-    {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7, 8.0e-7, 0.0},
+    {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7, 8.0e-7, 2.0e-10},
 };
 
 static void mpi_defaults(pcoll__cost_t *c)
@@ -81,6 +81,7 @@ pcoll__cost_t pcoll__cost_params(void)
     c.call = env_or("PCOLL_COST_CALL", c.call);
     c.pcall = env_or("PCOLL_COST_PCALL", c.pcall);
     c.margin = env_or("PCOLL_COST_MARGIN", 0.1);
+    c.port = env_or("PCOLL_COST_PORT", -1.0); /* < 0: by the shape (select.h) */
     c.native_linear = 0;
     return c;
 }
@@ -116,16 +117,24 @@ static long long bruck_blocks(int p, int r)
     return total;
 }
 
-double pcoll__cost_bruck(const pcoll__cost_t *c, int p, long long n, int r)
+/* Messages of radix-r Bruck: one per step and digit that moves a block. */
+static int bruck_msgs(int p, int r)
 {
-    int steps = pcoll__bruck_steps(p, r), msgs = 0;
-    long long blocks = bruck_blocks(p, r), w = 1;
-    int d;
+    long long w = 1;
+    int d, msgs = 0;
     for (; w < p; w *= r)
         for (d = 1; d < r; d++)
             msgs += pcoll__bruck_digit_count(p, r, w, d) > 0;
-    return msgs * (c->alpha + 2 * c->cpu) + (double)blocks * n * (c->beta + c->gamma + c->ddt) +
-           3.0 * p * n * c->gamma + (double)(blocks + steps) * c->delta;
+    return msgs;
+}
+
+double pcoll__cost_bruck(const pcoll__cost_t *c, int p, long long n, int r)
+{
+    int steps = pcoll__bruck_steps(p, r);
+    long long blocks = bruck_blocks(p, r);
+    return bruck_msgs(p, r) * (c->alpha + 2 * c->cpu) +
+           (double)blocks * n * (c->beta + c->gamma + c->ddt) + 3.0 * p * n * c->gamma +
+           (double)(blocks + steps) * c->delta;
 }
 
 double pcoll__cost_direct(const pcoll__cost_t *c, int p, long long n)
@@ -162,43 +171,42 @@ double pcoll__cost_native_alltoallv(const pcoll__cost_t *c, int p, long long n)
     return pcoll__cost_direct(&m, p, n) + c->call;
 }
 
-int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n)
+/* The radix in [2, rmax] (at least 2) that cost t predicts fastest. */
+static int fastest_radix(const pcoll__cost_t *c, int p, double n, int rmax,
+                         double (*t)(const pcoll__cost_t *, int, double, int))
 {
     int r, best = 2;
-    double tbest = pcoll__cost_bruck(c, p, n, 2);
-    for (r = 3; r <= p; r++) {
-        double t = pcoll__cost_bruck(c, p, n, r);
-        if (t < tbest) {
-            tbest = t;
+    double tbest = t(c, p, n, 2);
+    for (r = 3; r <= rmax; r++) {
+        double tr = t(c, p, n, r);
+        if (tr < tbest) {
+            tbest = tr;
             best = r;
         }
     }
-    return p < 2 ? 2 : best;
+    return best;
+}
+
+static double bruck_at(const pcoll__cost_t *c, int p, double n, int r)
+{
+    return pcoll__cost_bruck(c, p, (long long)n, r);
+}
+
+int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n)
+{
+    return fastest_radix(c, p, (double)n, p, bruck_at);
 }
 
 double pcoll__cost_bruck_v(const pcoll__cost_t *c, int p, double n, int r)
 {
-    long long blocks = bruck_blocks(p, r), w = 1;
-    int d, msgs = 0;
-    for (; w < p; w *= r)
-        for (d = 1; d < r; d++)
-            msgs += pcoll__bruck_digit_count(p, r, w, d) > 0;
-    return msgs * (c->alpha + 2 * c->cpu) + (double)blocks * n * (c->beta + c->gamma) +
+    long long blocks = bruck_blocks(p, r);
+    return bruck_msgs(p, r) * (c->alpha + 2 * c->cpu) + (double)blocks * n * (c->beta + c->gamma) +
            (double)p * n * c->gamma + 2.0 * (double)(blocks + p) * c->delta;
 }
 
 int pcoll__cost_best_radix_v(const pcoll__cost_t *c, int p, double n)
 {
-    int r, best = 2;
-    double tbest = pcoll__cost_bruck_v(c, p, n, 2);
-    for (r = 3; r <= p; r++) {
-        double t = pcoll__cost_bruck_v(c, p, n, r);
-        if (t < tbest) {
-            tbest = t;
-            best = r;
-        }
-    }
-    return best;
+    return fastest_radix(c, p, n, p, pcoll__cost_bruck_v);
 }
 
 /* hier's predicted time (cost.h).  one_link: a step's bytes leave through the
@@ -285,13 +293,6 @@ double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)
            (pof2 - 1.0) / pof2 * n * (c->beta + c->gamma) + fold;
 }
 
-/* A message beyond the first of a round, sent to another peer at the same
- * time: its latency overlaps the first's, its send and receive overhead
- * does not (LogP's o against L).  A quarter of alpha: simulated on the
- * fat-ib platform (P = 96, 8 B blocks) the circulant reduce-scatter's rounds
- * cost 2.5 us with one message and 0.5 us more per further message. */
-#define PORT_SHARE 0.25
-
 double pcoll__cost_rs_circulant(const pcoll__cost_t *c, int p, double n, int r)
 {
     /* p-1 blocks sent and reduced in ceil(log_r p) rounds of up to r-1
@@ -305,22 +306,15 @@ double pcoll__cost_rs_circulant(const pcoll__cost_t *c, int p, double n, int r)
         for (j = 1; j < r && pcoll__circulant_port(pcoll__circulant_skip(p, r, k + 1),
                                                      pcoll__circulant_skip(p, r, k), j) > 0; j++)
             msgs++;
-    return q * c->alpha + (msgs - q) * PORT_SHARE * c->alpha + 2 * msgs * c->cpu +
+    double port = c->port < 0 ? PCOLL__COST_PORT_NETWORK : c->port;
+    return q * c->alpha + (msgs - q) * port * c->alpha + 2 * msgs * c->cpu +
            sent * (c->beta + c->gamma) + (pack + left * n / p) * c->gamma;
 }
 
 int pcoll__cost_rs_circulant_radix(const pcoll__cost_t *c, int p, double n)
 {
-    int r, best = 2;
-    double tbest = pcoll__cost_rs_circulant(c, p, n, 2);
-    for (r = 3; r <= p && r <= PCOLL__COST_RS_RADIX_MAX; r++) {
-        double t = pcoll__cost_rs_circulant(c, p, n, r);
-        if (t < tbest) {
-            tbest = t;
-            best = r;
-        }
-    }
-    return best;
+    return fastest_radix(c, p, n, p < PCOLL__COST_RS_RADIX_MAX ? p : PCOLL__COST_RS_RADIX_MAX,
+                         pcoll__cost_rs_circulant);
 }
 
 double pcoll__cost_native_rs(const pcoll__cost_t *c, int p, double n)

@@ -27,14 +27,30 @@ typedef struct pcoll__cost {
     double rs_bytes; /* s per byte of the whole vector that the MPI's
                       reduce-scatter adds to recursive halving or a pairwise
                       exchange (Open MPI's grows like a reduce to one rank and
-                      a scatter: 10x pcoll's ring at 512 KiB blocks, np 2) */
+                      a scatter: 10x pcoll's ring at 512 KiB blocks, np 2;
+                      MPICH 5's persistent MPI_Reduce_scatter_block_init on a
+                      16-core node: 1.3e-10 to 9e-10 s/B over circulant at
+                      4-64 KiB blocks, np 3-16) */
     int native_linear; /* the MPI's collective runs as a direct exchange at
                       every size: the non-blocking form a started plan uses
                       where the MPI has no persistent collectives (SMPI's
                       non-blocking collectives are linear exchanges) */
     double margin; /* a pcoll algorithm is chosen over the MPI's own collective
                       only when predicted faster by this fraction */
+    double port;   /* share of alpha a message costs beyond a round's first one,
+                      sent to another peer at the same time: its latency
+                      overlaps, its overhead does not (LogP's o against L).
+                      Between nodes PCOLL__COST_PORT_NETWORK (simulated on
+                      fat-ib, P = 96, 8 B: 2.5 us per round of one message,
+                      0.5 us more per further one); on one node, where the
+                      CPUs copy every message, PCOLL__COST_PORT_NODE (np 3-16
+                      on a 16-core node, MPICH: radix 3 beat 2 at np 3, 5, 6
+                      and lost at np 7 and 16).  PCOLL_COST_PORT sets it; < 0: not
+                      set, select.h decides by the shape. */
 } pcoll__cost_t;
+
+#define PCOLL__COST_PORT_NETWORK 0.25
+#define PCOLL__COST_PORT_NODE 0.5
 
 /* The model parameters: defaults for the MPI in use (MPI_Get_library_version:
  * MPICH or Open MPI, measured with tools/pcoll-probe on a shared-memory node,

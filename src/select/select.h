@@ -74,10 +74,15 @@ int pcoll__select_rule(const pcoll__algo_table_t *t, const char *coll,
 static inline pcoll__cost_t pcoll__select_cost(const pcoll__shape_t *s)
 {
 #ifdef PCOLL__NATIVE_HAVE_INIT
-    return pcoll__cost_for(s->started, 1);
+    pcoll__cost_t c = pcoll__cost_for(s->started, 1);
 #else
-    return pcoll__cost_for(s->started, 0);
+    pcoll__cost_t c = pcoll__cost_for(s->started, 0);
 #endif
+    /* Unless PCOLL_COST_PORT set it: all ranks on one node, where the CPUs
+     * copy every message, overlap fewer of them. */
+    if (c.port < 0)
+        c.port = s->rpn >= s->p ? PCOLL__COST_PORT_NODE : PCOLL__COST_PORT_NETWORK;
+    return c;
 }
 
 /* The shape of ctx's communicator for a started plan or a blocking call,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "model/cost.h"
+#include "patterns/circulant.h"
 
 static int passed, failed;
 
@@ -53,6 +54,29 @@ int main(void)
             r = radix(&c, N, m, 100);
             check(r >= 2 && r <= N, "radix in [2, N]", N, m, 100, r);
         }
+    /* circulant reduce-scatter: across nodes (port alpha/4) several ports
+     * per round at P = 96 and 1000 (radix 5 and 4 were fastest simulated),
+     * beating recursive halving's fold at small blocks; on one node (port
+     * alpha/2) radix 2 at np 7 and 16 and 3 at np 3, 5 and 6, as measured. */
+    c.port = PCOLL__COST_PORT_NETWORK;
+    for (i = 0; i < 2; i++) {
+        N = i ? 1000 : 96;
+        r = pcoll__cost_rs_circulant_radix(&c, N, 8.0 * N);
+        check(r >= 3 && r <= 6, "circulant: several ports across nodes", N, 1, 8, r);
+        check(pcoll__cost_rs_circulant(&c, N, 8.0 * N, r) <
+                  pcoll__cost_rs_halving(&c, N, 8.0 * N) / 1.3,
+              "circulant: 1.3x faster than the fold at 8 B", N, 1, 8, r);
+    }
+    c.port = PCOLL__COST_PORT_NODE;
+    {
+        static const int np[] = {3, 5, 6, 7, 16}, want[] = {3, 3, 3, 2, 2};
+        for (i = 0; i < sizeof np / sizeof *np; i++) {
+            r = pcoll__cost_rs_circulant_radix(&c, np[i], 8.0 * np[i]);
+            check(pcoll__circulant_skip(np[i], r, 1) == pcoll__circulant_skip(np[i], want[i], 1) &&
+                      pcoll__circulant_rounds(np[i], r) == pcoll__circulant_rounds(np[i], want[i]),
+                  "circulant on one node: the measured radix's rounds", np[i], np[i], 8, r);
+        }
+    }
     printf("cost model: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
