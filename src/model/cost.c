@@ -289,8 +289,11 @@ double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)
     /* Other p: the extra ranks first fold their whole vector in and finally
      * get their block back. */
     double fold = pof2 == p ? 0.0 : 2 * c->alpha + n * (c->beta + c->gamma);
+    /* Local copies: the vector into bit-reversed order (p' > 2), my block
+     * out of the half buffers. */
+    double copies = ((pof2 > 2 ? n : 0.0) + n / p) * c->gamma;
     return log2_ceil(pof2) * (c->alpha + 2 * c->cpu) +
-           (pof2 - 1.0) / pof2 * n * (c->beta + c->gamma) + fold;
+           (pof2 - 1.0) / pof2 * n * (c->beta + c->gamma) + fold + copies;
 }
 
 double pcoll__cost_rs_circulant(const pcoll__cost_t *c, int p, double n, int r)
@@ -299,7 +302,8 @@ double pcoll__cost_rs_circulant(const pcoll__cost_t *c, int p, double n, int r)
      * messages; the first round's wrapped run packed when small (about
      * one port's share), the blocks the first round leaves empty copied
      * (one for r = 2 and p odd). */
-    double sent = (p - 1.0) / p * n, pack = sent / (r - 1) <= 8192 ? sent / (r - 1) : 0.0;
+    double sent = (p - 1.0) / p * n;
+    double pack = p > 2 && sent / (r - 1) <= 8192 ? sent / (r - 1) : 0.0;
     int k, j, q = pcoll__circulant_rounds(p, r), msgs = 0;
     int s1 = pcoll__circulant_skip(p, r, q - 1), left = 2 * s1 - p > 0 ? 2 * s1 - p : 0;
     for (k = 0; k < q; k++)
