@@ -29,7 +29,11 @@
  * no byte outside the type map (gaps, guard bytes around the buffer) may
  * have changed.  The plan's memory must stay below O(p) + aux (and nothing
  * may be allocated while running), and freeing it must give all of it back.
- * Then the error cases: bad layouts on one rank fail on all ranks.
+ * Then fixed cases for the engine's fast path (layouts equal on every rank:
+ * uniform and symmetric counts with empty blocks, derived types, aux from
+ * one item to more than all data, the same or a different aux per rank)
+ * and for layouts equal on all ranks but one (the grant engine on every
+ * rank).  Then the error cases: bad layouts on one rank fail on all ranks.
  *
  * Usage: test_alltoallv_inplace [cases [seed]]   (PT_FULL=1: more cases)
  * The stress test (tests/stress) includes this file with
@@ -41,11 +45,24 @@
 
 #include "harness.h"
 
-enum pattern { P_RANDOM, P_SPARSE, P_GATHER, P_SYMMETRIC, P_SKEWED, P_EMPTY, P_COUNT };
-enum placement { L_PERMUTED, L_SAME, L_SHIFTED, L_ORDERED, L_COUNT };
-static const char *const pattern_names[P_COUNT] = {"random",    "sparse", "gather",
-                                                   "symmetric", "skewed", "empty"};
-static const char *const placement_names[L_COUNT] = {"permuted", "same", "shifted", "ordered"};
+/* The random sweep draws among the first P_COUNT patterns and L_COUNT
+ * placements; the ones after them serve the fast-path cases only. */
+enum pattern {
+    P_RANDOM,
+    P_SPARSE,
+    P_GATHER,
+    P_SYMMETRIC,
+    P_SKEWED,
+    P_EMPTY,
+    P_COUNT,
+    P_UNIFORM = P_COUNT, /* maxc items to every rank */
+    P_SYMZERO            /* symmetric, about a third of the blocks empty */
+};
+enum placement { L_PERMUTED, L_SAME, L_SHIFTED, L_ORDERED, L_COUNT, L_SAME_BUT_ONE = L_COUNT };
+static const char *const pattern_names[P_COUNT + 2] = {
+    "random", "sparse", "gather", "symmetric", "skewed", "empty", "uniform", "symzero"};
+static const char *const placement_names[L_COUNT + 1] = {"permuted", "same", "shifted", "ordered",
+                                                         "same-but-one"};
 
 /* ---- random numbers (splitmix64: no hidden state) ----------------------- */
 
@@ -101,9 +118,13 @@ static void draw_counts(unsigned long long s, enum pattern pat, int p, int maxc,
                 v = (20 + below(&s, 21)) * (v + 1);
             if (pat == P_EMPTY)
                 v = 0;
+            if (pat == P_UNIFORM)
+                v = maxc;
+            if (pat == P_SYMZERO && below(&s, 3) == 0)
+                v = 0;
             c[i * p + j] = v;
         }
-    if (pat == P_SYMMETRIC)
+    if (pat == P_SYMMETRIC || pat == P_SYMZERO)
         for (int i = 0; i < p; i++)
             for (int j = 0; j < i; j++)
                 c[i * p + j] = c[j * p + i];
@@ -144,20 +165,25 @@ static long place_ordered(int p, const int *counts, int *displs)
     return pos;
 }
 
-/* This rank's send and receive layouts; sets t->nitems. */
+/* This rank's send and receive layouts; sets t->nitems.  L_SAME_BUT_ONE:
+ * L_SAME on every rank but one (drawn from the case's seed), which puts its
+ * receive blocks in an order of their own. */
 static void draw_layout(tcase *t)
 {
-    unsigned long long s = mix(t->seed, 1000 + (unsigned long long)t->me);
+    unsigned long long s = mix(t->seed, 1000 + (unsigned long long)t->me), o = mix(t->seed, 9);
     int p = t->p, gap = below(&s, 4);
     long send_end, recv_end = 0, start = 0;
-    if (t->place == L_ORDERED) {
+    enum placement place = t->place;
+    if (place == L_SAME_BUT_ONE)
+        place = below(&o, p) == t->me ? L_PERMUTED : L_SAME;
+    if (place == L_ORDERED) {
         send_end = place_ordered(p, t->sc, t->sd);
         recv_end = place_ordered(p, t->rc, t->rd);
     } else {
         send_end = place_blocks(&s, p, t->sc, t->sd, gap, below(&s, 3));
-        if (t->place == L_SHIFTED)
+        if (place == L_SHIFTED)
             start = below(&s, (int)send_end + 1);
-        if (t->place == L_SAME)
+        if (place == L_SAME)
             memcpy(t->rd, t->sd, (size_t)p * sizeof *t->rd);
         else
             recv_end = place_blocks(&s, p, t->rc, t->rd, gap, start);
@@ -346,9 +372,67 @@ static void sweep(unsigned long long seed, long first, long n, enum pt_comm_kind
     pt_comm_free(&comm);
 }
 
-/* ---- error cases (not in the stress test) --------------------------------- */
-
 #ifndef PT_INPLACE_STRESS
+
+/* ---- equal layouts: the fast path (not in the stress test) ----------------- */
+
+/* Aux memory of a fast-path case, in items per rank (AUX_ALL: more than
+ * all the data; AUX_RANK: a different amount on each rank, 2..5 items). */
+enum { AUX_DEFAULT = 0, AUX_ALL = -1, AUX_RANK = -2 };
+
+/* Cases whose layouts are equal on every rank (the engine's grant-free
+ * swap: uniform, symmetric with empty blocks, derived types, aux of one
+ * item up to more than all data), and cases equal on all ranks but one
+ * (the grant engine everywhere).  Each runs one plan three times. */
+static void fast_cases(unsigned long long seed, const pt_layout *lays)
+{
+    static const struct {
+        enum pattern pat;
+        enum placement place;
+        int lay, maxc, aux; /* lay: index in main's lays; aux: items or AUX_* */
+    } spec[] = {
+        {P_UNIFORM, L_ORDERED, 0, 64, 1},         {P_UNIFORM, L_ORDERED, 0, 64, 10},
+        {P_UNIFORM, L_ORDERED, 0, 5, AUX_ALL},    {P_UNIFORM, L_ORDERED, 3, 40, 7},
+        {P_UNIFORM, L_ORDERED, 1, 300, AUX_DEFAULT}, {P_SYMZERO, L_SAME, 0, 30, 3},
+        {P_SYMZERO, L_SAME, 2, 30, AUX_RANK},     {P_SYMZERO, L_SAME, 4, 12, AUX_ALL},
+        {P_SYMZERO, L_SAME, 1, 60, 2},            {P_EMPTY, L_SAME, 0, 4, 1},
+        {P_SYMZERO, L_SAME_BUT_ONE, 0, 20, 5},    {P_SYMZERO, L_SAME_BUT_ONE, 3, 20, AUX_ALL},
+        {P_UNIFORM, L_SAME_BUT_ONE, 2, 9, 1},
+    };
+    MPI_Comm comm = MPI_COMM_WORLD;
+    tcase t;
+    int p = pt_size, size, *c = malloc((size_t)p * (size_t)p * sizeof *c);
+    t.sc = malloc(4 * (size_t)p * sizeof(int));
+    t.sd = t.sc + p;
+    t.rc = t.sd + p;
+    t.rd = t.rc + p;
+    for (int i = 0; i < (int)(sizeof spec / sizeof *spec); i++) {
+        t.seed = mix(seed, 777 + (unsigned long long)i);
+        t.comm = comm;
+        t.me = pt_rank, t.p = p;
+        t.pattern = spec[i].pat, t.place = spec[i].place;
+        t.lay = &lays[spec[i].lay];
+        t.maxc = spec[i].maxc;
+        draw_counts(mix(t.seed, 7), t.pattern, p, t.maxc, c);
+        for (int j = 0; j < p; j++) {
+            t.sc[j] = c[t.me * p + j];
+            t.rc[j] = c[j * p + t.me];
+        }
+        draw_layout(&t);
+        MPI_Type_size(t.lay->type, &size);
+        t.aux_buffers = 0;
+        t.aux_bytes = spec[i].aux == AUX_ALL    ? 4LL * (t.nitems + 1) * size
+                      : spec[i].aux == AUX_RANK ? (2LL + t.me % 4) * size
+                                                : (long long)spec[i].aux * size;
+        open_case(&t, i, "world (fast path)");
+        run_case(&t, i == 0);
+    }
+    pt_case_end();
+    free(t.sc);
+    free(c);
+}
+
+/* ---- error cases (not in the stress test) --------------------------------- */
 
 /* A valid layout: 2 items for every peer both ways, in rank order, 2 items
  * apart (4 p items in all). */
@@ -521,6 +605,7 @@ int main(int argc, char **argv)
     sweep(seed, 0, 2 * n, PT_C_WORLD, lays, NL);
     sweep(seed, 2 * n, n / 2, PT_C_REVERSED, lays, NL);
     sweep(seed, 3 * n, n / 2, PT_C_MOD3, lays, NL);
+    fast_cases(seed, lays);
     error_cases();
     state_cases();
     edge_cases();

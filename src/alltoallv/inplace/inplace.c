@@ -4,17 +4,21 @@
  * MPI_IN_PLACE).  The algorithm is the paper's section 3; see
  * inplace.h for the files that implement its parts.
  *
+ * Two engines, chosen at init: where the send and receive layouts are
+ * equal on every rank (the MPI_IN_PLACE case; agreed in one allreduce),
+ * the grant-free pairwise swap of inplace_swap.c; else the grant engine
+ * below.
+ *
  * Cost: transfers of one grant (one int) and one data message each, pair
  * by pair with no global phase (inplace_phase.c); every item is sent once,
  * received once (into place, or into an aux slot and then copied into
  * place once), and may be moved toward higher indices in the update after
  * a transfer (section 3.4).  The number of transfers depends on the layouts
  * and on the aux memory: one per message when every receive set is free or
- * a slot holds a whole message; with the send and receive layouts equal
- * about half the items pass an aux slot, a slot's worth per transfer
- * (inplace_cost.c).  Memory: O(p) integers plus the aux slots (a bytes at
- * most), plus a bounded staging buffer for non-contiguous types
- * (inplace_state.c).
+ * a slot holds a whole message (equal layouts run the swap instead, see
+ * inplace_swap.c for its cost).  Memory: O(p) integers plus the aux slots
+ * (a bytes at most), plus a bounded staging buffer for non-contiguous
+ * types (inplace_state.c).
  * In place by construction; sendcounts/recvcounts may differ per peer and
  * the blocks may lie in any order.
  *
@@ -106,15 +110,50 @@ static int stage_items(const pcoll__ip_t *ip, const pcoll__opts_t *opts)
     return bytes / ip->size > 1 ? (int)(bytes / ip->size) : 1;
 }
 
+/* The choice of the engine: whether the layouts are equal on every rank,
+ * the smallest aux memory a and the largest block (items, to a peer other
+ * than itself) of all ranks, agreed with the local verdict rc in one
+ * allreduce when every rank plans together (else no fast path). */
+typedef struct fast {
+    int equal;
+    long long aux, maxblock;
+} fast_t;
+
+static int agree_fast(const pcoll_plan_t *plan, int rc, const int *scounts, const int *sdispls,
+                      const int *rcounts, const int *rdispls, const pcoll__opts_t *opts,
+                      fast_t *f)
+{
+    long long vals[3] = {0, 0, 0}, mins[3], maxs[3];
+    *f = (fast_t){0, 0, 0};
+    if (!plan->together)
+        return rc;
+    if (rc == PCOLL_SUCCESS) {
+        vals[0] = pcoll__ip_layouts_equal(plan->size, scounts, sdispls, rcounts, rdispls);
+        vals[1] = opts->aux_bytes ? opts->aux_bytes : PCOLL__IP_AUX_BYTES;
+        for (int j = 0; j < plan->size; j++)
+            if (j != plan->rank && rcounts[j] > vals[2])
+                vals[2] = rcounts[j];
+    }
+    rc = pcoll__agree_range(plan->comm, rc, vals, 3, mins, maxs, "in-place alltoallv");
+    *f = (fast_t){rc == PCOLL_SUCCESS && mins[0] == 1, mins[1], maxs[2]};
+    return rc;
+}
+
 int pcoll__alltoallv_inplace_setup(pcoll_plan_t *plan, void *buf, const int *scounts,
                                    const int *sdispls, const int *rcounts, const int *rdispls,
                                    MPI_Datatype type, const pcoll__opts_t *opts)
 {
     const char *fn = "in-place alltoallv";
     pcoll__ip_t *ip;
-    int rc, size;
-    PCOLL_CHECK(pcoll__ip_check_type(type, &size, fn), rc, out);
-    PCOLL_CHECK(pcoll__ip_check(plan->size, scounts, sdispls, rcounts, rdispls, fn), rc, out);
+    fast_t fast;
+    int rc, size, nbuf;
+    long long cap;
+    rc = pcoll__ip_check_type(type, &size, fn);
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll__ip_check(plan->size, scounts, sdispls, rcounts, rdispls, fn);
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll__ip_aux_config(plan->size, size, opts, fn, &nbuf, &cap);
+    PCOLL_CHECK(agree_fast(plan, rc, scounts, sdispls, rcounts, rdispls, opts, &fast), rc, out);
     if (!(ip = pcoll__calloc(1, sizeof *ip)))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: plan state", fn);
     plan->priv = ip;
@@ -133,9 +172,13 @@ int pcoll__alltoallv_inplace_setup(pcoll_plan_t *plan, void *buf, const int *sco
         return PCOLL_SUCCESS;
     }
     PCOLL_CHECK(bottom(plan, ip), rc, out);
-    PCOLL_CHECK(pcoll__ip_aux_config(ip->p, ip->size, opts, fn, &ip->nbuf, &ip->cap), rc, out);
-    pcoll__ip_aux_fit(ip->p, rcounts, &ip->nbuf, &ip->cap);
     ip->stage_items = stage_items(ip, opts);
+    if (fast.equal) {
+        plan->ops = &pcoll__ip_swap_ops;
+        return pcoll__ip_swap_plan(ip, rcounts, rdispls, fast.aux, fast.maxblock);
+    }
+    ip->nbuf = nbuf, ip->cap = cap;
+    pcoll__ip_aux_fit(ip->p, rcounts, &ip->nbuf, &ip->cap);
     PCOLL_CHECK(pcoll__ip_alloc(ip), rc, out);
     rc = pcoll__ip_split(ip, scounts, sdispls, rcounts, rdispls);
 out:

@@ -15,7 +15,11 @@
  * transfers), inplace_update.c (the update of 3.4, per transfer),
  * inplace_aux.c (the aux slots of 3.5), inplace_move.c (typed local moves),
  * inplace_cost.c (the choice against pairwise exchange), inplace_state.c
- * (its memory).
+ * (its memory), inplace_swap.c (the fast path for equal layouts).
+ *
+ * Which engine: the grant-free pairwise swap of inplace_swap.c whenever the
+ * send and receive layouts are equal on every rank (the MPI_IN_PLACE case;
+ * agreed at init), else the grant engine of inplace_run.c.
  */
 #ifndef PCOLL_ALLTOALLV_INPLACE_INPLACE_H
 #define PCOLL_ALLTOALLV_INPLACE_INPLACE_H
@@ -62,6 +66,28 @@ enum {
     PCOLL__IP_NREQ
 };
 
+/* The fast path for equal layouts (inplace_swap.c): pairwise rounds, each
+ * pair swapping its blocks in chunks through aux buffers, `lanes` pairs at
+ * a time, `depth` chunks in flight per lane. */
+typedef struct pcoll__ip_lane {
+    int post, done;           /* the pair of the next chunk to post, to finish */
+    long long post_at, done_at; /* that chunk's first item in its block */
+    long long nposted, nfinished; /* chunks so far (buffer: number mod depth) */
+} pcoll__ip_lane_t;
+
+typedef struct pcoll__ip_swap {
+    int lanes, depth;
+    long long chunk;     /* items per aux buffer (one chunk) */
+    int npair;           /* pairs this rank exchanges with (non-empty blocks) */
+    int *peer;           /* them, lane by lane in round order */
+    long long *lo, *len; /* their blocks: [lo, lo + len) */
+    int *lfirst;         /* lane l's pairs: lfirst[l] .. lfirst[l+1]-1 */
+    pcoll__ip_lane_t *lane;
+    MPI_Request *req; /* 2 per aux buffer: the receive, the send */
+    int *idx;
+    int left; /* lanes not finished in this run */
+} pcoll__ip_swap_t;
+
 typedef struct pcoll__ip {
     /* Fixed at init. */
     char *buf;
@@ -103,6 +129,7 @@ typedef struct pcoll__ip {
     MPI_Request *req;     /* PCOLL__IP_NREQ per peer */
     int *idx;
     MPI_Status *st;
+    pcoll__ip_swap_t *swap; /* equal layouts: the fast path's plan (else NULL) */
 } pcoll__ip_t;
 
 /* ---- builders and the choice (inplace.c, inplace_cost.c) ---------------- */
@@ -129,10 +156,14 @@ int pcoll__ip_check_type(MPI_Datatype type, int *size, const char *fn);
  * (sets plan->ops, plan->priv, plan->algorithm = "inplace").  Checks the
  * layout (PCOLL_ERR_ARG: negative counts or displacements, overlapping send
  * blocks or receive blocks, aux memory below one item per aux buffer) and
- * copies what it needs: the caller's arrays may be freed on return.  Does
- * not communicate: counts that disagree between ranks are the caller's to
- * detect.  opts gives aux_bytes and aux_buffers (0: defaults); a type of
- * size 0 sets plan->no_comm (nothing to move). */
+ * copies what it needs: the caller's arrays may be freed on return.  When
+ * every rank plans together (plan->together) it agrees the verdict, whether
+ * the layouts are equal everywhere, the smallest aux memory and the largest
+ * block in one small allreduce (the fast path's choice); else it does not
+ * communicate and runs the grant engine.  Counts that disagree between
+ * ranks and item sizes that differ are the caller's to detect.  opts gives
+ * aux_bytes and aux_buffers (0: defaults); a type of size 0 sets
+ * plan->no_comm (nothing to move). */
 int pcoll__alltoallv_inplace_setup(pcoll_plan_t *plan, void *buf, const int *scounts,
                                    const int *sdispls, const int *rcounts, const int *rdispls,
                                    MPI_Datatype type, const pcoll__opts_t *opts);
@@ -199,6 +230,11 @@ long long pcoll__ip_free_end(const pcoll__ip_t *ip, int j);
 /* Drain as many of peer j's aux items into R_j as fit. */
 int pcoll__ip_refill(pcoll__ip_t *ip, int j);
 
+/* n items from item lo of the buffer to q, in the user's type; n items of
+ * q into `to`, in signature form (MPI error codes). */
+int pcoll__ip_isend(const pcoll__ip_t *ip, long long lo, long long n, int q, MPI_Request *r);
+int pcoll__ip_irecv_sig(const pcoll__ip_t *ip, char *to, long long n, int q, MPI_Request *r);
+
 /* ---- local moves (inplace_move.c) -------------------------------------- */
 
 /* Move n items of the buffer from item src up to item dst >= src. */
@@ -211,9 +247,29 @@ int pcoll__ip_unstage(const pcoll__ip_t *ip, const char *from, long long dst, lo
 /* Allocate the arrays of ip for ip->p peers and ip->nbuf aux slots of
  * ip->cap items (the counted allocator: pcoll_mem_peak shows them). */
 int pcoll__ip_alloc(pcoll__ip_t *ip);
+/* The aux memory (auxbytes) and, for a non-contiguous type, the staging
+ * buffer of ip->stage_items items. */
+int pcoll__ip_alloc_buffers(pcoll__ip_t *ip, long long auxbytes);
 /* Free ip and everything it holds; NULL and half-built states accepted. */
 void pcoll__ip_free(pcoll__ip_t *ip);
 
+/* The plan's destroy op (both engines): pcoll__ip_free. */
+void pcoll__ip_destroy(pcoll_plan_t *plan);
 extern const pcoll__plan_ops_t pcoll__ip_ops;
+
+/* ---- the fast path for equal layouts (inplace_swap.c) ------------------ */
+
+/* Whether this rank's send and receive layouts are equal: the same item
+ * range both ways for every peer (zero-count blocks anywhere). */
+int pcoll__ip_layouts_equal(int p, const int *scounts, const int *sdispls, const int *rcounts,
+                            const int *rdispls);
+/* Plan the swap on ip (type described, buf set) for equal layouts with
+ * aux = the smallest aux memory of all ranks in bytes and maxblock = the
+ * largest block of all ranks in items: sets ip->swap, allocates its arrays
+ * and aux buffers (at most aux bytes). */
+int pcoll__ip_swap_plan(pcoll__ip_t *ip, const int *counts, const int *displs, long long aux,
+                        long long maxblock);
+
+extern const pcoll__plan_ops_t pcoll__ip_swap_ops;
 
 #endif

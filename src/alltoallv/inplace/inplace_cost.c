@@ -3,6 +3,11 @@
  * pairwise exchange for the standard MPI_IN_PLACE alltoallv (send layout =
  * receive layout on every rank).
  *
+ * The model prices the grant engine; with equal layouts the engine now runs
+ * the grant-free swap of inplace_swap.c instead (fewer messages, no slot
+ * round trips), so T_inplace below over-estimates it and the rule errs
+ * toward pairwise.
+ *
  * With equal layouts R_j holds S_j, so a pair swaps its blocks: the first
  * slot's worth of j's items goes to an aux slot, and once our own items
  * have left, the room they free takes the next items directly and the slot

@@ -40,6 +40,16 @@
 #include "alltoallv/inplace/inplace.h"
 #include "base/status.h"
 
+int pcoll__ip_isend(const pcoll__ip_t *ip, long long lo, long long n, int q, MPI_Request *r)
+{
+    return MPI_Isend(ip->buf + lo * ip->extent, (int)n, ip->type, q, ip->tag, ip->comm, r);
+}
+
+int pcoll__ip_irecv_sig(const pcoll__ip_t *ip, char *to, long long n, int q, MPI_Request *r)
+{
+    return MPI_Irecv(to, (int)n, ip->sig, q, ip->tag, ip->comm, r);
+}
+
 static MPI_Request *req_of(pcoll__ip_t *ip, int q, int kind)
 {
     return &ip->req[PCOLL__IP_NREQ * q + kind];
@@ -82,8 +92,8 @@ int pcoll__ip_grant(pcoll__ip_t *ip, int q)
     ip->gval[q] = (int)n;
     ip->grants++;
     if (kind)
-        err = MPI_Irecv(pcoll__ip_aux_slot(ip, q), (int)n, ip->sig, q, ip->tag, ip->comm,
-                        req_of(ip, q, PCOLL__IP_DATA_IN));
+        err = pcoll__ip_irecv_sig(ip, pcoll__ip_aux_slot(ip, q), n, q,
+                                  req_of(ip, q, PCOLL__IP_DATA_IN));
     else
         err = MPI_Irecv(ip->buf + ip->rlo[q] * ip->extent, (int)n, ip->type, q, ip->tag, ip->comm,
                         req_of(ip, q, PCOLL__IP_DATA_IN));
@@ -103,8 +113,7 @@ int pcoll__ip_respond(pcoll__ip_t *ip, int q)
     int err;
     ip->sfly[q] = n;
     ip->nact++;
-    err = MPI_Isend(ip->buf + s->lo * ip->extent, (int)n, ip->type, q, ip->tag, ip->comm,
-                    req_of(ip, q, PCOLL__IP_DATA_OUT));
+    err = pcoll__ip_isend(ip, s->lo, n, q, req_of(ip, q, PCOLL__IP_DATA_OUT));
     if (err != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: items to rank %d (%d)", q, err);
     return PCOLL_SUCCESS;

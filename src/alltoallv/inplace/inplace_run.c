@@ -149,11 +149,11 @@ static int wait(pcoll_plan_t *plan)
     return rc;
 }
 
-static void destroy(pcoll_plan_t *plan)
+void pcoll__ip_destroy(pcoll_plan_t *plan)
 {
     pcoll__ip_free(plan->priv);
     plan->priv = NULL;
 }
 
 const pcoll__plan_ops_t pcoll__ip_ops = {
-    .start = start, .test = test, .wait = wait, .destroy = destroy};
+    .start = start, .test = test, .wait = wait, .destroy = pcoll__ip_destroy};

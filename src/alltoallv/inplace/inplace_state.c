@@ -7,7 +7,9 @@
  * indices and statuses per peer (Testsome's), the aux slots (at most
  * pcoll_aux_bytes, shrunk to what a run can use), and for a non-contiguous type
  * a staging buffer of at most min(pcoll_aux_bytes, PCOLL__IP_STAGE_BYTES)
- * (or one item).  None of it depends on the message sizes.
+ * (or one item).  None of it depends on the message sizes.  The fast path
+ * for equal layouts (inplace_swap.c) holds its own O(p) arrays instead of
+ * the subsets and the same aux and staging buffers.
  */
 #include "alltoallv/inplace/inplace.h"
 #include "base/mem.h"
@@ -56,11 +58,15 @@ static int alloc_arrays(pcoll__ip_t *ip)
 
 int pcoll__ip_alloc(pcoll__ip_t *ip)
 {
-    long long auxbytes = (long long)ip->nbuf * ip->cap * ip->size;
-    int packed = 0;
     if (alloc_arrays(ip) != PCOLL_SUCCESS)
         return pcoll__error(PCOLL_ERR_NOMEM, "in-place alltoallv: index sets for %d ranks",
                             ip->p);
+    return pcoll__ip_alloc_buffers(ip, (long long)ip->nbuf * ip->cap * ip->size);
+}
+
+int pcoll__ip_alloc_buffers(pcoll__ip_t *ip, long long auxbytes)
+{
+    int packed = 0;
     if (auxbytes > 0 && !(ip->auxmem = pcoll__malloc((size_t)auxbytes)))
         return pcoll__error(PCOLL_ERR_NOMEM, "in-place alltoallv: %lld bytes of aux buffers",
                             auxbytes);
@@ -72,11 +78,22 @@ int pcoll__ip_alloc(pcoll__ip_t *ip)
     return PCOLL_SUCCESS;
 }
 
+/* The fast path's plan (inplace_swap.c). */
+static void free_swap(pcoll__ip_swap_t *sw)
+{
+    if (!sw)
+        return;
+    void *all[] = {sw->peer, sw->lo, sw->len, sw->lfirst, sw->lane, sw->req, sw->idx, sw};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        pcoll__free(all[i]);
+}
+
 void pcoll__ip_free(pcoll__ip_t *ip)
 {
     size_t i;
     if (!ip)
         return;
+    free_swap(ip->swap);
     void *all[] = {ip->sub0,  ip->sub,   ip->rorder, ip->sfirst,   ip->rfirst, ip->rbeg,
                    ip->rend,  ip->order, ip->scur,   ip->srem,     ip->sfly,   ip->rcur,
                    ip->rlo,   ip->auxn,  ip->gout,   ip->slot,     ip->gkind,  ip->gval,
