@@ -299,11 +299,11 @@ double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)
 double pcoll__cost_rs_circulant(const pcoll__cost_t *c, int p, double n, int r)
 {
     /* p-1 blocks sent and reduced in ceil(log_r p) rounds of up to r-1
-     * messages; the first round's wrapped run packed when small (about
-     * one port's share), the blocks the first round leaves empty copied
-     * (one for r = 2 and p odd). */
+     * messages, the blocks the first round leaves empty copied (one for
+     * r = 2 and p odd).  The first round's wrapped run is packed only up to
+     * 8 KiB, less than a message's start-up: not charged (charging it made
+     * the radix flip between sizes where the rounds decide). */
     double sent = (p - 1.0) / p * n;
-    double pack = p > 2 && sent / (r - 1) <= 8192 ? sent / (r - 1) : 0.0;
     int k, j, q = pcoll__circulant_rounds(p, r), msgs = 0;
     int s1 = pcoll__circulant_skip(p, r, q - 1), left = 2 * s1 - p > 0 ? 2 * s1 - p : 0;
     for (k = 0; k < q; k++)
@@ -312,7 +312,7 @@ double pcoll__cost_rs_circulant(const pcoll__cost_t *c, int p, double n, int r)
             msgs++;
     double port = c->port < 0 ? PCOLL__COST_PORT_NETWORK : c->port;
     return q * c->alpha + (msgs - q) * port * c->alpha + 2 * msgs * c->cpu +
-           sent * (c->beta + c->gamma) + (pack + left * n / p) * c->gamma;
+           sent * (c->beta + c->gamma) + left * n / p * c->gamma;
 }
 
 int pcoll__cost_rs_circulant_radix(const pcoll__cost_t *c, int p, double n)

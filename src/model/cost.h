@@ -45,12 +45,13 @@ typedef struct pcoll__cost {
                       0.5 us more per further one); on one node, where the
                       CPUs copy every message, PCOLL__COST_PORT_NODE (np 3-16
                       on a 16-core node, MPICH: radix 3 beat 2 at np 3, 5, 6
-                      and lost at np 7 and 16).  PCOLL_COST_PORT sets it; < 0: not
-                      set, select.h decides by the shape. */
+                      and lost at np 7 and 16: a share above 1/2).
+                      PCOLL_COST_PORT sets it; < 0: not set, select.h
+                      decides by the shape. */
 } pcoll__cost_t;
 
 #define PCOLL__COST_PORT_NETWORK 0.25
-#define PCOLL__COST_PORT_NODE 0.5
+#define PCOLL__COST_PORT_NODE 0.75
 
 /* The model parameters: defaults for the MPI in use (MPI_Get_library_version:
  * MPICH or Open MPI, measured with tools/pcoll-probe on a shared-memory node,
