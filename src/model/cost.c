@@ -201,7 +201,7 @@ double pcoll__cost_bruck_v(const pcoll__cost_t *c, int p, double n, int r)
 {
     long long blocks = bruck_blocks(p, r);
     return bruck_msgs(p, r) * (c->alpha + 2 * c->cpu) + (double)blocks * n * (c->beta + c->gamma) +
-           (double)p * n * c->gamma + 2.0 * (double)(blocks + p) * c->delta;
+           (double)p * n * c->gamma + (double)(blocks + p) * c->delta;
 }
 
 int pcoll__cost_best_radix_v(const pcoll__cost_t *c, int p, double n)

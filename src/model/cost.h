@@ -114,8 +114,10 @@ int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n);
 
 /* alltoallv `bruck_radix` for elements of n bytes on average: the messages
  * of radix-r Bruck (alpha + 2 cpu each), every hop's bytes sent and packed
- * (beta + gamma), every element copied out once (gamma) and each piece
- * walked by a struct type twice (delta); and the radix in [2, p] it is
+ * (beta + gamma), every element copied out once (gamma) and each of those
+ * plain copies, packing and unpacking, a step of the executor (delta per
+ * element hop: at np 16 on one node, twice that made auto take
+ * padded_bruck, 1.5x slower at 8-16 B); and the radix in [2, p] it is
  * predicted fastest with. */
 double pcoll__cost_bruck_v(const pcoll__cost_t *c, int p, double n, int r);
 int pcoll__cost_best_radix_v(const pcoll__cost_t *c, int p, double n);
