@@ -109,7 +109,7 @@ typedef struct pcoll__ip {
     char *stage; /* non-contiguous types only */
     int stage_items;
     /* The state of a run. */
-    long long todo;   /* items still to send plus items still to put in place */
+    long long items_left;   /* items still to send plus items still to put in place */
     int nact;         /* requests in flight */
     long long grants; /* grants of the last run (messages each way) */
     long long moved;  /* items moved up by the updates of the last run */

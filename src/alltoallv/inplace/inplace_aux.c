@@ -115,7 +115,7 @@ int pcoll__ip_aux_drain(pcoll__ip_t *ip, int q, long long n)
     x->head += n;
     ip->auxn[q] -= n;
     ip->rlo[q] += n;
-    ip->todo -= n;
+    ip->items_left -= n;
     release_if_empty(ip, q);
     return rc;
 }

@@ -124,7 +124,7 @@ int pcoll__ip_received(pcoll__ip_t *ip, int q, long long n)
     ip->gout[q] = 0;
     if (!ip->gkind[q]) {
         ip->rlo[q] += n;
-        ip->todo -= n;
+        ip->items_left -= n;
         return PCOLL_SUCCESS;
     }
     pcoll__ip_aux_append(ip, q, n);

@@ -37,7 +37,7 @@ static void reset(pcoll__ip_t *ip)
 {
     int i;
     memcpy(ip->sub, ip->sub0, (size_t)ip->nsub * sizeof *ip->sub);
-    ip->todo = 0;
+    ip->items_left = 0;
     for (i = 0; i < ip->p; i++) {
         ip->scur[i] = ip->sfirst[i];
         ip->srem[i] = 0;
@@ -47,7 +47,7 @@ static void reset(pcoll__ip_t *ip)
         ip->rlo[i] = ip->rbeg[i];
         ip->auxn[i] = ip->gout[i] = ip->sfly[i] = 0;
         ip->slot[i] = -1;
-        ip->todo += ip->srem[i] + ip->rend[i] - ip->rbeg[i];
+        ip->items_left += ip->srem[i] + ip->rend[i] - ip->rbeg[i];
     }
     for (i = 0; i < ip->nbuf; i++) {
         ip->aux[i] = (pcoll__ip_aux_t){-1, 0, 0};
@@ -118,7 +118,7 @@ static int step(pcoll__ip_t *ip, int block)
 
 static int finished(const pcoll__ip_t *ip)
 {
-    return ip->todo == 0 && ip->nact == 0;
+    return ip->items_left == 0 && ip->nact == 0;
 }
 
 static int start(pcoll_plan_t *plan)

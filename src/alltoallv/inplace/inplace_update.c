@@ -36,7 +36,7 @@ static int consume(pcoll__ip_t *ip, int q, long long n)
 {
     pcoll__ip_sub_t *s = &ip->sub[ip->scur[q]];
     ip->srem[q] -= n;
-    ip->todo -= n;
+    ip->items_left -= n;
     s->lo += n;
     s->len -= n;
     while (ip->scur[q] < ip->sfirst[q + 1] && ip->sub[ip->scur[q]].len == 0)
