@@ -18,7 +18,7 @@ typedef struct pcoll__a2av_args {
      * the smallest and largest element (block) in bytes over all ranks. */
     long long minbytes, maxbytes;
     long long maxtotal;       /* the most bytes one rank receives in all */
-    int maxpeers;             /* the most peers one rank receives from */
+    long long aux_bytes;      /* the smallest pcoll_aux_bytes any rank set (0: none) */
     /* The in-place engine can serve every rank (after the agreement): one
      * receive item size everywhere and no negative receive displacement. */
     int inplace_ok;

@@ -327,22 +327,22 @@ static long long smallest(const pcoll__a2a_args_t *a, int p)
 }
 
 /* Bytes this rank receives in all, and from how many peers. */
-static void received(const pcoll__a2a_args_t *a, int p, long long *total, long long *peers)
+static long long received(const pcoll__a2a_args_t *a, int p)
 {
     MPI_Count rs = 0;
-    int i;
+    long long total = 0;
     pcoll__type_size(a->recvtype, &rs);
-    for (i = 0, *total = *peers = 0; i < p; i++) {
-        *total += (long long)a->rcounts[i] * rs;
-        *peers += a->rcounts[i] > 0;
-    }
+    for (int i = 0; i < p; i++)
+        total += (long long)a->rcounts[i] * rs;
+    return total;
 }
 
 /* The reduction: verdicts, algorithm and in-place use (must be equal), the
  * global smallest and largest element, the basic type's size, the receive
  * item's size, the lowest receive displacement and the highest receive
  * count or block end (the in-place engine counts in ints), whether every
- * array holds ints (native with MPI-3); then the pairs' byte counts. */
+ * array holds ints (native with MPI-3), the smallest pcoll_aux_bytes set
+ * (the in-place choice); then the pairs' byte counts. */
 static int a2av_agree(pcoll__call_t *c, int local)
 {
     pcoll__a2av_args_t *v = args_of(c);
@@ -356,7 +356,8 @@ static int a2av_agree(pcoll__call_t *c, int local)
             pcoll__type_size(v->basic, &bsize);
         vals[0] = v->a.opts.algorithm, vals[1] = v->a.inplace, vals[2] = smallest(&v->a, p);
         vals[3] = v->a.blockbytes, vals[4] = bsize;
-        received(&v->a, p, &vals[5], &vals[6]);
+        vals[5] = received(&v->a, p);
+        vals[6] = v->a.opts.aux_bytes > 0 ? v->a.opts.aux_bytes : LLONG_MAX;
         pcoll__type_size(v->a.recvtype, &rsize);
         vals[7] = rsize;
         vals[8] = lowest(v->a.rdispls, p);
@@ -369,7 +370,7 @@ static int a2av_agree(pcoll__call_t *c, int local)
         return pcoll__error(PCOLL_ERR_MISMATCH, "%s: algorithm or MPI_IN_PLACE use differs",
                             c->fn);
     v->minbytes = mins[2], v->maxbytes = maxs[3];
-    v->maxtotal = maxs[5], v->maxpeers = (int)maxs[6];
+    v->maxtotal = maxs[5], v->aux_bytes = mins[6] < LLONG_MAX ? mins[6] : 0;
     v->inplace_ok = mins[7] == maxs[7] && mins[8] >= 0 && maxs[9] <= INT_MAX;
     v->native_ok = MPI_VERSION >= 4 || mins[10] == 1;
     if (mins[4] != maxs[4] || mins[4] == 0)

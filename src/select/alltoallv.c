@@ -119,8 +119,8 @@ static int choose_global(const pcoll__a2av_args_t *v, const pcoll__shape_t *s)
     double native = pcoll__cost_native_alltoallv(&c, p, mean), best = direct;
     int algo = v->maxbytes > PCOLL__A2A_SCATTERED_MAX ? V_PAIRWISE : V_SCATTERED;
     if (v->a.inplace)
-        return v->inplace_ok && pcoll__alltoallv_inplace_preferred(&c, p, v->maxpeers, v->maxbytes,
-                                                                   v->maxtotal, &v->a.opts)
+        return v->inplace_ok && pcoll__alltoallv_inplace_preferred(&c, p, v->maxbytes, v->maxtotal,
+                                                                   v->aux_bytes)
                    ? V_INPLACE
                    : v->native_ok ? V_NATIVE : V_PAIRWISE;
     if (bruck_fits(v) && pcoll__alltoallv_regular(v) &&

@@ -168,19 +168,22 @@ int pcoll__alltoallv_inplace_setup(pcoll_plan_t *plan, void *buf, const int *sco
                                    const int *sdispls, const int *rcounts, const int *rdispls,
                                    MPI_Datatype type, const pcoll__opts_t *opts);
 
-/* Predicted time of the in-place algorithm where every rank's send and
- * receive layouts are equal (the MPI_IN_PLACE case) and no rank sends more
- * than `total` bytes, no block more than `maxblock` bytes, to at most `peers`
- * peers.  See docs/inplace-alltoallv.md for the model. */
-double pcoll__alltoallv_inplace_cost(const pcoll__cost_t *c, int p, int peers, long long maxblock,
-                                     long long total, const pcoll__opts_t *opts);
-/* The rule for MPI_IN_PLACE alltoallv: 1 to run this algorithm, 0 for
- * pairwise exchange (which needs one block of scratch).  In place when the
- * largest block exceeds pcoll_aux_bytes (pairwise's scratch would exceed the
- * memory the user allows), else by predicted time.  The arguments must be
- * the same on every rank (maxima over all ranks). */
-int pcoll__alltoallv_inplace_preferred(const pcoll__cost_t *c, int p, int peers, long long maxblock,
-                                       long long total, const pcoll__opts_t *opts);
+/* Predicted time of the engine where every rank's send and receive layouts
+ * are equal (the MPI_IN_PLACE case: the swap of inplace_swap.c) and no rank
+ * sends more than `total` bytes, no block more than `maxblock` bytes, with
+ * aux bytes of aux memory (0: the default).  See docs/inplace-alltoallv.md
+ * for the model. */
+double pcoll__alltoallv_inplace_cost(const pcoll__cost_t *c, int p, long long maxblock,
+                                     long long total, long long aux);
+/* The rule for MPI_IN_PLACE alltoallv: 1 to run this algorithm, 0 for the
+ * MPI's own in-place call or pairwise exchange (which need one block of
+ * scratch).  aux: the smallest pcoll_aux_bytes any rank set, 0 if none
+ * did.  In place when aux is set and the largest block exceeds it (the
+ * scratch would exceed the memory allowed), else by predicted time with
+ * pcoll's margin.  The arguments must be the same on every rank (maxima
+ * over all ranks, aux agreed). */
+int pcoll__alltoallv_inplace_preferred(const pcoll__cost_t *c, int p, long long maxblock,
+                                       long long total, long long aux);
 
 /* ---- layout (inplace_layout.c) ----------------------------------------- */
 
@@ -269,6 +272,12 @@ int pcoll__ip_layouts_equal(int p, const int *scounts, const int *sdispls, const
  * and aux buffers (at most aux bytes). */
 int pcoll__ip_swap_plan(pcoll__ip_t *ip, const int *counts, const int *displs, long long aux,
                         long long maxblock);
+/* The swap's lanes, depth and chunk (items of `size` bytes) for `rounds`
+ * pairing rounds, aux bytes and the largest block in items (the rule in
+ * inplace_swap.c); sets only those three fields.  The plan and the cost
+ * model (inplace_cost.c) both use it. */
+void pcoll__ip_swap_choose(pcoll__ip_swap_t *sw, int rounds, long long aux, long long maxblock,
+                           int size);
 
 extern const pcoll__plan_ops_t pcoll__ip_swap_ops;
 

@@ -1,52 +1,37 @@
 /*
- * In-place alltoallv: its cost model, and the choice between it and
- * pairwise exchange for the standard MPI_IN_PLACE alltoallv (send layout =
- * receive layout on every rank).
+ * In-place alltoallv: its cost model, and the choice between it and the
+ * MPI's own in-place alltoallv (or pairwise exchange) for the standard
+ * MPI_IN_PLACE alltoallv, where the send layout is the receive layout on
+ * every rank, so the engine runs the swap of inplace_swap.c.
  *
- * The model prices the grant engine; with equal layouts the engine now runs
- * the grant-free swap of inplace_swap.c instead (fewer messages, no slot
- * round trips), so T_inplace below over-estimates it and the rule errs
- * toward pairwise.
+ * The swap: R pairing rounds (p - 1, or p for odd p), `lanes` k of them at
+ * once, each pair's block in chunks of h bytes through `depth` aux buffers
+ * (pcoll__ip_swap_choose: the plan's own rule).  A lane is a chain of
+ * chunks, each a message of latency alpha, the k lanes' messages of a step
+ * in flight together (each beyond the first costs c->port alpha, as in a
+ * round of several ports); the copy out of an aux buffer overlaps the next
+ * chunk's transfer when depth is 2, so only the last one shows:
+ *     steps  = ceil(R / k) ceil(maxblock / h),  step = alpha (1 + (k-1) port)
+ *     moved  = total (p - 1) / p      (a rank's own block stays in place)
+ *     T_swap = steps step + moved beta + h gamma         (depth 2)
+ *              steps step + moved (beta + gamma)          (depth 1)
+ * The MPI's in-place alltoallv (MPICH and Open MPI alike) and pcoll's
+ * pairwise exchange run p - 1 steps, each copying its block into a scratch
+ * block and exchanging it, nothing overlapped:
+ *     T_mpi  = (p - 1) (alpha + maxblock (beta + gamma)).
+ * Measured (docs/benchmarking.md, issue 20, one 16-core node, 1% aux): the
+ * swap takes 0.62-0.89 of the MPI's time from 16 MiB per rank, 1.4-2.0x at
+ * 1 MiB; the model puts the crossover between the two (np 16: 1.23x at
+ * 1 MiB, 0.71x at 16 MiB).
  *
- * With equal layouts R_j holds S_j, so a pair swaps its blocks: the first
- * slot's worth of j's items goes to an aux slot, and once our own items
- * have left, the room they free takes the next items directly and the slot
- * drains (inplace_phase.c).  Per rank every byte is sent once and received
- * once, half of them through a slot (copied once more), in transfers of a
- * slot's size s = a/k (k slots, inplace_aux.c) or of a whole block if
- * smaller; each transfer costs a grant and a data message, and the k slots
- * keep k transfers in flight:
- *     transfers X = sum over peers of ceil(block / s), at most
- *                   peers + total / s
- *     T_inplace = (X / min(k, peers)) 2 alpha + total (beta + gamma / 2).
- * The paper's static scheme (b buffers, peer j only in buffer j mod b, one
- * request exchange with every peer per phase) costs
- *     phases P = max(ceil(total / (min(b, peers) a/b)), ceil(maxblock / (a/b)))
- *     T_static = P 2 peers alpha + total (beta + gamma),
- * kept here for the comparison in docs/inplace-alltoallv.md; the engine
- * runs the slots, which are never costlier (X <= P peers, and the copies
- * are fewer).
- * Pairwise exchange (alltoall's `pairwise`, in place) needs one block of
- * scratch: T_pairwise = (p - 1) (alpha + maxblock (beta + gamma)).
- *
- * Rule: in place when the largest block is larger than pcoll_aux_bytes (the
- * memory the user grants the in-place algorithm, default 1 MiB: pairwise's
- * scratch would exceed it), otherwise the smaller predicted time.
+ * Rule: in place when the user set pcoll_aux_bytes and the largest block
+ * exceeds it (the scratch block would exceed the memory the user allows),
+ * else when T_swap (1 + margin) < T_mpi, aux = pcoll_aux_bytes or its
+ * default; both agreed at init (the smallest setting of any rank, as the
+ * swap's plan takes the smallest aux memory of all ranks).
  */
 #include "alltoallv/inplace/inplace.h"
-
-/* a, and the slots the engine makes of it (inplace_aux.c, for 1-byte
- * items: the model does not know the type). */
-static void aux_of(const pcoll__opts_t *opts, int p, double *a, double *k)
-{
-    pcoll__opts_t o = *opts;
-    long long cap = 0;
-    int nbuf = 1;
-    *a = (double)(opts->aux_bytes ? opts->aux_bytes : PCOLL__IP_AUX_BYTES);
-    if (pcoll__ip_aux_config(p > 0 ? p : 1, 1, &o, "cost", &nbuf, &cap) != PCOLL_SUCCESS)
-        nbuf = 1;
-    *k = nbuf > 0 ? nbuf : 1;
-}
+#include "patterns/pairing.h"
 
 /* ceil(x / y) for x >= 0, y >= 1 */
 static double ceil_div(double x, double y)
@@ -55,26 +40,29 @@ static double ceil_div(double x, double y)
     return q * y < x ? q + 1 : q;
 }
 
-double pcoll__alltoallv_inplace_cost(const pcoll__cost_t *c, int p, int peers, long long maxblock,
-                                     long long total, const pcoll__opts_t *opts)
+double pcoll__alltoallv_inplace_cost(const pcoll__cost_t *c, int p, long long maxblock,
+                                     long long total, long long aux)
 {
-    double a, k, slot, transfers, flight;
-    aux_of(opts, p, &a, &k);
-    slot = a / k > 1 ? a / k : 1;
-    transfers = peers + ceil_div((double)total, slot);
-    flight = k < peers ? k : peers;
-    flight = flight > 1 ? flight : 1;
-    (void)maxblock;
-    return transfers / flight * 2.0 * c->alpha + (double)total * (c->beta + c->gamma / 2);
+    int rounds = pcoll__pairing_rounds(p > 0 ? p : 1);
+    pcoll__ip_swap_t sw = {0};
+    double steps, step, copy, moved = (double)total * (p - 1) / (p > 0 ? p : 1);
+    if (maxblock <= 0)
+        return 0.0;
+    pcoll__ip_swap_choose(&sw, rounds, aux > 0 ? aux : PCOLL__IP_AUX_BYTES, maxblock, 1);
+    if (sw.chunk < 1)
+        sw.chunk = 1;
+    steps = ceil_div(rounds, sw.lanes) * ceil_div((double)maxblock, (double)sw.chunk);
+    step = c->alpha * (1.0 + (sw.lanes - 1) * (c->port > 0 ? c->port : 0.0));
+    copy = sw.depth > 1 ? (double)sw.chunk : moved;
+    return steps * step + moved * c->beta + copy * c->gamma;
 }
 
-int pcoll__alltoallv_inplace_preferred(const pcoll__cost_t *c, int p, int peers, long long maxblock,
-                                       long long total, const pcoll__opts_t *opts)
+int pcoll__alltoallv_inplace_preferred(const pcoll__cost_t *c, int p, long long maxblock,
+                                       long long total, long long aux)
 {
-    double a, k, pairwise;
-    aux_of(opts, p, &a, &k);
-    if ((double)maxblock > a)
+    double mpi;
+    if (aux > 0 && maxblock > aux)
         return 1;
-    pairwise = (p - 1) * (c->alpha + (double)maxblock * (c->beta + c->gamma));
-    return pcoll__alltoallv_inplace_cost(c, p, peers, maxblock, total, opts) < pairwise;
+    mpi = (p - 1) * (c->alpha + (double)maxblock * (c->beta + c->gamma));
+    return pcoll__alltoallv_inplace_cost(c, p, maxblock, total, aux) * (1.0 + c->margin) < mpi;
 }

@@ -60,8 +60,8 @@ int pcoll__ip_layouts_equal(int p, const int *scounts, const int *sdispls, const
     return 1;
 }
 
-/* Lanes, depth and chunk (items) for `rounds` rounds: the rule above. */
-static void choose(pcoll__ip_swap_t *sw, int rounds, long long aux, long long maxblock, int size)
+void pcoll__ip_swap_choose(pcoll__ip_swap_t *sw, int rounds, long long aux, long long maxblock,
+                           int size)
 {
     long long items = aux / size, k;
     sw->depth = items >= 2 ? 2 : 1;
@@ -98,7 +98,7 @@ int pcoll__ip_swap_plan(pcoll__ip_t *ip, const int *counts, const int *displs, l
     size_t p = (size_t)ip->p, nreq;
     if (!(ip->swap = sw))
         return pcoll__error(PCOLL_ERR_NOMEM, "in-place alltoallv: swap plan");
-    choose(sw, pcoll__pairing_rounds(ip->p), aux, maxblock, ip->size);
+    pcoll__ip_swap_choose(sw, pcoll__pairing_rounds(ip->p), aux, maxblock, ip->size);
     nreq = 2 * (size_t)sw->lanes * (size_t)sw->depth;
     sw->peer = pcoll__calloc(p, sizeof *sw->peer);
     sw->lo = pcoll__calloc(p, sizeof *sw->lo);
