@@ -28,8 +28,6 @@ from ._api import (STATUS_CODES, Alltoall, Alltoallv, Error, Plan, ReduceScatter
                    reduce_scatter_block)
 from ._lib import lib as _clib, path as library_path
 
-__version__ = "0.1.0"
-
 globals().update(STATUS_CODES)
 
 
