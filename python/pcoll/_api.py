@@ -156,7 +156,10 @@ def _reduce_inputs(sendbuf, recvbuf, recv_items, total):
     of a total-item vector; the send message (the receive one in place)."""
     recv = plain_message(recvbuf, True, "recvbuf")
     if is_in_place(sendbuf):
-        check_span(recv.buf, recv.datatype, 0, total, "recvbuf (in place: the whole vector)")
+        role = "recvbuf (in place: the whole vector)"
+        if recv.counts is not None and recv.counts != total:
+            raise ArgError("%s: count %d, the vector has %d items" % (role, recv.counts, total))
+        check_span(recv.buf, recv.datatype, 0, total, role)
         return recv, recv
     send = plain_message(sendbuf, False, "sendbuf")
     _same_type(send, recv)
@@ -328,7 +331,9 @@ class Plan:
         return _text(lib.pcoll_plan_algorithm(self._handle))
 
     def __str__(self):
-        """The plan's schedule as pcoll_plan_print writes it."""
+        """The plan's schedule as pcoll_plan_print writes it (repr once freed)."""
+        if not self._handle:
+            return repr(self)
         buf, size = ctypes.c_void_p(), ctypes.c_size_t()
         stream = _lib.libc.open_memstream(ctypes.byref(buf), ctypes.byref(size))
         if not stream:

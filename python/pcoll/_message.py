@@ -17,7 +17,7 @@ from mpi4py import MPI
 
 IN_PLACE_ADDRESS = int(MPI.IN_PLACE)
 _NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
-_frombuffer = (getattr(MPI, "buffer", None) or MPI.memory).frombuffer
+_frombuffer = MPI.buffer.frombuffer
 
 
 class ArgError(ValueError):

@@ -135,4 +135,5 @@ def test_context_manager_frees(comm):
         plan.wait()
     code, message = error_of(plan.start)
     assert plan.algorithm == ""
+    assert str(plan) == "<pcoll.Alltoall freed>"
     assert code == pcoll.ERR_ARG, message
