@@ -27,6 +27,10 @@
 #   make install          install to PREFIX
 #   make check-install    install to a scratch prefix, build a consumer with
 #                         find_package(pcoll) and with pkg-config, run both
+#   make python-deps      mpi4py, numpy and pytest in the MPI's venv (pip) for
+#                         tests/python; part of make test
+#   make check-python     `pip install .` (the Python package pcoll) into a scratch
+#                         --target, then examples/alltoall.py at np 2 on that copy
 #   make clean            remove build/ and _install/ (distclean: also the venvs)
 #
 # Variables:
@@ -97,10 +101,12 @@ endif
 ifdef VENV
   MPI_BIN := $(VENV)/bin
   SETUP_STAMP := $(VENV)/.pcoll-setup-$(WHEEL)
+  TEST_PYTHON := $(VENV)/bin/python
 else
   SYSTEM_MPICC := $(shell command -v mpicc 2>/dev/null)
   MPI_BIN := $(patsubst %/,%,$(dir $(SYSTEM_MPICC)))
   SETUP_STAMP :=
+  TEST_PYTHON := $(shell command -v $(PYTHON) 2>/dev/null)
 endif
 MPICC := $(MPI_BIN)/mpicc
 MPIEXEC := $(MPI_BIN)/mpiexec
@@ -144,7 +150,8 @@ COMMON_CMAKE_ARGS := $(GENERATOR) -DMPI_C_COMPILER=$(MPICC) -DMPIEXEC_EXECUTABLE
   "-DMPIEXEC_PREFLAGS=$(MPIEXEC_PREFLAGS)" "-DPCOLL_TEST_ENVIRONMENT=$(TEST_ENV)" \
   -DPCOLL_WERROR=ON $(if $(filter-out default,$(origin CC)),-DCMAKE_C_COMPILER=$(CC)) \
   $(CMAKE_ARGS)
-BUILD_CMAKE_ARGS := $(COMMON_CMAKE_ARGS) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+BUILD_CMAKE_ARGS := $(COMMON_CMAKE_ARGS) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+  -DPCOLL_PYTHON=$(TEST_PYTHON)
 ASAN_CMAKE_ARGS := $(COMMON_CMAKE_ARGS) -DCMAKE_BUILD_TYPE=Debug -DPCOLL_SANITIZE=ON \
   -DPCOLL_BUILD_EXAMPLES=OFF
 
@@ -174,7 +181,7 @@ endef
 
 .PHONY: all setup build test demo asan tsan install check-install clean distclean show-mpi
 .PHONY: bench plot-deps stress sim sim-build dropin-mpi4py
-.PHONY: fftw-deps
+.PHONY: fftw-deps python-deps check-python
 all: build
 
 # ---------------------------------------------------------------------------
@@ -215,7 +222,7 @@ build: setup
 	$(call configure,$(BUILD_DIR),$(BUILD_CMAKE_ARGS))
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
-test: fftw-deps build
+test: fftw-deps python-deps build
 	cd $(BUILD_DIR) && $(CTEST)
 
 # fftw-deps: FFTW3 (libfftw3-dev) for apps/fft3d, installed with apt-get when
@@ -228,6 +235,35 @@ fftw-deps:
 	  $$sudo apt-get install -y libfftw3-dev || { $$sudo apt-get update && $$sudo apt-get install -y libfftw3-dev; } \
 	    || { echo "make fftw-deps: could not install libfftw3-dev; pcoll-fft3d is not built" >&2; exit 0; }; \
 	  if [ -f $(BUILD_DIR)/CMakeCache.txt ]; then touch $(BUILD_DIR)/CMakeCache.txt; fi; }
+
+# python-deps: mpi4py, numpy and pytest for tests/python (the Python
+# package over the library just built), installed with pip into the MPI's
+# venv when missing (MPI=system: not installed, only looked for); a tree
+# configured without them is made to reconfigure.  Where pip fails, the
+# Python tests say "skipped: ..." (tests/python/CMakeLists.txt).
+python-deps: setup
+	@test -z "$(TEST_PYTHON)" || $(TEST_PYTHON) -c 'import mpi4py, numpy, pytest' 2>/dev/null || { \
+	  test -n "$(VENV)" || { echo "make python-deps: $(TEST_PYTHON) lacks mpi4py, numpy or pytest; Python tests skipped"; exit 0; }; \
+	  echo "== installing mpi4py, numpy and pytest into $(VENV) for tests/python"; \
+	  PIP_ROOT_USER_ACTION=ignore $(TEST_PYTHON) -m pip install --disable-pip-version-check -q mpi4py numpy pytest \
+	    || { echo "make python-deps: pip failed; the Python tests are skipped" >&2; exit 0; }; \
+	  if [ -f $(BUILD_DIR)/CMakeCache.txt ]; then touch $(BUILD_DIR)/CMakeCache.txt; fi; }
+
+# check-python: `pip install .` as a user would (pyproject.toml; pip fetches
+# scikit-build-core, which builds libpcoll with the MPI next to the venv's
+# python) into a scratch --target, then examples/alltoall.py at np 2 imports
+# that copy, with its own libpcoll (not the build tree's).
+PY_CHECK_DIR := $(BUILD_DIR)/check-python
+check-python: python-deps
+	@test -n "$(TEST_PYTHON)" || { echo "check-python: no $(PYTHON) found" >&2; exit 1; }
+	rm -rf $(PY_CHECK_DIR)
+	PIP_ROOT_USER_ACTION=ignore $(TEST_PYTHON) -m pip install --disable-pip-version-check -q \
+	  --no-deps --target $(PY_CHECK_DIR) $(ROOT)
+	cd $(PY_CHECK_DIR) && env -u PCOLL_LIBRARY PYTHONPATH=$(PY_CHECK_DIR) $(TEST_PYTHON) -c \
+	  'import pcoll, sys; sys.exit(not pcoll.library_path.startswith(sys.argv[1]))' $(PY_CHECK_DIR)
+	cd $(PY_CHECK_DIR) && env -u PCOLL_LIBRARY PYTHONPATH=$(PY_CHECK_DIR) \
+	  $(MPIEXEC) -n 2 $(MPIEXEC_PREFLAGS) $(TEST_PYTHON) $(ROOT)/examples/alltoall.py
+	@echo "check-python: OK (pip install . into $(PY_CHECK_DIR), example at np 2)"
 
 # fft-compare: pcoll-fft3d against mpi4py-fft's PFFT on the same grid and
 # size (apps/fft3d/compare_mpi4py_fft.py; not a test).  mpi4py and

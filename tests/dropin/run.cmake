@@ -1,6 +1,7 @@
 # Run one drop-in test program and check its log (see CMakeLists.txt).
-# -D: MPIEXEC, NPFLAG, NP, PREFLAGS (a list), PROGRAM.
-execute_process(COMMAND "${MPIEXEC}" ${NPFLAG} ${NP} ${PREFLAGS} "${PROGRAM}"
+# -D: MPIEXEC, NPFLAG, NP, PREFLAGS (a list), PROGRAM, ARGS (optional: one
+# argument of the program, e.g. the script a Python interpreter runs).
+execute_process(COMMAND "${MPIEXEC}" ${NPFLAG} ${NP} ${PREFLAGS} "${PROGRAM}" ${ARGS}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 message("${out}")
 if(NOT rc EQUAL 0)
