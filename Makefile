@@ -6,6 +6,7 @@
 #   make test             build, then run the test suite (ctest), then the
 #                         Fortran tests (make test-fortran) where an MPI has a
 #                         Fortran wrapper
+#   make fortran-deps     gfortran + Debian's MPICH and Open MPI (apt-get) for test-fortran
 #   make test-fortran     the Fortran module and the drop-in under Fortran, in
 #                         build/fortran-mpich and build/fortran-openmpi (Debian's
 #                         MPICH / Open MPI); "Fortran tests skipped: <why>" without any
@@ -240,7 +241,21 @@ test: fftw-deps build
 FORTRAN_MPIS ?= mpich openmpi
 FORTRAN_IN_TEST := $(if $(TESTS)$(LABELS),$(findstring fortran,$(TESTS)$(LABELS)),1)
 
-.PHONY: test-fortran fortran-tree
+.PHONY: test-fortran fortran-tree fortran-deps
+# fortran-deps: gfortran and Debian's MPICH and Open MPI with their Fortran
+# wrappers (apt-get, as root or through sudo) when missing; CI's last step.
+# Not part of make test: installing them puts an mpicc on PATH, which
+# MPI=auto then prefers to the wheel.
+FORTRAN_PACKAGES := gfortran mpich libmpich-dev libopenmpi-dev openmpi-bin
+fortran-deps:
+	@if command -v gfortran >/dev/null && command -v mpifort.mpich >/dev/null && \
+	   command -v mpiexec.mpich >/dev/null && command -v mpiexec.openmpi >/dev/null && \
+	   { command -v mpifort.openmpi || command -v mpif90.openmpi; } >/dev/null; then :; else \
+	  echo "== installing $(FORTRAN_PACKAGES) for the Fortran tests"; \
+	  sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$sudo apt-get install -y $(FORTRAN_PACKAGES) || \
+	    { $$sudo apt-get update && $$sudo apt-get install -y $(FORTRAN_PACKAGES); }; \
+	fi
 test-fortran:
 	@found=; for m in $(FORTRAN_MPIS); do \
 	  cc=$$(command -v mpicc.$$m); fc=$$(command -v mpifort.$$m || command -v mpif90.$$m); \
