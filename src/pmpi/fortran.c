@@ -13,10 +13,10 @@
  * so not served but correct).
  *
  * MPICH: its Fortran bindings call the C names (served as they are), except
- * that mpi_f08's MPI_Finalize calls PMPI_Finalize: mpi_finalize_f08_ is
- * defined here so that the log is printed.  mpi_f08's completion calls
- * (MPI_Wait ...) also call PMPI_*, so a non-blocking collective that the
- * drop-in served would never complete there: docs/dropin.md says so.
+ * that mpi_f08's MPI_Finalize, MPI_Start(all), MPI_Request_free and the Wait,
+ * Test and Request_get_status families call PMPI_*: without the definitions
+ * here the log would not be printed and the drop-in's non-blocking and
+ * persistent requests would never complete.
  */
 #include <mpi.h>
 
@@ -137,13 +137,149 @@ FORTRAN_NAMES(finalize, FINALIZE, MPI_Fint *a)
 
 #elif defined(MPICH)
 
-/* mpi_f08's MPI_Finalize (ierror optional: NULL when absent). */
+/* MPICH: mpi_f08's MPI_Finalize and completion calls go to PMPI_* (the C
+ * names of the drop-in never see them); these definitions send them to the
+ * drop-in's C functions.  MPICH's handles are ints (MPI_Fint), its f08
+ * MPI_Status has the C layout, an absent ierror arrives as NULL, and
+ * MPI_STATUS(ES)_IGNORE are the variables below.  Fortran counts indices
+ * from 1 and LOGICAL flags are 0 or 1 (gfortran). */
+_Static_assert(sizeof(MPI_Request) == sizeof(MPI_Fint), "MPICH requests are ints");
+/* mpi_f08's MPI_STATUS(ES)_IGNORE, which MPI's C side knows as
+ * MPI_F08_STATUS(ES)_IGNORE, as C's.  (Were they not recognised, MPI would
+ * only write a status into the ignored object.) */
+static MPI_Status *st1(MPI_Status *s)
+{
+    return (void *)s == (void *)MPI_F08_STATUS_IGNORE ? MPI_STATUS_IGNORE : s;
+}
+
+static MPI_Status *stn(MPI_Status *s)
+{
+    return (void *)s == (void *)MPI_F08_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : s;
+}
+
+static void done(int rc, MPI_Fint *ierror)
+{
+    if (ierror)
+        *ierror = rc;
+}
+
+/* A C index (from 0, or MPI_UNDEFINED) as Fortran's. */
+static MPI_Fint findex(int i)
+{
+    return i == MPI_UNDEFINED ? i : i + 1;
+}
+
+#define REQ(r) ((MPI_Request *)(r))
+
 void mpi_finalize_f08_(MPI_Fint *ierror);
 void mpi_finalize_f08_(MPI_Fint *ierror)
 {
-    int rc = MPI_Finalize();
-    if (ierror)
-        *ierror = rc;
+    done(MPI_Finalize(), ierror);
+}
+
+void mpi_start_f08_(MPI_Fint *request, MPI_Fint *ierror);
+void mpi_start_f08_(MPI_Fint *request, MPI_Fint *ierror)
+{
+    done(MPI_Start(REQ(request)), ierror);
+}
+
+void mpi_startall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror);
+void mpi_startall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror)
+{
+    done(MPI_Startall(*count, REQ(requests)), ierror);
+}
+
+void mpi_request_free_f08_(MPI_Fint *request, MPI_Fint *ierror);
+void mpi_request_free_f08_(MPI_Fint *request, MPI_Fint *ierror)
+{
+    done(MPI_Request_free(REQ(request)), ierror);
+}
+
+void mpi_request_get_status_f08_(MPI_Fint *request, int *flag, MPI_Status *status,
+                                 MPI_Fint *ierror);
+void mpi_request_get_status_f08_(MPI_Fint *request, int *flag, MPI_Status *status,
+                                 MPI_Fint *ierror)
+{
+    int f = 0;
+    done(MPI_Request_get_status(*REQ(request), &f, st1(status)), ierror);
+    *flag = f != 0;
+}
+
+void mpi_wait_f08_(MPI_Fint *request, MPI_Status *status, MPI_Fint *ierror);
+void mpi_wait_f08_(MPI_Fint *request, MPI_Status *status, MPI_Fint *ierror)
+{
+    done(MPI_Wait(REQ(request), st1(status)), ierror);
+}
+
+void mpi_waitall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Status *statuses,
+                      MPI_Fint *ierror);
+void mpi_waitall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Status *statuses,
+                      MPI_Fint *ierror)
+{
+    done(MPI_Waitall(*count, REQ(requests), stn(statuses)), ierror);
+}
+
+void mpi_waitany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Status *status,
+                      MPI_Fint *ierror);
+void mpi_waitany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Status *status,
+                      MPI_Fint *ierror)
+{
+    int i = MPI_UNDEFINED;
+    done(MPI_Waitany(*count, REQ(requests), &i, st1(status)), ierror);
+    *index = findex(i);
+}
+
+void mpi_waitsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                       MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror);
+void mpi_waitsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                       MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror)
+{
+    int n = 0, i;
+    done(MPI_Waitsome(*incount, REQ(requests), &n, indices, stn(statuses)), ierror);
+    *outcount = n;
+    for (i = 0; n != MPI_UNDEFINED && i < n; i++)
+        indices[i] += 1;
+}
+
+void mpi_test_f08_(MPI_Fint *request, int *flag, MPI_Status *status, MPI_Fint *ierror);
+void mpi_test_f08_(MPI_Fint *request, int *flag, MPI_Status *status, MPI_Fint *ierror)
+{
+    int f = 0;
+    done(MPI_Test(REQ(request), &f, st1(status)), ierror);
+    *flag = f != 0;
+}
+
+void mpi_testall_f08_(MPI_Fint *count, MPI_Fint *requests, int *flag, MPI_Status *statuses,
+                      MPI_Fint *ierror);
+void mpi_testall_f08_(MPI_Fint *count, MPI_Fint *requests, int *flag, MPI_Status *statuses,
+                      MPI_Fint *ierror)
+{
+    int f = 0;
+    done(MPI_Testall(*count, REQ(requests), &f, stn(statuses)), ierror);
+    *flag = f != 0;
+}
+
+void mpi_testany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, int *flag,
+                      MPI_Status *status, MPI_Fint *ierror);
+void mpi_testany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, int *flag,
+                      MPI_Status *status, MPI_Fint *ierror)
+{
+    int i = MPI_UNDEFINED, f = 0;
+    done(MPI_Testany(*count, REQ(requests), &i, &f, st1(status)), ierror);
+    *index = findex(i);
+    *flag = f != 0;
+}
+
+void mpi_testsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                       MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror);
+void mpi_testsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                       MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror)
+{
+    int n = 0, i;
+    done(MPI_Testsome(*incount, REQ(requests), &n, indices, stn(statuses)), ierror);
+    *outcount = n;
+    for (i = 0; n != MPI_UNDEFINED && i < n; i++)
+        indices[i] += 1;
 }
 
 #endif

@@ -5,6 +5,5 @@ program dropin_mpi
   use mpi
   implicit none
   integer :: req
-  logical, parameter :: nonblocking = .true.
   include 'dropin_body.inc'
 end program dropin_mpi
