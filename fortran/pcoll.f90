@@ -1,0 +1,779 @@
+! pcoll.f90 -- the Fortran module pcoll: pcoll's collectives for Fortran.
+!
+!   use pcoll
+!   call pcoll_alltoall(sendbuf, n, MPI_INTEGER, recvbuf, n, MPI_INTEGER, comm, ierror)
+!   call pcoll_alltoall_init(sendbuf, n, MPI_REAL8, recvbuf, n, MPI_REAL8, comm, &
+!                            MPI_INFO_NULL, plan, ierror)
+!   call plan%start();  call plan%wait();  call plan%free()
+!
+! The C names of include/pcoll.h as subroutines with MPI's argument order and
+! a trailing optional ierror (as in mpi_f08).  Every collective is a generic
+! name with three specifics: mpi_f08 handles (type(MPI_Comm), type(MPI_Datatype),
+! type(MPI_Op), type(MPI_Info)) with default integer counts, the same with
+! integer(MPI_COUNT_KIND) counts (and integer(MPI_ADDRESS_KIND) displacements:
+! pcoll's large-count _c forms), and integer handles for codes that `use mpi`
+! (or include mpif.h).  Buffers are choice arguments, type(*), dimension(..),
+! contiguous (a strided array section is refused with PCOLL_ERR_ARG; on *_init
+! every rank then returns an error); MPI_IN_PLACE (of mpi_f08 or of mpi) is
+! recognised as in MPI.  Buffers of *_init are ASYNCHRONOUS: they stay bound
+! to the plan until it is freed, exactly as for MPI's persistent requests.
+!
+! ierror receives pcoll's status: PCOLL_SUCCESS (0) or a negative PCOLL_ERR_*
+! (pcoll_strerror and pcoll_last_error explain it).  Without ierror a failure
+! is fatal, as under MPI's default error handler: the message goes to
+! standard error and MPI_Abort ends the job.
+!
+! The module is written over ISO_C_BINDING; fortran/pcoll_f.c turns the
+! Fortran handles into C ones (MPI_*_f2c) and calls the public C functions.
+module pcoll
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: error_unit
+  use mpi_f08, only: MPI_Comm, MPI_Datatype, MPI_Op, MPI_Info, MPI_COUNT_KIND, &
+                     MPI_ADDRESS_KIND, MPI_COMM_WORLD, MPI_Abort, MPI_IN_PLACE
+  use mpi, only: MPI_IN_PLACE_INT => MPI_IN_PLACE
+  implicit none
+  private
+
+  ! Status codes (include/pcoll.h PCOLL_STATUS_MAP).
+  integer, parameter, public :: PCOLL_SUCCESS = 0, PCOLL_ERR_ARG = -1, &
+    PCOLL_ERR_NOMEM = -2, PCOLL_ERR_MPI = -3, PCOLL_ERR_UNSUPPORTED = -4, &
+    PCOLL_ERR_STATE = -5, PCOLL_ERR_MISMATCH = -6, PCOLL_ERR_INTERNAL = -7
+
+  ! A persistent plan (pcoll_plan_t *): made by the *_init calls, run with
+  ! start and test or wait as often as wanted, freed with free (collective
+  ! over the communicator for the node-aware algorithms, as pcoll.h says).
+  type, public :: pcoll_plan
+    type(c_ptr) :: ptr = c_null_ptr
+  contains
+    procedure :: start => plan_start
+    procedure :: test => plan_test
+    procedure :: wait => plan_wait
+    procedure :: free => plan_free
+    procedure :: algorithm => plan_algorithm
+  end type pcoll_plan
+
+  public :: pcoll_start, pcoll_test, pcoll_wait, pcoll_plan_free, pcoll_plan_algorithm
+  public :: pcoll_strerror, pcoll_err_name, pcoll_last_error
+  public :: pcoll_mem_current, pcoll_mem_peak, pcoll_mem_reset_peak
+  public :: pcoll_alltoall, pcoll_alltoall_init, pcoll_alltoall_multi_init
+  public :: pcoll_alltoallv, pcoll_alltoallv_init, pcoll_alltoallv_inplace_init
+  public :: pcoll_reduce_scatter_block, pcoll_reduce_scatter_block_init
+  public :: pcoll_reduce_scatter, pcoll_reduce_scatter_init
+
+  interface pcoll_start
+    module procedure plan_start
+  end interface
+  interface pcoll_test
+    module procedure plan_test
+  end interface
+  interface pcoll_wait
+    module procedure plan_wait
+  end interface
+  interface pcoll_plan_free
+    module procedure plan_free
+  end interface
+  interface pcoll_plan_algorithm
+    module procedure plan_algorithm
+  end interface
+  interface pcoll_alltoall
+    module procedure a2a_f08, a2a_f08_c, a2a_int
+  end interface
+  interface pcoll_alltoall_init
+    module procedure a2a_init_f08, a2a_init_f08_c, a2a_init_int
+  end interface
+  interface pcoll_alltoall_multi_init
+    module procedure a2a_multi_init_f08, a2a_multi_init_int
+  end interface
+  interface pcoll_alltoallv
+    module procedure a2av_f08, a2av_f08_c, a2av_int
+  end interface
+  interface pcoll_alltoallv_init
+    module procedure a2av_init_f08, a2av_init_f08_c, a2av_init_int
+  end interface
+  interface pcoll_alltoallv_inplace_init
+    module procedure a2av_inplace_init_f08, a2av_inplace_init_int
+  end interface
+  interface pcoll_reduce_scatter_block
+    module procedure rsb_f08, rsb_f08_c, rsb_int
+  end interface
+  interface pcoll_reduce_scatter_block_init
+    module procedure rsb_init_f08, rsb_init_f08_c, rsb_init_int
+  end interface
+  interface pcoll_reduce_scatter
+    module procedure rs_f08, rs_f08_c, rs_int
+  end interface
+  interface pcoll_reduce_scatter_init
+    module procedure rs_init_f08, rs_init_f08_c, rs_init_int
+  end interface
+
+  ! The C layer (fortran/pcoll_f.c) and the public C functions used as they are.
+  interface
+    integer(c_int) function c_alltoall(s, ip, sc, st, r, rc, rt, comm) &
+        bind(C, name="pcoll_f_alltoall")
+      import :: c_int, c_int64_t
+      type(*), dimension(..), intent(in) :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..) :: r
+      integer(c_int64_t), intent(in) :: sc, rc
+      integer(c_int), intent(in) :: st, rt, comm
+    end function
+    integer(c_int) function c_alltoall_init(s, ip, sc, st, r, rc, rt, comm, info, plan) &
+        bind(C, name="pcoll_f_alltoall_init")
+      import :: c_int, c_ptr, c_int64_t
+      type(*), dimension(..), intent(in), asynchronous :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..), asynchronous :: r
+      integer(c_int64_t), intent(in) :: sc, rc
+      integer(c_int), intent(in) :: st, rt, comm, info
+      type(c_ptr), intent(out) :: plan
+    end function
+    integer(c_int) function c_alltoall_multi_init(s, ip, sc, st, r, rc, rt, row, col, info, &
+        plan) bind(C, name="pcoll_f_alltoall_multi_init")
+      import :: c_int, c_ptr
+      type(*), dimension(..), intent(in), asynchronous :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..), asynchronous :: r
+      integer(c_int), intent(in) :: sc, st, rc, rt, row, col, info
+      type(c_ptr), intent(out) :: plan
+    end function
+    integer(c_int) function c_alltoallv(s, ip, sc, sd, st, r, rc, rd, rt, comm) &
+        bind(C, name="pcoll_f_alltoallv")
+      import :: c_int
+      type(*), dimension(..), intent(in) :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..) :: r
+      integer(c_int), intent(in) :: sc(*), sd(*), rc(*), rd(*)
+      integer(c_int), intent(in) :: st, rt, comm
+    end function
+    integer(c_int) function c_alltoallv_c(s, ip, sc, sd, st, r, rc, rd, rt, comm) &
+        bind(C, name="pcoll_f_alltoallv_c")
+      import :: c_int, c_int64_t, c_intptr_t
+      type(*), dimension(..), intent(in) :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..) :: r
+      integer(c_int64_t), intent(in) :: sc(*), rc(*)
+      integer(c_intptr_t), intent(in) :: sd(*), rd(*)
+      integer(c_int), intent(in) :: st, rt, comm
+    end function
+    integer(c_int) function c_alltoallv_init(s, ip, sc, sd, st, r, rc, rd, rt, comm, info, &
+        plan) bind(C, name="pcoll_f_alltoallv_init")
+      import :: c_int, c_ptr
+      type(*), dimension(..), intent(in), asynchronous :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..), asynchronous :: r
+      integer(c_int), intent(in) :: sc(*), sd(*), rc(*), rd(*)
+      integer(c_int), intent(in) :: st, rt, comm, info
+      type(c_ptr), intent(out) :: plan
+    end function
+    integer(c_int) function c_alltoallv_init_c(s, ip, sc, sd, st, r, rc, rd, rt, comm, info, &
+        plan) bind(C, name="pcoll_f_alltoallv_init_c")
+      import :: c_int, c_ptr, c_int64_t, c_intptr_t
+      type(*), dimension(..), intent(in), asynchronous :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..), asynchronous :: r
+      integer(c_int64_t), intent(in) :: sc(*), rc(*)
+      integer(c_intptr_t), intent(in) :: sd(*), rd(*)
+      integer(c_int), intent(in) :: st, rt, comm, info
+      type(c_ptr), intent(out) :: plan
+    end function
+    integer(c_int) function c_alltoallv_inplace_init(b, sc, sd, rc, rd, t, comm, info, plan) &
+        bind(C, name="pcoll_f_alltoallv_inplace_init")
+      import :: c_int, c_ptr
+      type(*), dimension(..), asynchronous :: b
+      integer(c_int), intent(in) :: sc(*), sd(*), rc(*), rd(*)
+      integer(c_int), intent(in) :: t, comm, info
+      type(c_ptr), intent(out) :: plan
+    end function
+    integer(c_int) function c_reduce_scatter_block(s, ip, r, rc, t, op, comm) &
+        bind(C, name="pcoll_f_reduce_scatter_block")
+      import :: c_int, c_int64_t
+      type(*), dimension(..), intent(in) :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..) :: r
+      integer(c_int64_t), intent(in) :: rc
+      integer(c_int), intent(in) :: t, op, comm
+    end function
+    integer(c_int) function c_reduce_scatter_block_init(s, ip, r, rc, t, op, comm, info, plan) &
+        bind(C, name="pcoll_f_reduce_scatter_block_init")
+      import :: c_int, c_ptr, c_int64_t
+      type(*), dimension(..), intent(in), asynchronous :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..), asynchronous :: r
+      integer(c_int64_t), intent(in) :: rc
+      integer(c_int), intent(in) :: t, op, comm, info
+      type(c_ptr), intent(out) :: plan
+    end function
+    integer(c_int) function c_reduce_scatter(s, ip, r, rc, t, op, comm) &
+        bind(C, name="pcoll_f_reduce_scatter")
+      import :: c_int
+      type(*), dimension(..), intent(in) :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..) :: r
+      integer(c_int), intent(in) :: rc(*)
+      integer(c_int), intent(in) :: t, op, comm
+    end function
+    integer(c_int) function c_reduce_scatter_c(s, ip, r, rc, t, op, comm) &
+        bind(C, name="pcoll_f_reduce_scatter_c")
+      import :: c_int, c_int64_t
+      type(*), dimension(..), intent(in) :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..) :: r
+      integer(c_int64_t), intent(in) :: rc(*)
+      integer(c_int), intent(in) :: t, op, comm
+    end function
+    integer(c_int) function c_reduce_scatter_init(s, ip, r, rc, t, op, comm, info, plan) &
+        bind(C, name="pcoll_f_reduce_scatter_init")
+      import :: c_int, c_ptr
+      type(*), dimension(..), intent(in), asynchronous :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..), asynchronous :: r
+      integer(c_int), intent(in) :: rc(*)
+      integer(c_int), intent(in) :: t, op, comm, info
+      type(c_ptr), intent(out) :: plan
+    end function
+    integer(c_int) function c_reduce_scatter_init_c(s, ip, r, rc, t, op, comm, info, plan) &
+        bind(C, name="pcoll_f_reduce_scatter_init_c")
+      import :: c_int, c_ptr, c_int64_t
+      type(*), dimension(..), intent(in), asynchronous :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..), asynchronous :: r
+      integer(c_int64_t), intent(in) :: rc(*)
+      integer(c_int), intent(in) :: t, op, comm, info
+      type(c_ptr), intent(out) :: plan
+    end function
+
+    integer(c_int) function c_start(plan) bind(C, name="pcoll_start")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: plan
+    end function
+    integer(c_int) function c_test(plan, flag) bind(C, name="pcoll_test")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: plan
+      integer(c_int), intent(out) :: flag
+    end function
+    integer(c_int) function c_wait(plan) bind(C, name="pcoll_wait")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: plan
+    end function
+    integer(c_int) function c_plan_free(plan) bind(C, name="pcoll_plan_free")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: plan
+    end function
+    type(c_ptr) function c_plan_algorithm(plan) bind(C, name="pcoll_plan_algorithm")
+      import :: c_ptr
+      type(c_ptr), value :: plan
+    end function
+    type(c_ptr) function c_strerror(rc) bind(C, name="pcoll_strerror")
+      import :: c_int, c_ptr
+      integer(c_int), value :: rc
+    end function
+    type(c_ptr) function c_err_name(rc) bind(C, name="pcoll_err_name")
+      import :: c_int, c_ptr
+      integer(c_int), value :: rc
+    end function
+    type(c_ptr) function c_last_error() bind(C, name="pcoll_last_error")
+      import :: c_ptr
+    end function
+    integer(c_long_long) function pcoll_mem_current() bind(C, name="pcoll_mem_current")
+      import :: c_long_long
+    end function
+    integer(c_long_long) function pcoll_mem_peak() bind(C, name="pcoll_mem_peak")
+      import :: c_long_long
+    end function
+    subroutine pcoll_mem_reset_peak() bind(C, name="pcoll_mem_reset_peak")
+    end subroutine
+    integer(c_size_t) function c_strlen(s) bind(C, name="strlen")
+      import :: c_size_t, c_ptr
+      type(c_ptr), value :: s
+    end function
+  end interface
+
+contains
+
+  ! ---- status and strings ---------------------------------------------------------------
+
+  ! A C string as a Fortran string.
+  function c_string(p) result(s)
+    type(c_ptr), intent(in) :: p
+    character(len=:), allocatable :: s
+    character(kind=c_char), pointer :: chars(:)
+    integer :: i, n
+    if (.not. c_associated(p)) then
+      s = ''
+      return
+    end if
+    n = int(c_strlen(p))
+    call c_f_pointer(p, chars, [n])
+    allocate(character(len=n) :: s)
+    do i = 1, n
+      s(i:i) = chars(i)
+    end do
+  end function
+
+  ! The message for a status code.
+  function pcoll_strerror(rc) result(s)
+    integer, intent(in) :: rc
+    character(len=:), allocatable :: s
+    s = c_string(c_strerror(int(rc, c_int)))
+  end function
+
+  ! The code's name without prefix, e.g. "ERR_ARG".
+  function pcoll_err_name(rc) result(s)
+    integer, intent(in) :: rc
+    character(len=:), allocatable :: s
+    s = c_string(c_err_name(int(rc, c_int)))
+  end function
+
+  ! What explains the calling thread's last error ("" if none).
+  function pcoll_last_error() result(s)
+    character(len=:), allocatable :: s
+    s = c_string(c_last_error())
+  end function
+
+  ! ierror gets rc; without ierror a failure ends the job (MPI's default
+  ! error handler does the same), after its message on standard error.
+  subroutine finish(rc, what, ierror)
+    integer(c_int), intent(in) :: rc
+    character(len=*), intent(in) :: what
+    integer, optional, intent(out) :: ierror
+    if (present(ierror)) then
+      ierror = int(rc)
+    else if (rc /= PCOLL_SUCCESS) then
+      write (error_unit, '(a)') 'pcoll: ' // what // ': ' // pcoll_err_name(int(rc)) // &
+        ': ' // pcoll_last_error()
+      call MPI_Abort(MPI_COMM_WORLD, 1)
+    end if
+  end subroutine
+
+  ! ---- plans ----------------------------------------------------------------------------
+
+  ! Begin one run of the plan (non-blocking).
+  subroutine plan_start(plan, ierror)
+    class(pcoll_plan), intent(inout) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_start(plan%ptr), 'pcoll_start', ierror)
+  end subroutine
+
+  ! flag = .true. once the run is complete.
+  subroutine plan_test(plan, flag, ierror)
+    class(pcoll_plan), intent(inout) :: plan
+    logical, intent(out) :: flag
+    integer, optional, intent(out) :: ierror
+    integer(c_int) :: f
+    f = 0
+    call finish(c_test(plan%ptr, f), 'pcoll_test', ierror)
+    flag = f /= 0
+  end subroutine
+
+  ! Complete the run.
+  subroutine plan_wait(plan, ierror)
+    class(pcoll_plan), intent(inout) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_wait(plan%ptr), 'pcoll_wait', ierror)
+  end subroutine
+
+  ! Free the plan (a freed or never made plan: nothing to do).
+  subroutine plan_free(plan, ierror)
+    class(pcoll_plan), intent(inout) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_plan_free(plan%ptr), 'pcoll_plan_free', ierror)
+  end subroutine
+
+  ! The name of the algorithm the plan runs ("" for no plan).
+  function plan_algorithm(plan) result(s)
+    class(pcoll_plan), intent(in) :: plan
+    character(len=:), allocatable :: s
+    s = c_string(c_plan_algorithm(plan%ptr))
+  end function
+
+  ! ---- the collectives: one specific per kind of handle and count -----------------------
+
+  subroutine a2a_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+                      ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: sendcount, recvcount
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoall(sendbuf, MPI_IN_PLACE, int(sendcount, MPI_COUNT_KIND), sendtype%MPI_VAL, recvbuf, &
+                           int(recvcount, MPI_COUNT_KIND), recvtype%MPI_VAL, comm%MPI_VAL), 'pcoll_alltoall', ierror)
+  end subroutine
+
+  subroutine a2a_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+                           info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoall_init(sendbuf, MPI_IN_PLACE, int(sendcount, MPI_COUNT_KIND), sendtype%MPI_VAL, recvbuf, &
+                                int(recvcount, MPI_COUNT_KIND), recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, &
+                                plan%ptr), 'pcoll_alltoall_init', ierror)
+  end subroutine
+
+  subroutine a2a_multi_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+                                 comm_row, comm_column, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(MPI_Comm), intent(in) :: comm_row, comm_column
+    type(MPI_Info), intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoall_multi_init(sendbuf, MPI_IN_PLACE, sendcount, sendtype%MPI_VAL, recvbuf, &
+                                      recvcount, recvtype%MPI_VAL, comm_row%MPI_VAL, comm_column%MPI_VAL, &
+                                      info%MPI_VAL, plan%ptr), 'pcoll_alltoall_multi_init', ierror)
+  end subroutine
+
+  subroutine a2av_inplace_init_f08(buf, sendcounts, sdispls, recvcounts, rdispls, type, comm, &
+                                    info, plan, ierror)
+    type(*), dimension(..), asynchronous :: buf
+    integer, intent(in) :: sendcounts(*), sdispls(*), recvcounts(*), rdispls(*)
+    type(MPI_Datatype), intent(in) :: type
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallv_inplace_init(buf, sendcounts, sdispls, recvcounts, rdispls, &
+                                         type%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, plan%ptr), &
+                'pcoll_alltoallv_inplace_init', ierror)
+  end subroutine
+
+  subroutine a2av_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+                       recvtype, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: sendcounts(*), recvcounts(*)
+    integer, intent(in) :: sdispls(*), rdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallv(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+                            recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL), 'pcoll_alltoallv', ierror)
+  end subroutine
+
+  subroutine a2av_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+                            rdispls, recvtype, comm, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: sendcounts(*), recvcounts(*)
+    integer, intent(in) :: sdispls(*), rdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallv_init(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtype%MPI_VAL, &
+                                 recvbuf, recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, &
+                                 plan%ptr), 'pcoll_alltoallv_init', ierror)
+  end subroutine
+
+  subroutine rsb_f08(sendbuf, recvbuf, recvcount, type, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: type
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_reduce_scatter_block(sendbuf, MPI_IN_PLACE, recvbuf, int(recvcount, MPI_COUNT_KIND), type%MPI_VAL, &
+                                       op%MPI_VAL, comm%MPI_VAL), 'pcoll_reduce_scatter_block', ierror)
+  end subroutine
+
+  subroutine rsb_init_f08(sendbuf, recvbuf, recvcount, type, op, comm, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: type
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_reduce_scatter_block_init(sendbuf, MPI_IN_PLACE, recvbuf, int(recvcount, MPI_COUNT_KIND), &
+                                            type%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, plan%ptr), &
+                'pcoll_reduce_scatter_block_init', ierror)
+  end subroutine
+
+  subroutine rs_f08(sendbuf, recvbuf, recvcounts, type, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    type(MPI_Datatype), intent(in) :: type
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_reduce_scatter(sendbuf, MPI_IN_PLACE, recvbuf, recvcounts, type%MPI_VAL, op%MPI_VAL, &
+                                 comm%MPI_VAL), 'pcoll_reduce_scatter', ierror)
+  end subroutine
+
+  subroutine rs_init_f08(sendbuf, recvbuf, recvcounts, type, op, comm, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    type(MPI_Datatype), intent(in) :: type
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_reduce_scatter_init(sendbuf, MPI_IN_PLACE, recvbuf, recvcounts, type%MPI_VAL, &
+                                      op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, plan%ptr), &
+                'pcoll_reduce_scatter_init', ierror)
+  end subroutine
+
+  subroutine a2a_f08_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+                      ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer(MPI_COUNT_KIND), intent(in) :: sendcount, recvcount
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoall(sendbuf, MPI_IN_PLACE, sendcount, sendtype%MPI_VAL, recvbuf, &
+                           recvcount, recvtype%MPI_VAL, comm%MPI_VAL), 'pcoll_alltoall', ierror)
+  end subroutine
+
+  subroutine a2a_init_f08_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+                           info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer(MPI_COUNT_KIND), intent(in) :: sendcount, recvcount
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoall_init(sendbuf, MPI_IN_PLACE, sendcount, sendtype%MPI_VAL, recvbuf, &
+                                recvcount, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, &
+                                plan%ptr), 'pcoll_alltoall_init', ierror)
+  end subroutine
+
+  subroutine a2av_f08_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+                       recvtype, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer(MPI_COUNT_KIND), intent(in) :: sendcounts(*), recvcounts(*)
+    integer(MPI_ADDRESS_KIND), intent(in) :: sdispls(*), rdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallv_c(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+                            recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL), 'pcoll_alltoallv', ierror)
+  end subroutine
+
+  subroutine a2av_init_f08_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+                            rdispls, recvtype, comm, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer(MPI_COUNT_KIND), intent(in) :: sendcounts(*), recvcounts(*)
+    integer(MPI_ADDRESS_KIND), intent(in) :: sdispls(*), rdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallv_init_c(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtype%MPI_VAL, &
+                                 recvbuf, recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, &
+                                 plan%ptr), 'pcoll_alltoallv_init', ierror)
+  end subroutine
+
+  subroutine rsb_f08_c(sendbuf, recvbuf, recvcount, type, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer(MPI_COUNT_KIND), intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: type
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_reduce_scatter_block(sendbuf, MPI_IN_PLACE, recvbuf, recvcount, type%MPI_VAL, &
+                                       op%MPI_VAL, comm%MPI_VAL), 'pcoll_reduce_scatter_block', ierror)
+  end subroutine
+
+  subroutine rsb_init_f08_c(sendbuf, recvbuf, recvcount, type, op, comm, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer(MPI_COUNT_KIND), intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: type
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_reduce_scatter_block_init(sendbuf, MPI_IN_PLACE, recvbuf, recvcount, &
+                                            type%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, plan%ptr), &
+                'pcoll_reduce_scatter_block_init', ierror)
+  end subroutine
+
+  subroutine rs_f08_c(sendbuf, recvbuf, recvcounts, type, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer(MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+    type(MPI_Datatype), intent(in) :: type
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_reduce_scatter_c(sendbuf, MPI_IN_PLACE, recvbuf, recvcounts, type%MPI_VAL, op%MPI_VAL, &
+                                 comm%MPI_VAL), 'pcoll_reduce_scatter', ierror)
+  end subroutine
+
+  subroutine rs_init_f08_c(sendbuf, recvbuf, recvcounts, type, op, comm, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer(MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+    type(MPI_Datatype), intent(in) :: type
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_reduce_scatter_init_c(sendbuf, MPI_IN_PLACE, recvbuf, recvcounts, type%MPI_VAL, &
+                                      op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, plan%ptr), &
+                'pcoll_reduce_scatter_init', ierror)
+  end subroutine
+
+  subroutine a2a_int(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+                      ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: sendcount, recvcount
+    integer, intent(in) :: sendtype, recvtype
+    integer, intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoall(sendbuf, MPI_IN_PLACE_INT, int(sendcount, MPI_COUNT_KIND), sendtype, recvbuf, &
+                           int(recvcount, MPI_COUNT_KIND), recvtype, comm), 'pcoll_alltoall', ierror)
+  end subroutine
+
+  subroutine a2a_init_int(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+                           info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount
+    integer, intent(in) :: sendtype, recvtype
+    integer, intent(in) :: comm
+    integer, intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoall_init(sendbuf, MPI_IN_PLACE_INT, int(sendcount, MPI_COUNT_KIND), sendtype, recvbuf, &
+                                int(recvcount, MPI_COUNT_KIND), recvtype, comm, info, &
+                                plan%ptr), 'pcoll_alltoall_init', ierror)
+  end subroutine
+
+  subroutine a2a_multi_init_int(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+                                 comm_row, comm_column, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount
+    integer, intent(in) :: sendtype, recvtype
+    integer, intent(in) :: comm_row, comm_column
+    integer, intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoall_multi_init(sendbuf, MPI_IN_PLACE_INT, sendcount, sendtype, recvbuf, &
+                                      recvcount, recvtype, comm_row, comm_column, &
+                                      info, plan%ptr), 'pcoll_alltoall_multi_init', ierror)
+  end subroutine
+
+  subroutine a2av_inplace_init_int(buf, sendcounts, sdispls, recvcounts, rdispls, type, comm, &
+                                    info, plan, ierror)
+    type(*), dimension(..), asynchronous :: buf
+    integer, intent(in) :: sendcounts(*), sdispls(*), recvcounts(*), rdispls(*)
+    integer, intent(in) :: type
+    integer, intent(in) :: comm
+    integer, intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallv_inplace_init(buf, sendcounts, sdispls, recvcounts, rdispls, &
+                                         type, comm, info, plan%ptr), &
+                'pcoll_alltoallv_inplace_init', ierror)
+  end subroutine
+
+  subroutine a2av_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+                       recvtype, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: sendcounts(*), recvcounts(*)
+    integer, intent(in) :: sdispls(*), rdispls(*)
+    integer, intent(in) :: sendtype, recvtype
+    integer, intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallv(sendbuf, MPI_IN_PLACE_INT, sendcounts, sdispls, sendtype, recvbuf, &
+                            recvcounts, rdispls, recvtype, comm), 'pcoll_alltoallv', ierror)
+  end subroutine
+
+  subroutine a2av_init_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+                            rdispls, recvtype, comm, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: sendcounts(*), recvcounts(*)
+    integer, intent(in) :: sdispls(*), rdispls(*)
+    integer, intent(in) :: sendtype, recvtype
+    integer, intent(in) :: comm
+    integer, intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallv_init(sendbuf, MPI_IN_PLACE_INT, sendcounts, sdispls, sendtype, &
+                                 recvbuf, recvcounts, rdispls, recvtype, comm, info, &
+                                 plan%ptr), 'pcoll_alltoallv_init', ierror)
+  end subroutine
+
+  subroutine rsb_int(sendbuf, recvbuf, recvcount, type, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    integer, intent(in) :: type
+    integer, intent(in) :: op
+    integer, intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_reduce_scatter_block(sendbuf, MPI_IN_PLACE_INT, recvbuf, int(recvcount, MPI_COUNT_KIND), type, &
+                                       op, comm), 'pcoll_reduce_scatter_block', ierror)
+  end subroutine
+
+  subroutine rsb_init_int(sendbuf, recvbuf, recvcount, type, op, comm, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount
+    integer, intent(in) :: type
+    integer, intent(in) :: op
+    integer, intent(in) :: comm
+    integer, intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_reduce_scatter_block_init(sendbuf, MPI_IN_PLACE_INT, recvbuf, int(recvcount, MPI_COUNT_KIND), &
+                                            type, op, comm, info, plan%ptr), &
+                'pcoll_reduce_scatter_block_init', ierror)
+  end subroutine
+
+  subroutine rs_int(sendbuf, recvbuf, recvcounts, type, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: type
+    integer, intent(in) :: op
+    integer, intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_reduce_scatter(sendbuf, MPI_IN_PLACE_INT, recvbuf, recvcounts, type, op, &
+                                 comm), 'pcoll_reduce_scatter', ierror)
+  end subroutine
+
+  subroutine rs_init_int(sendbuf, recvbuf, recvcounts, type, op, comm, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: type
+    integer, intent(in) :: op
+    integer, intent(in) :: comm
+    integer, intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_reduce_scatter_init(sendbuf, MPI_IN_PLACE_INT, recvbuf, recvcounts, type, &
+                                      op, comm, info, plan%ptr), &
+                'pcoll_reduce_scatter_init', ierror)
+  end subroutine
+
+end module pcoll

@@ -1,0 +1,263 @@
+/*
+ * pcoll_f.c -- the C side of the Fortran module pcoll (fortran/pcoll.f90).
+ *
+ * The module's procedures call these functions through ISO_C_BINDING.  They
+ * take what Fortran has: choice buffers as C descriptors (assumed-rank
+ * `type(*), dimension(..)` dummies, ISO_Fortran_binding.h), handles as
+ * MPI_Fint (the MPI_VAL of the mpi_f08 types, or the integer handles of
+ * `use mpi`), which MPI_*_f2c turns into C handles, and counts as MPI_Count.
+ * Each calls the public C function of the same name (the int form while
+ * every count fits an int, the large-count _c form otherwise) and returns its
+ * status.  Nothing here reaches below include/pcoll.h.
+ */
+#include <ISO_Fortran_binding.h>
+#include <limits.h>
+#include <stddef.h>
+
+#include "pcoll.h"
+
+/* The address of a choice buffer, or MPI_IN_PLACE when the buffer is the
+ * MPI's Fortran MPI_IN_PLACE (in_place: that variable's address, passed by
+ * the module from the MPI module the caller's handles come from).  A buffer
+ * that is not contiguous (an array section with strides) cannot be bound to
+ * a plan: PCOLL_ERR_ARG. */
+static int buffer(const CFI_cdesc_t *d, const void *in_place, void **out)
+{
+    if (in_place != NULL && d->base_addr == in_place) {
+        *out = MPI_IN_PLACE;
+        return PCOLL_SUCCESS;
+    }
+    if (d->base_addr != NULL && !CFI_is_contiguous(d))
+        return PCOLL_ERR_ARG;
+    *out = d->base_addr;
+    return PCOLL_SUCCESS;
+}
+
+/* Both buffers of a call; in_place applies to the send buffer only. */
+static int buffers(const CFI_cdesc_t *s, const void *in_place, const CFI_cdesc_t *r,
+                   void **sbuf, void **rbuf)
+{
+    int rc = buffer(s, in_place, sbuf);
+    return rc != PCOLL_SUCCESS ? rc : buffer(r, NULL, rbuf);
+}
+
+static int fits_int(MPI_Count a, MPI_Count b)
+{
+    return a >= INT_MIN && a <= INT_MAX && b >= INT_MIN && b <= INT_MAX;
+}
+
+/* ---- alltoall ----------------------------------------------------------------------- */
+
+int pcoll_f_alltoall(const CFI_cdesc_t *s, const void *in_place, const MPI_Count *scount,
+                     const MPI_Fint *stype, const CFI_cdesc_t *r, const MPI_Count *rcount,
+                     const MPI_Fint *rtype, const MPI_Fint *comm)
+{
+    void *sbuf, *rbuf;
+    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    MPI_Datatype st = MPI_Type_f2c(*stype), rt = MPI_Type_f2c(*rtype);
+    MPI_Comm c = MPI_Comm_f2c(*comm);
+    if (fits_int(*scount, *rcount))
+        return pcoll_alltoall(sbuf, (int)*scount, st, rbuf, (int)*rcount, rt, c);
+    return pcoll_alltoall_c(sbuf, *scount, st, rbuf, *rcount, rt, c);
+}
+
+int pcoll_f_alltoall_init(const CFI_cdesc_t *s, const void *in_place, const MPI_Count *scount,
+                          const MPI_Fint *stype, const CFI_cdesc_t *r, const MPI_Count *rcount,
+                          const MPI_Fint *rtype, const MPI_Fint *comm, const MPI_Fint *info,
+                          pcoll_plan_t **plan)
+{
+    void *sbuf, *rbuf;
+    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
+    if (rc != PCOLL_SUCCESS) {
+        /* init is collective: this rank still joins the agreement, with a
+         * count that it refuses, so that every rank returns an error. */
+        return pcoll_alltoall_init(r->base_addr, -1, MPI_Type_f2c(*stype), r->base_addr, -1,
+                                   MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm),
+                                   MPI_Info_f2c(*info), plan);
+    }
+    MPI_Datatype st = MPI_Type_f2c(*stype), rt = MPI_Type_f2c(*rtype);
+    MPI_Comm c = MPI_Comm_f2c(*comm);
+    MPI_Info i = MPI_Info_f2c(*info);
+    if (fits_int(*scount, *rcount))
+        return pcoll_alltoall_init(sbuf, (int)*scount, st, rbuf, (int)*rcount, rt, c, i, plan);
+    return pcoll_alltoall_init_c(sbuf, *scount, st, rbuf, *rcount, rt, c, i, plan);
+}
+
+int pcoll_f_alltoall_multi_init(const CFI_cdesc_t *s, const void *in_place, const MPI_Fint *scount,
+                                const MPI_Fint *stype, const CFI_cdesc_t *r,
+                                const MPI_Fint *rcount, const MPI_Fint *rtype,
+                                const MPI_Fint *comm_row, const MPI_Fint *comm_column,
+                                const MPI_Fint *info, pcoll_plan_t **plan)
+{
+    void *sbuf, *rbuf;
+    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS;
+    return pcoll_alltoall_multi_init(bad ? r->base_addr : sbuf, bad ? -1 : (int)*scount,
+                                     MPI_Type_f2c(*stype), bad ? r->base_addr : rbuf,
+                                     bad ? -1 : (int)*rcount, MPI_Type_f2c(*rtype),
+                                     MPI_Comm_f2c(*comm_row), MPI_Comm_f2c(*comm_column),
+                                     MPI_Info_f2c(*info), plan);
+}
+
+/* ---- alltoallv ---------------------------------------------------------------------- */
+
+int pcoll_f_alltoallv(const CFI_cdesc_t *s, const void *in_place, const MPI_Fint scounts[],
+                      const MPI_Fint sdispls[], const MPI_Fint *stype, const CFI_cdesc_t *r,
+                      const MPI_Fint rcounts[], const MPI_Fint rdispls[], const MPI_Fint *rtype,
+                      const MPI_Fint *comm)
+{
+    void *sbuf, *rbuf;
+    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    return pcoll_alltoallv(sbuf, scounts, sdispls, MPI_Type_f2c(*stype), rbuf, rcounts, rdispls,
+                           MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm));
+}
+
+int pcoll_f_alltoallv_c(const CFI_cdesc_t *s, const void *in_place, const MPI_Count scounts[],
+                        const MPI_Aint sdispls[], const MPI_Fint *stype, const CFI_cdesc_t *r,
+                        const MPI_Count rcounts[], const MPI_Aint rdispls[],
+                        const MPI_Fint *rtype, const MPI_Fint *comm)
+{
+    void *sbuf, *rbuf;
+    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    return pcoll_alltoallv_c(sbuf, scounts, sdispls, MPI_Type_f2c(*stype), rbuf, rcounts,
+                             rdispls, MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm));
+}
+
+/* A rank whose buffer is refused (not contiguous) still joins init's
+ * agreement, with NULL counts that it refuses too, so that every rank
+ * returns an error instead of waiting for it. */
+int pcoll_f_alltoallv_init(const CFI_cdesc_t *s, const void *in_place, const MPI_Fint scounts[],
+                           const MPI_Fint sdispls[], const MPI_Fint *stype,
+                           const CFI_cdesc_t *r, const MPI_Fint rcounts[],
+                           const MPI_Fint rdispls[], const MPI_Fint *rtype,
+                           const MPI_Fint *comm, const MPI_Fint *info, pcoll_plan_t **plan)
+{
+    void *sbuf, *rbuf;
+    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS;
+    return pcoll_alltoallv_init(bad ? r->base_addr : sbuf, bad ? NULL : scounts, sdispls,
+                                MPI_Type_f2c(*stype), bad ? r->base_addr : rbuf, rcounts,
+                                rdispls, MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm),
+                                MPI_Info_f2c(*info), plan);
+}
+
+int pcoll_f_alltoallv_init_c(const CFI_cdesc_t *s, const void *in_place,
+                             const MPI_Count scounts[], const MPI_Aint sdispls[],
+                             const MPI_Fint *stype, const CFI_cdesc_t *r,
+                             const MPI_Count rcounts[], const MPI_Aint rdispls[],
+                             const MPI_Fint *rtype, const MPI_Fint *comm, const MPI_Fint *info,
+                             pcoll_plan_t **plan)
+{
+    void *sbuf, *rbuf;
+    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS;
+    return pcoll_alltoallv_init_c(bad ? r->base_addr : sbuf, bad ? NULL : scounts, sdispls,
+                                  MPI_Type_f2c(*stype), bad ? r->base_addr : rbuf, rcounts,
+                                  rdispls, MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm),
+                                  MPI_Info_f2c(*info), plan);
+}
+
+int pcoll_f_alltoallv_inplace_init(const CFI_cdesc_t *b, const MPI_Fint scounts[],
+                                   const MPI_Fint sdispls[], const MPI_Fint rcounts[],
+                                   const MPI_Fint rdispls[], const MPI_Fint *type,
+                                   const MPI_Fint *comm, const MPI_Fint *info,
+                                   pcoll_plan_t **plan)
+{
+    void *buf;
+    int bad = buffer(b, NULL, &buf) != PCOLL_SUCCESS;
+    return pcoll_alltoallv_inplace_init(bad ? b->base_addr : buf, bad ? NULL : scounts, sdispls,
+                                        rcounts, rdispls, MPI_Type_f2c(*type),
+                                        MPI_Comm_f2c(*comm), MPI_Info_f2c(*info), plan);
+}
+
+/* ---- reduce_scatter ----------------------------------------------------------------- */
+
+int pcoll_f_reduce_scatter_block(const CFI_cdesc_t *s, const void *in_place,
+                                 const CFI_cdesc_t *r, const MPI_Count *rcount,
+                                 const MPI_Fint *type, const MPI_Fint *op, const MPI_Fint *comm)
+{
+    void *sbuf, *rbuf;
+    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    MPI_Datatype t = MPI_Type_f2c(*type);
+    MPI_Op o = MPI_Op_f2c(*op);
+    MPI_Comm c = MPI_Comm_f2c(*comm);
+    if (fits_int(*rcount, 0))
+        return pcoll_reduce_scatter_block(sbuf, rbuf, (int)*rcount, t, o, c);
+    return pcoll_reduce_scatter_block_c(sbuf, rbuf, *rcount, t, o, c);
+}
+
+int pcoll_f_reduce_scatter_block_init(const CFI_cdesc_t *s, const void *in_place,
+                                      const CFI_cdesc_t *r, const MPI_Count *rcount,
+                                      const MPI_Fint *type, const MPI_Fint *op,
+                                      const MPI_Fint *comm, const MPI_Fint *info,
+                                      pcoll_plan_t **plan)
+{
+    void *sbuf, *rbuf;
+    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS;
+    MPI_Count n = bad ? -1 : *rcount;
+    MPI_Datatype t = MPI_Type_f2c(*type);
+    MPI_Op o = MPI_Op_f2c(*op);
+    MPI_Comm c = MPI_Comm_f2c(*comm);
+    MPI_Info i = MPI_Info_f2c(*info);
+    if (bad)
+        sbuf = rbuf = r->base_addr;
+    if (fits_int(n, 0))
+        return pcoll_reduce_scatter_block_init(sbuf, rbuf, (int)n, t, o, c, i, plan);
+    return pcoll_reduce_scatter_block_init_c(sbuf, rbuf, n, t, o, c, i, plan);
+}
+
+int pcoll_f_reduce_scatter(const CFI_cdesc_t *s, const void *in_place, const CFI_cdesc_t *r,
+                           const MPI_Fint rcounts[], const MPI_Fint *type, const MPI_Fint *op,
+                           const MPI_Fint *comm)
+{
+    void *sbuf, *rbuf;
+    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    return pcoll_reduce_scatter(sbuf, rbuf, rcounts, MPI_Type_f2c(*type), MPI_Op_f2c(*op),
+                                MPI_Comm_f2c(*comm));
+}
+
+int pcoll_f_reduce_scatter_c(const CFI_cdesc_t *s, const void *in_place, const CFI_cdesc_t *r,
+                             const MPI_Count rcounts[], const MPI_Fint *type,
+                             const MPI_Fint *op, const MPI_Fint *comm)
+{
+    void *sbuf, *rbuf;
+    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    return pcoll_reduce_scatter_c(sbuf, rbuf, rcounts, MPI_Type_f2c(*type), MPI_Op_f2c(*op),
+                                  MPI_Comm_f2c(*comm));
+}
+
+int pcoll_f_reduce_scatter_init(const CFI_cdesc_t *s, const void *in_place,
+                                const CFI_cdesc_t *r, const MPI_Fint rcounts[],
+                                const MPI_Fint *type, const MPI_Fint *op, const MPI_Fint *comm,
+                                const MPI_Fint *info, pcoll_plan_t **plan)
+{
+    void *sbuf, *rbuf;
+    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS;
+    return pcoll_reduce_scatter_init(bad ? r->base_addr : sbuf, bad ? r->base_addr : rbuf,
+                                     bad ? NULL : rcounts, MPI_Type_f2c(*type),
+                                     MPI_Op_f2c(*op), MPI_Comm_f2c(*comm), MPI_Info_f2c(*info),
+                                     plan);
+}
+
+int pcoll_f_reduce_scatter_init_c(const CFI_cdesc_t *s, const void *in_place,
+                                  const CFI_cdesc_t *r, const MPI_Count rcounts[],
+                                  const MPI_Fint *type, const MPI_Fint *op,
+                                  const MPI_Fint *comm, const MPI_Fint *info,
+                                  pcoll_plan_t **plan)
+{
+    void *sbuf, *rbuf;
+    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS;
+    return pcoll_reduce_scatter_init_c(bad ? r->base_addr : sbuf, bad ? r->base_addr : rbuf,
+                                       bad ? NULL : rcounts, MPI_Type_f2c(*type),
+                                       MPI_Op_f2c(*op), MPI_Comm_f2c(*comm),
+                                       MPI_Info_f2c(*info), plan);
+}

@@ -1,0 +1,285 @@
+/*
+ * The Fortran names the drop-in must define itself, where the MPI's Fortran
+ * library does not call the C names (MPI_Alltoall ...) that the rest of the
+ * drop-in defines (docs/dropin.md "Fortran").
+ *
+ * Open MPI: its Fortran bindings call PMPI_* directly.  `use mpi` and
+ * mpif.h programs call mpi_alltoall_ (and the other spellings), which are
+ * weak aliases of ompi_alltoall_f; `use mpi_f08` calls ompi_alltoall_f from
+ * libmpi_usempif08.  The blocking collectives and MPI_Finalize (where the
+ * log is printed) are defined here under both names and go to the C
+ * functions of the drop-in; the non-blocking and persistent forms and the
+ * completion calls stay Open MPI's own (PMPI_*, consistent with each other,
+ * so not served but correct).
+ *
+ * MPICH: its Fortran bindings call the C names (served as they are), except
+ * that mpi_f08's MPI_Finalize, MPI_Start(all), MPI_Request_free and the Wait,
+ * Test and Request_get_status families call PMPI_*: without the definitions
+ * here the log would not be printed and the drop-in's non-blocking and
+ * persistent requests would never complete.
+ */
+#include <mpi.h>
+
+#if defined(OPEN_MPI)
+
+/* Open MPI's Fortran sentinels: MPI_IN_PLACE and MPI_BOTTOM are variables
+ * in common blocks, under the names each compiler convention gives them. */
+#define SENTINEL(name) extern int name __attribute__((weak))
+SENTINEL(mpi_fortran_in_place);
+SENTINEL(mpi_fortran_in_place_);
+SENTINEL(mpi_fortran_in_place__);
+SENTINEL(MPI_FORTRAN_IN_PLACE);
+SENTINEL(mpi_fortran_bottom);
+SENTINEL(mpi_fortran_bottom_);
+SENTINEL(mpi_fortran_bottom__);
+SENTINEL(MPI_FORTRAN_BOTTOM);
+
+/* A Fortran buffer address as C sees it (MPI_IN_PLACE, MPI_BOTTOM). */
+static void *cbuf(void *a)
+{
+    if (a == NULL)
+        return a;
+    if (a == (void *)&mpi_fortran_in_place || a == (void *)&mpi_fortran_in_place_ ||
+        a == (void *)&mpi_fortran_in_place__ || a == (void *)&MPI_FORTRAN_IN_PLACE)
+        return MPI_IN_PLACE;
+    if (a == (void *)&mpi_fortran_bottom || a == (void *)&mpi_fortran_bottom_ ||
+        a == (void *)&mpi_fortran_bottom__ || a == (void *)&MPI_FORTRAN_BOTTOM)
+        return MPI_BOTTOM;
+    return a;
+}
+
+/* MPI_Fint and int are the same type here (counts and displacement arrays
+ * pass through as they are). */
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not int");
+
+/* Each wrapper under the names Open MPI's Fortran libraries call: the
+ * internal ompi_X_f (mpi_f08) and the external mpi_X_ spellings (mpi,
+ * mpif.h). */
+#define FORTRAN_NAMES(lower, upper, args)                                              \
+    void mpi_##lower(args) __attribute__((alias("ompi_" #lower "_f")));               \
+    void mpi_##lower##_(args) __attribute__((alias("ompi_" #lower "_f")));            \
+    void mpi_##lower##__(args) __attribute__((alias("ompi_" #lower "_f")));           \
+    void MPI_##upper(args) __attribute__((alias("ompi_" #lower "_f")));
+
+#define COMMA ,
+
+void ompi_alltoall_f(char *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, char *recvbuf,
+                     MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr);
+void ompi_alltoall_f(char *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, char *recvbuf,
+                     MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    int rc = MPI_Alltoall(cbuf(sendbuf), *sendcount, MPI_Type_f2c(*sendtype), cbuf(recvbuf),
+                          *recvcount, MPI_Type_f2c(*recvtype), MPI_Comm_f2c(*comm));
+    if (ierr)
+        *ierr = rc;
+}
+FORTRAN_NAMES(alltoall, ALLTOALL,
+              char *a COMMA MPI_Fint *b COMMA MPI_Fint *c COMMA char *d COMMA MPI_Fint *e COMMA
+                  MPI_Fint *f COMMA MPI_Fint *g COMMA MPI_Fint *h)
+
+void ompi_alltoallv_f(char *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
+                      MPI_Fint *sendtype, char *recvbuf, MPI_Fint *recvcounts,
+                      MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr);
+void ompi_alltoallv_f(char *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
+                      MPI_Fint *sendtype, char *recvbuf, MPI_Fint *recvcounts,
+                      MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    int rc = MPI_Alltoallv(cbuf(sendbuf), sendcounts, sdispls, MPI_Type_f2c(*sendtype),
+                           cbuf(recvbuf), recvcounts, rdispls, MPI_Type_f2c(*recvtype),
+                           MPI_Comm_f2c(*comm));
+    if (ierr)
+        *ierr = rc;
+}
+FORTRAN_NAMES(alltoallv, ALLTOALLV,
+              char *a COMMA MPI_Fint *b COMMA MPI_Fint *c COMMA MPI_Fint *d COMMA char *e COMMA
+                  MPI_Fint *f COMMA MPI_Fint *g COMMA MPI_Fint *h COMMA MPI_Fint *i COMMA
+                      MPI_Fint *j)
+
+void ompi_reduce_scatter_f(char *sendbuf, char *recvbuf, MPI_Fint *recvcounts,
+                           MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr);
+void ompi_reduce_scatter_f(char *sendbuf, char *recvbuf, MPI_Fint *recvcounts,
+                           MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    int rc = MPI_Reduce_scatter(cbuf(sendbuf), cbuf(recvbuf), recvcounts,
+                                MPI_Type_f2c(*datatype), MPI_Op_f2c(*op), MPI_Comm_f2c(*comm));
+    if (ierr)
+        *ierr = rc;
+}
+FORTRAN_NAMES(reduce_scatter, REDUCE_SCATTER,
+              char *a COMMA char *b COMMA MPI_Fint *c COMMA MPI_Fint *d COMMA MPI_Fint *e COMMA
+                  MPI_Fint *f COMMA MPI_Fint *g)
+
+void ompi_reduce_scatter_block_f(char *sendbuf, char *recvbuf, MPI_Fint *recvcount,
+                                 MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm,
+                                 MPI_Fint *ierr);
+void ompi_reduce_scatter_block_f(char *sendbuf, char *recvbuf, MPI_Fint *recvcount,
+                                 MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm,
+                                 MPI_Fint *ierr)
+{
+    int rc = MPI_Reduce_scatter_block(cbuf(sendbuf), cbuf(recvbuf), *recvcount,
+                                      MPI_Type_f2c(*datatype), MPI_Op_f2c(*op),
+                                      MPI_Comm_f2c(*comm));
+    if (ierr)
+        *ierr = rc;
+}
+FORTRAN_NAMES(reduce_scatter_block, REDUCE_SCATTER_BLOCK,
+              char *a COMMA char *b COMMA MPI_Fint *c COMMA MPI_Fint *d COMMA MPI_Fint *e COMMA
+                  MPI_Fint *f COMMA MPI_Fint *g)
+
+void ompi_finalize_f(MPI_Fint *ierr);
+void ompi_finalize_f(MPI_Fint *ierr)
+{
+    int rc = MPI_Finalize();
+    if (ierr)
+        *ierr = rc;
+}
+FORTRAN_NAMES(finalize, FINALIZE, MPI_Fint *a)
+
+#elif defined(MPICH)
+
+/* MPICH: mpi_f08's MPI_Finalize and completion calls go to PMPI_* (the C
+ * names of the drop-in never see them); these definitions send them to the
+ * drop-in's C functions.  MPICH's handles are ints (MPI_Fint), its f08
+ * MPI_Status has the C layout, an absent ierror arrives as NULL, and
+ * MPI_STATUS(ES)_IGNORE are the variables below.  Fortran counts indices
+ * from 1 and LOGICAL flags are 0 or 1 (gfortran). */
+_Static_assert(sizeof(MPI_Request) == sizeof(MPI_Fint), "MPICH requests are ints");
+/* mpi_f08's MPI_STATUS(ES)_IGNORE, which MPI's C side knows as
+ * MPI_F08_STATUS(ES)_IGNORE, as C's.  (Were they not recognised, MPI would
+ * only write a status into the ignored object.) */
+static MPI_Status *st1(MPI_Status *s)
+{
+    return (void *)s == (void *)MPI_F08_STATUS_IGNORE ? MPI_STATUS_IGNORE : s;
+}
+
+static MPI_Status *stn(MPI_Status *s)
+{
+    return (void *)s == (void *)MPI_F08_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : s;
+}
+
+static void done(int rc, MPI_Fint *ierror)
+{
+    if (ierror)
+        *ierror = rc;
+}
+
+/* A C index (from 0, or MPI_UNDEFINED) as Fortran's. */
+static MPI_Fint findex(int i)
+{
+    return i == MPI_UNDEFINED ? i : i + 1;
+}
+
+#define REQ(r) ((MPI_Request *)(r))
+
+void mpi_finalize_f08_(MPI_Fint *ierror);
+void mpi_finalize_f08_(MPI_Fint *ierror)
+{
+    done(MPI_Finalize(), ierror);
+}
+
+void mpi_start_f08_(MPI_Fint *request, MPI_Fint *ierror);
+void mpi_start_f08_(MPI_Fint *request, MPI_Fint *ierror)
+{
+    done(MPI_Start(REQ(request)), ierror);
+}
+
+void mpi_startall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror);
+void mpi_startall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror)
+{
+    done(MPI_Startall(*count, REQ(requests)), ierror);
+}
+
+void mpi_request_free_f08_(MPI_Fint *request, MPI_Fint *ierror);
+void mpi_request_free_f08_(MPI_Fint *request, MPI_Fint *ierror)
+{
+    done(MPI_Request_free(REQ(request)), ierror);
+}
+
+void mpi_request_get_status_f08_(MPI_Fint *request, int *flag, MPI_Status *status,
+                                 MPI_Fint *ierror);
+void mpi_request_get_status_f08_(MPI_Fint *request, int *flag, MPI_Status *status,
+                                 MPI_Fint *ierror)
+{
+    int f = 0;
+    done(MPI_Request_get_status(*REQ(request), &f, st1(status)), ierror);
+    *flag = f != 0;
+}
+
+void mpi_wait_f08_(MPI_Fint *request, MPI_Status *status, MPI_Fint *ierror);
+void mpi_wait_f08_(MPI_Fint *request, MPI_Status *status, MPI_Fint *ierror)
+{
+    done(MPI_Wait(REQ(request), st1(status)), ierror);
+}
+
+void mpi_waitall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Status *statuses,
+                      MPI_Fint *ierror);
+void mpi_waitall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Status *statuses,
+                      MPI_Fint *ierror)
+{
+    done(MPI_Waitall(*count, REQ(requests), stn(statuses)), ierror);
+}
+
+void mpi_waitany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Status *status,
+                      MPI_Fint *ierror);
+void mpi_waitany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Status *status,
+                      MPI_Fint *ierror)
+{
+    int i = MPI_UNDEFINED;
+    done(MPI_Waitany(*count, REQ(requests), &i, st1(status)), ierror);
+    *index = findex(i);
+}
+
+void mpi_waitsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                       MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror);
+void mpi_waitsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                       MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror)
+{
+    int n = 0, i;
+    done(MPI_Waitsome(*incount, REQ(requests), &n, indices, stn(statuses)), ierror);
+    *outcount = n;
+    for (i = 0; n != MPI_UNDEFINED && i < n; i++)
+        indices[i] += 1;
+}
+
+void mpi_test_f08_(MPI_Fint *request, int *flag, MPI_Status *status, MPI_Fint *ierror);
+void mpi_test_f08_(MPI_Fint *request, int *flag, MPI_Status *status, MPI_Fint *ierror)
+{
+    int f = 0;
+    done(MPI_Test(REQ(request), &f, st1(status)), ierror);
+    *flag = f != 0;
+}
+
+void mpi_testall_f08_(MPI_Fint *count, MPI_Fint *requests, int *flag, MPI_Status *statuses,
+                      MPI_Fint *ierror);
+void mpi_testall_f08_(MPI_Fint *count, MPI_Fint *requests, int *flag, MPI_Status *statuses,
+                      MPI_Fint *ierror)
+{
+    int f = 0;
+    done(MPI_Testall(*count, REQ(requests), &f, stn(statuses)), ierror);
+    *flag = f != 0;
+}
+
+void mpi_testany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, int *flag,
+                      MPI_Status *status, MPI_Fint *ierror);
+void mpi_testany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, int *flag,
+                      MPI_Status *status, MPI_Fint *ierror)
+{
+    int i = MPI_UNDEFINED, f = 0;
+    done(MPI_Testany(*count, REQ(requests), &i, &f, st1(status)), ierror);
+    *index = findex(i);
+    *flag = f != 0;
+}
+
+void mpi_testsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                       MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror);
+void mpi_testsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                       MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror)
+{
+    int n = 0, i;
+    done(MPI_Testsome(*incount, REQ(requests), &n, indices, stn(statuses)), ierror);
+    *outcount = n;
+    for (i = 0; n != MPI_UNDEFINED && i < n; i++)
+        indices[i] += 1;
+}
+
+#endif

@@ -1,0 +1,337 @@
+! The Fortran module pcoll with mpi_f08 handles: every collective, one-shot
+! and persistent (plans restarted with new data, completed by wait and by a
+! test loop), in place, large-count specifics, checked against MPI's own
+! collective on the same input; receive buffers poisoned first; bad input on
+! one rank (every rank must get an error).
+program test_f08
+  use mpi_f08
+  use pcoll
+  implicit none
+  integer, parameter :: n = 3, rounds = 3, poison = -7777
+  integer :: rank, p, nerr, ierr, total
+  nerr = 0
+
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Comm_size(MPI_COMM_WORLD, p)
+
+  call alltoall_oneshot()
+  call alltoall_persistent()
+  call alltoallv_all()
+  call reduce_scatter_all()
+  call bad_input()
+
+  call MPI_Allreduce(nerr, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+  if (rank == 0) print '(a,i0,a,i0)', 'test_f08: np ', p, ' failures ', total
+  call MPI_Finalize()
+  if (total /= 0) stop 1
+
+contains
+
+  subroutine expect(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    if (.not. ok) then
+      nerr = nerr + 1
+      print '(a,i0,2a)', 'rank ', rank, ': FAILED ', what
+    end if
+  end subroutine
+
+  subroutine expect_success(rc, what)
+    integer, intent(in) :: rc
+    character(len=*), intent(in) :: what
+    if (rc /= PCOLL_SUCCESS) then
+      call expect(.false., what // ': ' // pcoll_err_name(rc) // ' ' // pcoll_last_error())
+    end if
+  end subroutine
+
+  ! The value rank `from` sends to rank `to` (item k, round r).
+  integer function val(from, to, k, r)
+    integer, intent(in) :: from, to, k, r
+    val = from * 1000 + to * 10 + k + r * 100000
+  end function
+
+  subroutine alltoall_oneshot()
+    integer :: s(n, 0:p-1), r(n, 0:p-1), ref(n, 0:p-1), big(n, 0:p-1), i, k
+    integer(MPI_COUNT_KIND) :: nc
+    do i = 0, p - 1
+      do k = 1, n
+        s(k, i) = val(rank, i, k, 0)
+      end do
+    end do
+    call MPI_Alltoall(s, n, MPI_INTEGER, ref, n, MPI_INTEGER, MPI_COMM_WORLD)
+    r = poison
+    call pcoll_alltoall(s, n, MPI_INTEGER, r, n, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_alltoall')
+    call expect(all(r == ref), 'pcoll_alltoall result')
+    ! without ierror (success: nothing happens)
+    r = poison
+    call pcoll_alltoall(s, n, MPI_INTEGER, r, n, MPI_INTEGER, MPI_COMM_WORLD)
+    call expect(all(r == ref), 'pcoll_alltoall without ierror')
+    ! in place
+    big = s
+    call pcoll_alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, big, n, MPI_INTEGER, &
+                        MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_alltoall in place')
+    call expect(all(big == ref), 'pcoll_alltoall in place result')
+    ! large-count specific
+    nc = n
+    r = poison
+    call pcoll_alltoall(s, nc, MPI_INTEGER, r, nc, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_alltoall (MPI_COUNT_KIND)')
+    call expect(all(r == ref), 'pcoll_alltoall (MPI_COUNT_KIND) result')
+  end subroutine
+
+  ! One plan per algorithm named in the info, started `rounds` times with
+  ! new data each time; odd rounds complete with a test loop.
+  subroutine alltoall_persistent()
+    integer, asynchronous :: s(n, 0:p-1), r(n, 0:p-1)
+    integer :: ref(n, 0:p-1), i, k, round, a
+    type(pcoll_plan) :: plan
+    type(MPI_Info) :: info
+    logical :: done
+    character(len=16), parameter :: algos(3) = [character(len=16) :: 'auto', 'pairwise', 'bruck_zerocopy']
+    do a = 1, size(algos)
+      call MPI_Info_create(info)
+      call MPI_Info_set(info, 'pcoll_algorithm', trim(algos(a)))
+      call pcoll_alltoall_init(s, n, MPI_INTEGER, r, n, MPI_INTEGER, MPI_COMM_WORLD, info, &
+                               plan, ierr)
+      call MPI_Info_free(info)
+      call expect_success(ierr, 'pcoll_alltoall_init ' // trim(algos(a)))
+      if (ierr /= PCOLL_SUCCESS) cycle
+      if (a > 1) call expect(plan%algorithm() == trim(algos(a)), 'plan%algorithm() ' // &
+                             plan%algorithm())
+      do round = 1, rounds
+        do i = 0, p - 1
+          do k = 1, n
+            s(k, i) = val(rank, i, k, round)
+          end do
+        end do
+        r = poison
+        call plan%start(ierr)
+        call expect_success(ierr, 'plan%start')
+        if (mod(round, 2) == 1) then
+          done = .false.
+          do while (.not. done)
+            call plan%test(done, ierr)
+            call expect_success(ierr, 'plan%test')
+            if (ierr /= PCOLL_SUCCESS) exit
+          end do
+        else
+          call pcoll_wait(plan, ierr)
+          call expect_success(ierr, 'pcoll_wait')
+        end if
+        call MPI_Alltoall(s, n, MPI_INTEGER, ref, n, MPI_INTEGER, MPI_COMM_WORLD)
+        call expect(all(r == ref), 'persistent alltoall ' // trim(algos(a)))
+      end do
+      ! misuse is reported, not fatal: wait on an inactive plan
+      call plan%wait(ierr)
+      call expect(ierr == PCOLL_ERR_STATE, 'wait on an inactive plan gives PCOLL_ERR_STATE')
+      call plan%free(ierr)
+      call expect_success(ierr, 'plan%free')
+      call pcoll_plan_free(plan, ierr)
+      call expect_success(ierr, 'free of a freed plan')
+    end do
+  end subroutine
+
+  ! Rank i sends i+j+1 items to rank j (a differing layout on each side:
+  ! blocks in reverse order, a gap of one item between them).
+  subroutine alltoallv_all()
+    integer, allocatable, asynchronous :: s(:), r(:)
+    integer, allocatable :: ref(:), inplace(:)
+    integer :: sc(0:p-1), sd(0:p-1), rc(0:p-1), rd(0:p-1), j, k, off, round
+    integer(MPI_COUNT_KIND) :: scc(0:p-1), rcc(0:p-1)
+    integer(MPI_ADDRESS_KIND) :: sdc(0:p-1), rdc(0:p-1)
+    type(pcoll_plan) :: plan
+    off = 0
+    do j = p - 1, 0, -1
+      sc(j) = rank + j + 1
+      sd(j) = off
+      off = off + sc(j) + 1
+    end do
+    allocate(s(off))
+    off = 0
+    do j = 0, p - 1
+      rc(j) = j + rank + 1
+      rd(j) = off
+      off = off + rc(j) + 1
+    end do
+    allocate(r(off), ref(off), inplace(off))
+    call fill_v(s, sc, sd, 0)
+    ref = poison
+    call MPI_Alltoallv(s, sc, sd, MPI_INTEGER, ref, rc, rd, MPI_INTEGER, MPI_COMM_WORLD)
+    r = poison
+    call pcoll_alltoallv(s, sc, sd, MPI_INTEGER, r, rc, rd, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_alltoallv')
+    call expect(all(r == ref), 'pcoll_alltoallv result')
+    scc = sc; rcc = rc; sdc = sd; rdc = rd
+    r = poison
+    call pcoll_alltoallv(s, scc, sdc, MPI_INTEGER, r, rcc, rdc, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_alltoallv (MPI_COUNT_KIND)')
+    call expect(all(r == ref), 'pcoll_alltoallv (MPI_COUNT_KIND) result')
+    ! in place: the receive layout serves both directions (symmetric counts)
+    do j = 0, p - 1
+      do k = 1, rc(j)
+        inplace(rd(j) + k) = val(rank, j, k, 0)
+      end do
+    end do
+    call pcoll_alltoallv(MPI_IN_PLACE, rc, rd, MPI_DATATYPE_NULL, inplace, rc, rd, MPI_INTEGER, &
+                         MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_alltoallv in place')
+    do j = 0, p - 1
+      do k = 1, rc(j)
+        call expect(inplace(rd(j) + k) == val(j, rank, k, 0), 'pcoll_alltoallv in place result')
+      end do
+    end do
+    ! persistent, both count kinds, restarted with new data
+    call pcoll_alltoallv_init(s, sc, sd, MPI_INTEGER, r, rc, rd, MPI_INTEGER, MPI_COMM_WORLD, &
+                              MPI_INFO_NULL, plan, ierr)
+    call expect_success(ierr, 'pcoll_alltoallv_init')
+    do round = 1, rounds
+      call fill_v(s, sc, sd, round)
+      r = poison
+      call plan%start()
+      call plan%wait()
+      ref = poison
+      call MPI_Alltoallv(s, sc, sd, MPI_INTEGER, ref, rc, rd, MPI_INTEGER, MPI_COMM_WORLD)
+      call expect(all(r == ref), 'persistent alltoallv')
+    end do
+    call plan%free()
+    call pcoll_alltoallv_init(s, scc, sdc, MPI_INTEGER, r, rcc, rdc, MPI_INTEGER, &
+                              MPI_COMM_WORLD, MPI_INFO_NULL, plan, ierr)
+    call expect_success(ierr, 'pcoll_alltoallv_init (MPI_COUNT_KIND)')
+    do round = 1, 2
+      call fill_v(s, sc, sd, round + 10)
+      r = poison
+      call plan%start()
+      call plan%wait()
+      ref = poison
+      call MPI_Alltoallv(s, sc, sd, MPI_INTEGER, ref, rc, rd, MPI_INTEGER, MPI_COMM_WORLD)
+      call expect(all(r == ref), 'persistent alltoallv (MPI_COUNT_KIND)')
+    end do
+    call plan%free()
+  end subroutine
+
+  ! alltoallv's send buffer of a round: poison in the gaps.
+  subroutine fill_v(s, sc, sd, round)
+    integer, intent(out) :: s(:)
+    integer, intent(in) :: sc(0:), sd(0:), round
+    integer :: j, k
+    s = poison
+    do j = 0, p - 1
+      do k = 1, sc(j)
+        s(sd(j) + k) = val(rank, j, k, round)
+      end do
+    end do
+  end subroutine
+
+  ! Sums of integers (exact): the block form and the varying form, one-shot,
+  ! in place and persistent.
+  subroutine reduce_scatter_all()
+    integer, parameter :: m = 4
+    integer, allocatable, asynchronous :: s(:), r(:)
+    integer, allocatable :: ref(:), inplace(:)
+    integer :: counts(0:p-1), i, round, total
+    integer(MPI_COUNT_KIND) :: countsc(0:p-1), mc
+    type(pcoll_plan) :: plan
+    ! block form
+    allocate(s(m * p), r(m), ref(m), inplace(m * p))
+    call fill_r(s, 0)
+    call MPI_Reduce_scatter_block(s, ref, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+    r = poison
+    call pcoll_reduce_scatter_block(s, r, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_reduce_scatter_block')
+    call expect(all(r == ref), 'pcoll_reduce_scatter_block result')
+    inplace = s
+    call pcoll_reduce_scatter_block(MPI_IN_PLACE, inplace, m, MPI_INTEGER, MPI_SUM, &
+                                    MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_reduce_scatter_block in place')
+    call expect(all(inplace(1:m) == ref), 'pcoll_reduce_scatter_block in place result')
+    mc = m
+    call pcoll_reduce_scatter_block_init(s, r, mc, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, &
+                                         MPI_INFO_NULL, plan, ierr)
+    call expect_success(ierr, 'pcoll_reduce_scatter_block_init (MPI_COUNT_KIND)')
+    do round = 1, rounds
+      call fill_r(s, round)
+      r = poison
+      call plan%start()
+      call plan%wait()
+      call MPI_Reduce_scatter_block(s, ref, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+      call expect(all(r == ref), 'persistent reduce_scatter_block')
+    end do
+    call plan%free()
+    deallocate(s, r, ref, inplace)
+    ! varying form: rank i gets i+1 elements (rank 0 of a single-rank world: 1)
+    do i = 0, p - 1
+      counts(i) = mod(i, 3)
+    end do
+    counts(p - 1) = counts(p - 1) + 1
+    total = sum(counts)
+    allocate(s(total), r(max(1, counts(rank))), ref(max(1, counts(rank))), inplace(total))
+    call fill_r(s, 0)
+    ref = poison
+    call MPI_Reduce_scatter(s, ref, counts, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+    r = poison
+    call pcoll_reduce_scatter(s, r, counts, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_reduce_scatter')
+    call expect(all(r == ref), 'pcoll_reduce_scatter result')
+    countsc = counts
+    r = poison
+    call pcoll_reduce_scatter(s, r, countsc, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_reduce_scatter (MPI_COUNT_KIND)')
+    call expect(all(r == ref), 'pcoll_reduce_scatter (MPI_COUNT_KIND) result')
+    inplace = s
+    call pcoll_reduce_scatter(MPI_IN_PLACE, inplace, counts, MPI_INTEGER, MPI_SUM, &
+                              MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_reduce_scatter in place')
+    call expect(all(inplace(1:counts(rank)) == ref(1:counts(rank))), &
+                'pcoll_reduce_scatter in place result')
+    call pcoll_reduce_scatter_init(s, r, counts, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, &
+                                   MPI_INFO_NULL, plan, ierr)
+    call expect_success(ierr, 'pcoll_reduce_scatter_init')
+    do round = 1, rounds
+      call fill_r(s, round)
+      r = poison
+      call pcoll_start(plan)
+      call pcoll_wait(plan)
+      ref = poison
+      call MPI_Reduce_scatter(s, ref, counts, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+      call expect(all(r(1:counts(rank)) == ref(1:counts(rank))), 'persistent reduce_scatter')
+    end do
+    call pcoll_plan_free(plan)
+  end subroutine
+
+  ! reduce-scatter's input of a round.
+  subroutine fill_r(s, round)
+    integer, intent(out) :: s(:)
+    integer, intent(in) :: round
+    integer :: i
+    do i = 1, size(s)
+      s(i) = rank * 100 + i + round * 10000
+    end do
+  end subroutine
+
+  ! A negative count on the last rank only: every rank's init fails, the
+  ! same way, and no plan is made.
+  subroutine bad_input()
+    integer, asynchronous :: s(n * p), r(n * p)
+    integer :: cnt, strided(2 * n * p)
+    type(pcoll_plan) :: plan
+    s = 1
+    cnt = n
+    if (rank == p - 1) cnt = -1
+    call pcoll_alltoall_init(s, cnt, MPI_INTEGER, r, n, MPI_INTEGER, MPI_COMM_WORLD, &
+                             MPI_INFO_NULL, plan, ierr)
+    call expect(ierr == PCOLL_ERR_ARG, 'bad count on one rank: PCOLL_ERR_ARG on every rank, got ' &
+                // pcoll_err_name(ierr))
+    call expect(plan%algorithm() == '', 'no plan after a failed init')
+    ! a strided section cannot be bound: refused locally by the one-shot call
+    strided = 0
+    if (p == 1) then
+      call pcoll_alltoall(strided(1::2), n, MPI_INTEGER, r, n, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+      call expect(ierr == PCOLL_ERR_ARG, 'strided buffer: PCOLL_ERR_ARG')
+    end if
+    call expect(len(pcoll_strerror(PCOLL_ERR_ARG)) > 0, 'pcoll_strerror')
+  end subroutine
+
+end program test_f08

@@ -1,0 +1,159 @@
+! The Fortran module pcoll with the integer handles of `use mpi`: alltoall,
+! alltoallv, reduce_scatter(_block), one-shot, in place (mpi's MPI_IN_PLACE)
+! and persistent plans restarted with new data, checked against MPI's own
+! collective on the same input; receive buffers poisoned first.
+program test_mpi
+  use mpi
+  use pcoll
+  implicit none
+  integer, parameter :: n = 2, rounds = 3, poison = -7777
+  integer :: rank, p, nerr, ierr, total
+  nerr = 0
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, p, ierr)
+
+  call alltoall_all()
+  call alltoallv_all()
+  call reduce_scatter_all()
+
+  call MPI_Allreduce(nerr, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  if (rank == 0) print '(a,i0,a,i0)', 'test_mpi: np ', p, ' failures ', total
+  call MPI_Finalize(ierr)
+  if (total /= 0) stop 1
+
+contains
+
+  subroutine expect(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    if (.not. ok) then
+      nerr = nerr + 1
+      print '(a,i0,2a)', 'rank ', rank, ': FAILED ', what
+    end if
+  end subroutine
+
+  subroutine expect_success(rc, what)
+    integer, intent(in) :: rc
+    character(len=*), intent(in) :: what
+    if (rc /= PCOLL_SUCCESS) then
+      call expect(.false., what // ': ' // pcoll_err_name(rc) // ' ' // pcoll_last_error())
+    end if
+  end subroutine
+
+  subroutine alltoall_all()
+    double precision, asynchronous :: s(n, 0:p-1), r(n, 0:p-1)
+    double precision :: ref(n, 0:p-1), inplace(n, 0:p-1)
+    integer :: i, k, round
+    type(pcoll_plan) :: plan
+    do i = 0, p - 1
+      do k = 1, n
+        s(k, i) = rank * 1000 + i * 10 + k
+      end do
+    end do
+    call MPI_Alltoall(s, n, MPI_DOUBLE_PRECISION, ref, n, MPI_DOUBLE_PRECISION, MPI_COMM_WORLD, &
+                      ierr)
+    r = poison
+    call pcoll_alltoall(s, n, MPI_DOUBLE_PRECISION, r, n, MPI_DOUBLE_PRECISION, MPI_COMM_WORLD, &
+                        ierr)
+    call expect_success(ierr, 'pcoll_alltoall')
+    call expect(maxval(abs(r - ref)) < 1d-9, 'pcoll_alltoall result')
+    inplace = s
+    call pcoll_alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, inplace, n, MPI_DOUBLE_PRECISION, &
+                        MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_alltoall in place')
+    call expect(maxval(abs(inplace - ref)) < 1d-9, 'pcoll_alltoall in place result')
+    call pcoll_alltoall_init(s, n, MPI_DOUBLE_PRECISION, r, n, MPI_DOUBLE_PRECISION, &
+                             MPI_COMM_WORLD, MPI_INFO_NULL, plan, ierr)
+    call expect_success(ierr, 'pcoll_alltoall_init')
+    do round = 1, rounds
+      s = s + 0.5d0
+      r = poison
+      call plan%start(ierr)
+      call plan%wait(ierr)
+      call expect_success(ierr, 'plan%wait')
+      call MPI_Alltoall(s, n, MPI_DOUBLE_PRECISION, ref, n, MPI_DOUBLE_PRECISION, &
+                        MPI_COMM_WORLD, ierr)
+      call expect(maxval(abs(r - ref)) < 1d-9, 'persistent alltoall')
+    end do
+    call pcoll_plan_free(plan, ierr)
+    call expect_success(ierr, 'pcoll_plan_free')
+  end subroutine
+
+  ! Rank i sends j+1 items to rank j.
+  subroutine alltoallv_all()
+    integer, allocatable, asynchronous :: s(:), r(:)
+    integer, allocatable :: ref(:)
+    integer :: sc(0:p-1), sd(0:p-1), rc(0:p-1), rd(0:p-1), j, round
+    type(pcoll_plan) :: plan
+    do j = 0, p - 1
+      sc(j) = j + 1
+      rc(j) = rank + 1
+      rd(j) = j * (rank + 1)
+    end do
+    sd(0) = 0
+    do j = 1, p - 1
+      sd(j) = sd(j - 1) + sc(j - 1)
+    end do
+    allocate(s(sum(sc)), r(sum(rc)), ref(sum(rc)))
+    do j = 1, size(s)
+      s(j) = rank * 1000 + j
+    end do
+    call MPI_Alltoallv(s, sc, sd, MPI_INTEGER, ref, rc, rd, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+    r = poison
+    call pcoll_alltoallv(s, sc, sd, MPI_INTEGER, r, rc, rd, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_alltoallv')
+    call expect(all(r == ref), 'pcoll_alltoallv result')
+    call pcoll_alltoallv_init(s, sc, sd, MPI_INTEGER, r, rc, rd, MPI_INTEGER, MPI_COMM_WORLD, &
+                              MPI_INFO_NULL, plan, ierr)
+    call expect_success(ierr, 'pcoll_alltoallv_init')
+    do round = 1, rounds
+      s = s + 100000
+      r = poison
+      call pcoll_start(plan, ierr)
+      call pcoll_wait(plan, ierr)
+      call MPI_Alltoallv(s, sc, sd, MPI_INTEGER, ref, rc, rd, MPI_INTEGER, MPI_COMM_WORLD, ierr)
+      call expect(all(r == ref), 'persistent alltoallv')
+    end do
+    call plan%free(ierr)
+  end subroutine
+
+  subroutine reduce_scatter_all()
+    integer, parameter :: m = 3
+    integer, asynchronous :: s(m * p), r(m)
+    integer :: ref(m), inplace(m * p), counts(p), i, round
+    type(pcoll_plan) :: plan
+    counts = m
+    do i = 1, m * p
+      s(i) = rank * 100 + i
+    end do
+    call MPI_Reduce_scatter_block(s, ref, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    r = poison
+    call pcoll_reduce_scatter_block(s, r, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_reduce_scatter_block')
+    call expect(all(r == ref), 'pcoll_reduce_scatter_block result')
+    r = poison
+    call pcoll_reduce_scatter(s, r, counts, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_reduce_scatter')
+    call expect(all(r == ref), 'pcoll_reduce_scatter result')
+    inplace = s
+    call pcoll_reduce_scatter(MPI_IN_PLACE, inplace, counts, MPI_INTEGER, MPI_SUM, &
+                              MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_reduce_scatter in place')
+    call expect(all(inplace(1:m) == ref), 'pcoll_reduce_scatter in place result')
+    call pcoll_reduce_scatter_block_init(s, r, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, &
+                                         MPI_INFO_NULL, plan, ierr)
+    call expect_success(ierr, 'pcoll_reduce_scatter_block_init')
+    do round = 1, rounds
+      s = s + 7
+      r = poison
+      call plan%start(ierr)
+      call plan%wait(ierr)
+      call MPI_Reduce_scatter_block(s, ref, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+      call expect(all(r == ref), 'persistent reduce_scatter_block')
+    end do
+    call plan%free(ierr)
+  end subroutine
+
+end program test_mpi
