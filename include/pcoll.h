@@ -220,6 +220,13 @@ PCOLL_API int pcoll_alltoallv_init_c(const void *sendbuf, const MPI_Count sendco
                                      void *recvbuf, const MPI_Count recvcounts[],
                                      const MPI_Aint rdispls[], MPI_Datatype recvtype,
                                      MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
+/* (alltoallw: the MPI's own call is MPI_Alltoallw_c where a count or
+ * displacement is past INT_MAX, which needs MPI-4.) */
+PCOLL_API int pcoll_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                     void *recvbuf, const MPI_Count recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                     MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
 PCOLL_API int pcoll_reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
                                                 MPI_Count recvcount, MPI_Datatype type,
                                                 MPI_Op op, MPI_Comm comm, MPI_Info info,
@@ -276,6 +283,11 @@ PCOLL_API int pcoll_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[
                                 const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
                                 const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                 MPI_Datatype recvtype, MPI_Comm comm);
+PCOLL_API int pcoll_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void *recvbuf, const MPI_Count recvcounts[],
+                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                MPI_Comm comm);
 PCOLL_API int pcoll_reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
                                            MPI_Count recvcount, MPI_Datatype type, MPI_Op op,
                                            MPI_Comm comm);

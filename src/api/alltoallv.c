@@ -306,7 +306,7 @@ int pcoll__a2av_check(pcoll__call_t *c)
     }
     a->blockbytes = largest(a, c->p);
     v->minbytes = v->maxbytes = -1;
-    v->native_ok = MPI_VERSION >= 4 || r->w;
+    v->native_ok = MPI_VERSION >= 4 || (r->w && !r->wide);
     PCOLL_CHECK(check_overlap(a, c->p, c->fn), rc, out);
     find_basic(v, c->p);
 out:

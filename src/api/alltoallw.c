@@ -34,34 +34,44 @@ static const pcoll__coll_t alltoallw = {
     .prepare = pcoll__a2av_prepare,
 };
 
-static int run(pcoll__mode_t mode, const char *fn, int negative_ok, const void *sendbuf,
-               const int *scounts, const int *sdispls, const MPI_Datatype *stypes,
-               void *recvbuf, const int *rcounts, const int *rdispls,
-               const MPI_Datatype *rtypes, MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
+/* One call of any form: r holds its arrays (ints, or with r.wide the
+ * large-count forms' MPI_Count / MPI_Aint ones) and types. */
+static int run(pcoll__mode_t mode, const char *fn, pcoll__a2av_raw_t r, MPI_Comm comm,
+               MPI_Info info, pcoll_plan_t **plan)
 {
-    pcoll__a2av_raw_t r = {.sendbuf = sendbuf, .scounts = scounts, .sdispls = sdispls,
-                           .sendtype = MPI_DATATYPE_NULL, .recvbuf = recvbuf,
-                           .rcounts = rcounts, .rdispls = rdispls,
-                           .recvtype = MPI_DATATYPE_NULL, .negative_ok = negative_ok, .w = 1,
-                           .stypes = stypes, .rtypes = rtypes};
+    r.sendtype = r.recvtype = MPI_DATATYPE_NULL;
+    r.w = 1;
     return pcoll__entry(&alltoallw, mode, fn, &r, comm, info, plan);
 }
+
+#define INTS(neg)                                                                            \
+    (pcoll__a2av_raw_t)                                                                      \
+    {                                                                                        \
+        .sendbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .stypes = sendtypes,  \
+        .recvbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls, .rtypes = recvtypes,  \
+        .negative_ok = (neg)                                                                 \
+    }
+#define WIDE(neg)                                                                            \
+    (pcoll__a2av_raw_t)                                                                      \
+    {                                                                                        \
+        .sendbuf = sendbuf, .wscounts = sendcounts, .wsdispls = sdispls, .stypes = sendtypes, \
+        .recvbuf = recvbuf, .wrcounts = recvcounts, .wrdispls = rdispls,                     \
+        .rtypes = recvtypes, .negative_ok = (neg), .wide = 1                                 \
+    }
 
 int pcoll_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                          const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                          const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                          MPI_Info info, pcoll_plan_t **plan)
 {
-    return run(PCOLL__PERSISTENT, "pcoll_alltoallw_init", 0, sendbuf, sendcounts, sdispls,
-               sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, plan);
+    return run(PCOLL__PERSISTENT, "pcoll_alltoallw_init", INTS(0), comm, info, plan);
 }
 
 int pcoll_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    return run(PCOLL__ONESHOT, "pcoll_alltoallw", 0, sendbuf, sendcounts, sdispls, sendtypes,
-               recvbuf, recvcounts, rdispls, recvtypes, comm, MPI_INFO_NULL, NULL);
+    return run(PCOLL__ONESHOT, "pcoll_alltoallw", INTS(0), comm, MPI_INFO_NULL, NULL);
 }
 
 int pcoll__alltoallw_dropin(pcoll__mode_t mode, const void *sendbuf, const int sendcounts[],
@@ -70,6 +80,33 @@ int pcoll__alltoallw_dropin(pcoll__mode_t mode, const void *sendbuf, const int s
                             const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                             pcoll_plan_t **plan)
 {
-    return run(mode, "pcoll__alltoallw_dropin", 1, sendbuf, sendcounts, sdispls, sendtypes,
-               recvbuf, recvcounts, rdispls, recvtypes, comm, info, plan);
+    return run(mode, "pcoll__alltoallw_dropin", INTS(1), comm, info, plan);
+}
+
+/* ---- large-count forms ------------------------------------------------------ */
+
+int pcoll_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                           const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                           pcoll_plan_t **plan)
+{
+    return run(PCOLL__PERSISTENT, "pcoll_alltoallw_init_c", WIDE(0), comm, info, plan);
+}
+
+int pcoll_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return run(PCOLL__ONESHOT, "pcoll_alltoallw_c", WIDE(0), comm, MPI_INFO_NULL, NULL);
+}
+
+int pcoll__alltoallw_dropin_c(pcoll__mode_t mode, const void *sendbuf,
+                              const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                              pcoll_plan_t **plan)
+{
+    return run(mode, "pcoll__alltoallw_dropin_c", WIDE(1), comm, info, plan);
 }

@@ -47,6 +47,13 @@ int pcoll__alltoallw_dropin(pcoll__mode_t mode, const void *sendbuf, const int s
                             const int recvcounts[], const int rdispls[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                             pcoll_plan_t **plan);
+/* The same with the large-count forms' arrays. */
+int pcoll__alltoallw_dropin_c(pcoll__mode_t mode, const void *sendbuf,
+                              const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                              pcoll_plan_t **plan);
 
 /* ---- shared by the descriptors ----------------------------------------- */
 

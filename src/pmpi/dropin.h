@@ -2,7 +2,7 @@
  * The drop-in layer (libpcoll_mpi): definitions of MPI's own functions that
  * hand MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Reduce_scatter and
  * MPI_Reduce_scatter_block -- blocking, non-blocking, persistent and
- * large-count forms (not alltoallw's) -- to pcoll, and pass everything pcoll does not serve to
+ * large-count forms -- to pcoll, and pass everything pcoll does not serve to
  * the MPI library through the profiling interface (PMPI_*).  See
  * docs/dropin.md for the mechanism and its limits.
  *

@@ -9,7 +9,7 @@
  * displacements; sizes with zero counts (irregular) and nearly regular
  * ones (zero-copy Bruck); persistent plans restarted with new input;
  * one-shot calls (cached, and with too many derived types to cache);
- * MPI_IN_PLACE; MPI_BOTTOM with absolute addresses; reversed and split
+ * MPI_IN_PLACE; the large-count forms; MPI_BOTTOM with absolute addresses; reversed and split
  * communicators; bad input on one rank only.
  */
 #include <stdio.h>
@@ -262,6 +262,46 @@ static void oneshot(MPI_Comm comm, const char *cname, int dup)
     args_free(&a);
 }
 
+/* The large-count forms, persistent (algo) and one-shot, on the same input
+ * with the arrays widened. */
+static void large_count(const char *algo)
+{
+    MPI_Info info = info_for(algo);
+    pcoll_plan_t *plan = NULL;
+    args_t a;
+    MPI_Count *counts;
+    MPI_Aint *displs;
+    char *ref;
+    args_make(&a, MPI_COMM_WORLD, SIZES_IRREGULAR, 0);
+    pt_case("large-count forms %s", algo);
+    counts = malloc(sizeof *counts * 2 * (size_t)a.p);
+    displs = malloc(sizeof *displs * 2 * (size_t)a.p);
+    for (int j = 0; j < a.p; j++) {
+        counts[j] = a.s.counts[j], counts[a.p + j] = a.r.counts[j];
+        displs[j] = a.s.displs[j], displs[a.p + j] = a.r.displs[j];
+    }
+    pt_poison(a.r.buf, a.r.bytes);
+    if (PT_OK(pcoll_alltoallw_init_c(a.s.buf, counts, displs, a.s.types, a.r.buf, counts + a.p,
+                                     displs + a.p, a.r.types, MPI_COMM_WORLD, info, &plan))) {
+        PT_REQUIRE(pcoll_start(plan));
+        PT_REQUIRE(pcoll_wait(plan));
+        ref = reference(&a, MPI_COMM_WORLD, 0, NULL);
+        compare(&a, ref, "pcoll_alltoallw_init_c");
+        free(ref);
+    }
+    pt_poison(a.r.buf, a.r.bytes);
+    PT_REQUIRE(pcoll_alltoallw_c(a.s.buf, counts, displs, a.s.types, a.r.buf, counts + a.p,
+                                 displs + a.p, a.r.types, MPI_COMM_WORLD));
+    ref = reference(&a, MPI_COMM_WORLD, 0, NULL);
+    compare(&a, ref, "pcoll_alltoallw_c");
+    free(ref);
+    pcoll_plan_free(&plan);
+    free(counts);
+    free(displs);
+    MPI_Info_free(&info);
+    args_free(&a);
+}
+
 /* MPI_BOTTOM: every block described by a type of absolute addresses. */
 static void bottom(const char *algo)
 {
@@ -391,6 +431,8 @@ int main(int argc, char **argv)
     }
     oneshot(MPI_COMM_WORLD, "world", 0);
     oneshot(MPI_COMM_WORLD, "world", 1);
+    large_count("scattered");
+    large_count("native");
     bottom("linear");
     bottom("native");
     bad_input();
