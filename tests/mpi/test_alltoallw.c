@@ -24,7 +24,6 @@
 /* Ints per item of each type: int; vector of 2 ints, stride 2; 2 ints
  * resized to lb -8, extent 16; struct {int @0, int @12}. */
 static const int units[NTYPES] = {1, 2, 2, 2};
-static const char *const tnames[NTYPES] = {"int", "vector", "resized", "struct"};
 static MPI_Datatype types[NTYPES];
 
 static void make_types(void)
@@ -430,7 +429,6 @@ int main(int argc, char **argv)
     const char *algo;
     pt_init(&argc, &argv);
     make_types();
-    (void)tnames;
     for (int i = 0; (algo = pcoll_algorithm_name("alltoallw", i)); i++) {
         for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
             persistent(algo, MPI_COMM_WORLD, "world", sizes[s], 0);
