@@ -30,6 +30,9 @@
 #                         FFT_N, FFT_GRID (np = grid size); not a test
 #   make dropin-mpi4py    mpi4py's collective tests at np MPI4PY_NP (2 4), without
 #                         and with the drop-in libpcoll_mpi (docs/dropin.md)
+#   make dropin-fft       mpi4py-fft's PFFT forward+backward (its transposes are
+#                         MPI_Alltoallw) at np FFT_DROPIN_NP (2 4), without and with
+#                         the drop-in; results compared, the log must show pcoll
 #   make install          install to PREFIX
 #   make check-install    install to a scratch prefix, build a consumer with
 #                         find_package(pcoll) and with pkg-config, run both
@@ -189,7 +192,7 @@ define configure
 endef
 
 .PHONY: all setup build test demo asan tsan install check-install clean distclean show-mpi
-.PHONY: bench plot-deps stress sim sim-build dropin-mpi4py
+.PHONY: bench plot-deps stress sim sim-build dropin-mpi4py dropin-fft
 .PHONY: fftw-deps python-deps check-python
 all: build
 
@@ -345,13 +348,15 @@ check-python: python-deps
 FFT_N ?= 64
 FFT_GRID ?= 2x2
 FFT_ITERS ?= 10
-.PHONY: fft-compare
-fft-compare: fftw-deps build
-	@test -n "$(VENV)" || { echo "fft-compare: needs MPI=mpich or MPI=openmpi" >&2; exit 1; }
+.PHONY: fft-compare mpi4py-fft-deps
+mpi4py-fft-deps: fftw-deps
+	@test -n "$(VENV)" || { echo "mpi4py-fft: needs MPI=mpich or MPI=openmpi" >&2; exit 1; }
 	@$(VENV)/bin/python -c 'import mpi4py, mpi4py_fft' 2>/dev/null || { \
 	  echo "== installing mpi4py and mpi4py-fft into $(VENV)"; \
 	  PIP_ROOT_USER_ACTION=ignore $(VENV)/bin/python -m pip install --disable-pip-version-check -q \
-	    mpi4py mpi4py-fft || { echo "fft-compare: pip could not install mpi4py-fft" >&2; exit 1; }; }
+	    mpi4py mpi4py-fft || { echo "pip could not install mpi4py-fft" >&2; exit 1; }; }
+
+fft-compare: mpi4py-fft-deps build
 	$(VENV)/bin/python $(ROOT)/apps/fft3d/compare_mpi4py_fft.py --fft3d $(BUILD_DIR)/apps/pcoll-fft3d \
 	  --mpiexec $(MPIEXEC) --mpiexec-flags='$(MPIEXEC_PREFLAGS)' --n $(FFT_N) --grid $(FFT_GRID) \
 	  --iters $(FFT_ITERS)
@@ -499,6 +504,15 @@ dropin-mpi4py: build
 	  PIP_ROOT_USER_ACTION=ignore $(VENV)/bin/python -m pip install --disable-pip-version-check -q mpi4py; }
 	$(ROOT)/tests/dropin/run-mpi4py.sh $(VENV)/bin/python $(MPIEXEC) '$(MPIEXEC_PREFLAGS)' \
 	  $(BUILD_DIR)/libpcoll_mpi.so $(BUILD_DIR)/mpi4py $(MPI4PY_NP)
+
+# dropin-fft: mpi4py-fft's PFFT (installed into the MPI's venv as for
+# fft-compare) forward and backward, without and with the drop-in, compared
+# (tests/dropin/run-fft.sh; about 10 s at np 2 and 4; not part of make test,
+# which does not install mpi4py-fft).
+FFT_DROPIN_NP ?= 2 4
+dropin-fft: mpi4py-fft-deps build
+	$(ROOT)/tests/dropin/run-fft.sh $(VENV)/bin/python $(MPIEXEC) '$(MPIEXEC_PREFLAGS)' \
+	  $(BUILD_DIR)/libpcoll_mpi.so $(BUILD_DIR)/dropin-fft $(FFT_DROPIN_NP)
 
 # ---------------------------------------------------------------------------
 # install / check-install

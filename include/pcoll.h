@@ -136,6 +136,24 @@ PCOLL_API int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[],
                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                    pcoll_plan_t **plan);
 
+/* All-to-all with a count, a byte displacement and a datatype per peer, for
+ * each direction (MPI_Alltoallw): block i of sendbuf is sendcounts[i] items
+ * of sendtypes[i] at sdispls[i] bytes, and likewise for the receive side.
+ * Every pair of ranks must agree on the bytes it exchanges
+ * (PCOLL_ERR_MISMATCH on every rank otherwise).  sendbuf may be
+ * MPI_IN_PLACE (sendcounts, sdispls and sendtypes are then ignored, as in
+ * MPI); buffers may be MPI_BOTTOM with types of absolute addresses.  The
+ * plan keeps its own copies of the arrays and types: the caller may free
+ * them once init returns.  Algorithms: linear, pairwise (also in place),
+ * scattered, bruck_zerocopy (every type made of one predefined type, nearly
+ * regular sizes), native (MPI_Alltoallw), auto (in place: native;
+ * PCOLL_ALLTOALLW_ALGORITHM). */
+PCOLL_API int pcoll_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                   const int sdispls[], const MPI_Datatype sendtypes[],
+                                   void *recvbuf, const int recvcounts[], const int rdispls[],
+                                   const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                   MPI_Info info, pcoll_plan_t **plan);
+
 /* Multiple all-to-all (pencil FFT transposes; multicore all-to-all paper,
  * section II-C): an alltoall inside every comm_row, all of them at once, the
  * messages of ranks that share a node merged into one message per pair of
@@ -202,6 +220,13 @@ PCOLL_API int pcoll_alltoallv_init_c(const void *sendbuf, const MPI_Count sendco
                                      void *recvbuf, const MPI_Count recvcounts[],
                                      const MPI_Aint rdispls[], MPI_Datatype recvtype,
                                      MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
+/* (alltoallw: the MPI's own call is MPI_Alltoallw_c where a count or
+ * displacement is past INT_MAX, which needs MPI-4.) */
+PCOLL_API int pcoll_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                     void *recvbuf, const MPI_Count recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                     MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
 PCOLL_API int pcoll_reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
                                                 MPI_Count recvcount, MPI_Datatype type,
                                                 MPI_Op op, MPI_Comm comm, MPI_Info info,
@@ -240,6 +265,12 @@ PCOLL_API int pcoll_alltoall(const void *sendbuf, int sendcount, MPI_Datatype se
 PCOLL_API int pcoll_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                               MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+/* A one-shot call whose types name more derived datatypes than the plan
+ * cache watches (4) is planned anew on every call. */
+PCOLL_API int pcoll_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf,
+                              const int recvcounts[], const int rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm);
 PCOLL_API int pcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                          MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 PCOLL_API int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
@@ -252,6 +283,11 @@ PCOLL_API int pcoll_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[
                                 const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
                                 const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                 MPI_Datatype recvtype, MPI_Comm comm);
+PCOLL_API int pcoll_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void *recvbuf, const MPI_Count recvcounts[],
+                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                MPI_Comm comm);
 PCOLL_API int pcoll_reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
                                            MPI_Count recvcount, MPI_Datatype type, MPI_Op op,
                                            MPI_Comm comm);

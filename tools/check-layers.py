@@ -29,6 +29,7 @@ RANK = {
     "core": 4,                 # schedule, plan, contexts, cache, nodes, agreement
     "alltoall": 5,             # collectives: one file per algorithm
     "alltoallv": 5,
+    "alltoallw": 5,
     "reduce_scatter": 5,
     "alltoallv/inplace": 6,    # engines serving several collectives
     "hier": 6,
@@ -40,6 +41,7 @@ RANK = {
 # engines' includes of alltoall and alltoallv point down a layer).
 ALLOWED = {
     ("alltoallv", "alltoall"),  # shares alltoall's direct builders
+    ("alltoallw", "alltoallv"),  # alltoallv's arguments, zero-copy Bruck
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')

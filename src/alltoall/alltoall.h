@@ -35,6 +35,10 @@ typedef struct pcoll__a2a_args {
     const MPI_Count *scounts, *rcounts;
     const MPI_Aint *sdispls, *rdispls;
     MPI_Aint sext, rext;
+    /* alltoallw: a send and a receive type per peer (NULL otherwise), used
+     * instead of sendtype / recvtype; the displacements are then in bytes
+     * (sext = rext = 1). */
+    const MPI_Datatype *stypes, *rtypes;
     pcoll__opts_t opts;
     /* A code the public call's own preparation failed with (the large-count
      * forms), reported by the check so that every rank hears of it. */
@@ -72,6 +76,17 @@ static inline MPI_Count pcoll__a2a_scount(const pcoll__a2a_args_t *a, int peer)
 static inline MPI_Count pcoll__a2a_rcount(const pcoll__a2a_args_t *a, int peer)
 {
     return a->rcounts ? a->rcounts[peer] : a->recvcount;
+}
+
+/* The type of peer's send / receive block. */
+static inline MPI_Datatype pcoll__a2a_stype(const pcoll__a2a_args_t *a, int peer)
+{
+    return a->stypes ? a->stypes[peer] : a->sendtype;
+}
+
+static inline MPI_Datatype pcoll__a2a_rtype(const pcoll__a2a_args_t *a, int peer)
+{
+    return a->rtypes ? a->rtypes[peer] : a->recvtype;
 }
 
 /* count items of type as an int count and a type for the schedule: count

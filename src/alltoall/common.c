@@ -1,7 +1,7 @@
 /*
  * The per-block steps every all-to-all builder shares (alltoall and the
- * per-peer alltoallv alike): receive a peer's block, send ours, exchange
- * with one peer, copy our own block.
+ * per-peer alltoallv and alltoallw alike): receive a peer's block, send
+ * ours, exchange with one peer, copy our own block.
  */
 #include <limits.h>
 
@@ -25,8 +25,10 @@ static int block(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int peer, int s
                  int *n, MPI_Datatype *t)
 {
     *buf = send ? (void *)pcoll__a2a_sbuf(a, peer) : pcoll__a2a_rbuf(a, peer);
-    return send ? pcoll__a2a_items(plan, pcoll__a2a_scount(a, peer), a->sendtype, n, t)
-                : pcoll__a2a_items(plan, pcoll__a2a_rcount(a, peer), a->recvtype, n, t);
+    return send ? pcoll__a2a_items(plan, pcoll__a2a_scount(a, peer), pcoll__a2a_stype(a, peer),
+                                   n, t)
+                : pcoll__a2a_items(plan, pcoll__a2a_rcount(a, peer), pcoll__a2a_rtype(a, peer),
+                                   n, t);
 }
 
 int pcoll__a2a_recv(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int peer)

@@ -21,37 +21,37 @@
 
 static int build_inplace(pcoll_plan_t *plan, const pcoll__a2a_args_t *a)
 {
-    int p = plan->size, r = plan->rank, k, rc;
-    MPI_Datatype sig = MPI_DATATYPE_NULL;
-    MPI_Count size;
+    int p = plan->size, r = plan->rank, k, rc = PCOLL_SUCCESS;
+    MPI_Datatype sig = MPI_DATATYPE_NULL, sig_of = MPI_DATATYPE_NULL;
     void *tmp;
 
     if (p == 1)
         return PCOLL_SUCCESS; /* the own block stays where it is */
-    PCOLL_CHECK(pcoll__type_size(a->recvtype, &size), rc, out);
-    /* A block whose byte count does not fit in an int travels as its
-     * signature type instead of MPI_PACKED bytes. */
-    if (a->blockbytes > INT_MAX) {
-        PCOLL_CHECK(pcoll_type_signature(a->recvtype, &sig), rc, out);
-        PCOLL_CHECK(pcoll__plan_own_type(plan, &sig), rc, out);
-    }
     if (!(tmp = pcoll__plan_alloc(plan, (size_t)a->blockbytes)))
         return pcoll__error(PCOLL_ERR_NOMEM, "pairwise in place: scratch block of %lld bytes",
                             a->blockbytes);
     for (k = 0; k < pcoll__pairing_rounds(p) && rc == PCOLL_SUCCESS; k++) {
         int peer = pcoll__pairing_partner(r, p, k), count, n;
-        MPI_Count items = pcoll__a2a_rcount(a, peer);
-        MPI_Datatype t = MPI_PACKED, bt;
+        MPI_Count items = pcoll__a2a_rcount(a, peer), size;
+        MPI_Datatype type = pcoll__a2a_rtype(a, peer), t = MPI_PACKED, bt;
         void *block = pcoll__a2a_rbuf(a, peer);
         if (peer == r)
             continue;
         /* The block's items, and the scratch block as packed bytes (at most
-         * INT_MAX of them) or as signature-typed items. */
-        PCOLL_CHECK(pcoll__a2a_items(plan, items, a->recvtype, &count, &bt), rc, out);
-        if (sig != MPI_DATATYPE_NULL)
+         * INT_MAX of them) or, when a block's byte count does not fit in an
+         * int, as items of its signature type (one per receive type). */
+        PCOLL_CHECK(pcoll__type_size(type, &size), rc, out);
+        PCOLL_CHECK(pcoll__a2a_items(plan, items, type, &count, &bt), rc, out);
+        if (a->blockbytes > INT_MAX) {
+            if (sig_of != type) {
+                PCOLL_CHECK(pcoll_type_signature(type, &sig), rc, out);
+                PCOLL_CHECK(pcoll__plan_own_type(plan, &sig), rc, out);
+                sig_of = type;
+            }
             PCOLL_CHECK(pcoll__a2a_items(plan, items, sig, &n, &t), rc, out);
-        else
+        } else {
             n = (int)(items * size);
+        }
         /* Pack the outgoing block aside, then exchange it for the incoming one. */
         rc = pcoll__sched_round(&plan->sched);
         if (rc == PCOLL_SUCCESS)

@@ -7,6 +7,7 @@
 #define PCOLL_ALLTOALLV_ALLTOALLV_H
 
 #include "alltoall/alltoall.h"
+#include "core/native.h"
 
 /* Default of pcoll_regular_ratio: zero-copy Bruck needs the largest element
  * to be at most this many times the smallest (over all ranks). */
@@ -37,6 +38,20 @@ int pcoll__alltoallv_padded_bruck(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoallv_bruck_radix(pcoll_plan_t *plan, const void *args);
 /* The MPI's own MPI_Alltoallv (core/native.h). */
 int pcoll__alltoallv_native(pcoll_plan_t *plan, const void *args);
+
+/* What a per-peer native plan's calls receive: the arguments, and the four
+ * arrays as ints (scounts, sdispls, rcounts, rdispls, p each; NULL when one
+ * does not fit: the MPI-4 large-count call takes a's own arrays). */
+typedef struct pcoll__a2av_native {
+    pcoll__a2a_args_t a;
+    int *ints;
+    int p;
+} pcoll__a2av_native_t;
+/* A native plan of alltoallv's arguments (args: pcoll__a2av_args_t) with
+ * the calls c (alltoallv's or alltoallw's), which get a
+ * pcoll__a2av_native_t; coll names the collective in messages. */
+int pcoll__a2av_native_plan(pcoll_plan_t *plan, const void *args,
+                            const pcoll__native_calls_t *c, const char *coll);
 
 /* Whether the sizes are regular enough for zero-copy Bruck. */
 int pcoll__alltoallv_regular(const pcoll__a2av_args_t *v);

@@ -20,9 +20,11 @@
  * location, j), which both can compute, so each group parked in an
  * intermediate buffer is one bucket type (pcoll_type_create_bucket).
  *
- * Needs both signatures made of one predefined type and, unless forced, max
- * element <= pcoll_regular_ratio (default 2) x min element over all ranks;
- * otherwise PCOLL_ERR_UNSUPPORTED.  Cost: ceil(log2 p) rounds of at most
+ * alltoallw passes a send and a receive type per peer: each takes its place
+ * in the struct types as it is (every element already is one entry).
+ * Needs both signatures (alltoallw: every peer's) made of one predefined
+ * type and, unless forced, max element <= pcoll_regular_ratio (default 2) x
+ * min element over all ranks; otherwise PCOLL_ERR_UNSUPPORTED.  Cost: ceil(log2 p) rounds of at most
  * floor(p/2) elements; init: ceil(log2 p) small count exchanges.  Scratch:
  * 2 p slots of the largest element, O(p) ints while planning.
  */
@@ -117,9 +119,9 @@ static int group(pcoll_plan_t *plan, zcv_t *z, unsigned k, int rl, int sl, int s
             continue;
         any = 1;
         if (loc == LOC_SEND)
-            entry(z, pcoll__a2a_sbuf(a, d), (int)a->scounts[d], a->sendtype);
+            entry(z, pcoll__a2a_sbuf(a, d), (int)a->scounts[d], pcoll__a2a_stype(a, d));
         else if (loc == LOC_FINAL)
-            entry(z, pcoll__a2a_rbuf(a, s), (int)a->rcounts[s], a->recvtype);
+            entry(z, pcoll__a2a_rbuf(a, s), (int)a->rcounts[s], pcoll__a2a_rtype(a, s));
         else
             z->group[j] = side ? z->next[j] : z->cur[j];
     }
@@ -211,9 +213,15 @@ int pcoll__alltoallv_bruck_zerocopy(pcoll_plan_t *plan, const void *args)
                             v->maxbytes);
     z.m = (int)(v->maxbytes / bsize);
     PCOLL_CHECK(alloc_all(plan, &z), rc, out);
-    /* Every count fits: count * unit * bsize <= maxbytes (checked above). */
-    for (j = 0; j < z.p; j++)
-        z.cur[j] = (int)(v->a.scounts[(z.i - j + z.p) % z.p] * v->sunit);
+    /* Element j's basic items (its bytes over the basic size; alltoallw: by
+     * its peer's own send type).  Every count fits: its bytes are at most
+     * maxbytes (checked above). */
+    for (j = 0; j < z.p; j++) {
+        int d = (z.i - j + z.p) % z.p;
+        MPI_Count size = 0;
+        PCOLL_CHECK(pcoll__type_size(pcoll__a2a_stype(&v->a, d), &size), rc, out);
+        z.cur[j] = (int)(v->a.scounts[d] * size / bsize);
+    }
     rc = z.p == 1 ? pcoll__a2a_self_copy(plan, &v->a) : rounds(plan, &z);
 out:
     return rc;

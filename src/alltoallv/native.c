@@ -2,6 +2,7 @@
  * alltoallv `native`: the MPI's own MPI_Alltoallv (core/native.h), with the
  * counts and displacements as ints where they fit, else MPI-4's
  * MPI_Alltoallv_c (an MPI without it cannot serve such sizes: refused).
+ * alltoallw's native plans the same way with its own calls.
  */
 #include <limits.h>
 
@@ -10,11 +11,7 @@
 #include "core/native.h"
 #include "core/pmpi.h"
 
-typedef struct vargs {
-    pcoll__a2a_args_t a;
-    int *ints;          /* scounts, sdispls, rcounts, rdispls (p each); NULL: wide */
-    int p;
-} vargs_t;
+typedef pcoll__a2av_native_t vargs_t;
 
 static const void *send_of(const vargs_t *v)
 {
@@ -88,20 +85,27 @@ static int as_ints(pcoll_plan_t *plan, vargs_t *v)
     return 1;
 }
 
-int pcoll__alltoallv_native(pcoll_plan_t *plan, const void *args)
+int pcoll__a2av_native_plan(pcoll_plan_t *plan, const void *args,
+                            const pcoll__native_calls_t *c, const char *coll)
 {
     vargs_t v = {.a = ((const pcoll__a2av_args_t *)args)->a, .p = plan->size};
     int fit = as_ints(plan, &v);
     if (fit < 0)
-        return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv native: counts");
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s native: counts", coll);
     if (!fit) {
 #if MPI_VERSION >= 4
         v.ints = NULL;
 #else
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
-                            "alltoallv native: counts or displacements past INT_MAX need "
-                            "MPI-4's MPI_Alltoallv_c");
+                            "%s native: counts or displacements past INT_MAX need MPI-4's "
+                            "large-count call",
+                            coll);
 #endif
     }
-    return pcoll__native_plan(plan, &calls, &v, sizeof v);
+    return pcoll__native_plan(plan, c, &v, sizeof v);
+}
+
+int pcoll__alltoallv_native(pcoll_plan_t *plan, const void *args)
+{
+    return pcoll__a2av_native_plan(plan, args, &calls, "alltoallv");
 }

@@ -1,6 +1,8 @@
 /*
  * alltoallv: the descriptor and the public calls pcoll_alltoallv_init and
  * pcoll_alltoallv (and the drop-in's local plans), through the entry path.
+ * Its hooks but the choice serve alltoallw too (api/alltoallw.c): a type
+ * per peer where the arguments carry type arrays, byte displacements.
  *
  * Persistent init does all the analysis once: one reduction gives every
  * rank's verdict and the smallest and largest element size over all ranks
@@ -29,23 +31,7 @@
 
 _Static_assert(sizeof(pcoll__a2av_args_t) <= PCOLL__ARGS_MAX, "alltoallv arguments");
 
-/* alltoallv's arguments as the public call gives them. */
-typedef struct raw {
-    const void *sendbuf;
-    const int *scounts, *sdispls;
-    MPI_Datatype sendtype;
-    void *recvbuf;
-    const int *rcounts, *rdispls;
-    MPI_Datatype recvtype;
-    /* Negative displacements accepted (the drop-in: MPI's own arguments,
-     * whose buffers reach below the pointer); the public calls refuse them,
-     * since a block below the buffer is most often a mistake. */
-    int negative_ok;
-    /* The large-count forms: their arrays instead of the four above. */
-    int wide;
-    const MPI_Count *wscounts, *wrcounts;
-    const MPI_Aint *wsdispls, *wrdispls;
-} raw_t;
+typedef pcoll__a2av_raw_t raw_t;
 
 static pcoll__a2av_args_t *args_of(pcoll__call_t *c)
 {
@@ -60,18 +46,36 @@ typedef struct side {
     const int *counts, *displs;
     const MPI_Count *wcounts;
     const MPI_Aint *wdispls;
+    const MPI_Datatype *types; /* alltoallw's */
+    int w;                     /* alltoallw: types expected */
 } side_t;
 
 static side_t side_of(const raw_t *r, int send)
 {
     if (send && r->sendbuf != MPI_IN_PLACE)
-        return (side_t){r->scounts, r->sdispls, r->wscounts, r->wsdispls};
-    return (side_t){r->rcounts, r->rdispls, r->wrcounts, r->wrdispls};
+        return (side_t){r->scounts, r->sdispls, r->wscounts, r->wsdispls, r->stypes, r->w};
+    return (side_t){r->rcounts, r->rdispls, r->wrcounts, r->wrdispls, r->rtypes, r->w};
+}
+
+/* The size of peer's send / receive type. */
+static MPI_Count ssize(const pcoll__a2a_args_t *a, int peer)
+{
+    MPI_Count size = 0;
+    pcoll__type_size(pcoll__a2a_stype(a, peer), &size);
+    return size;
+}
+
+static MPI_Count rsize(const pcoll__a2a_args_t *a, int peer)
+{
+    MPI_Count size = 0;
+    pcoll__type_size(pcoll__a2a_rtype(a, peer), &size);
+    return size;
 }
 
 static int side_null(const side_t *s)
 {
-    return s->wcounts || s->wdispls ? !s->wcounts || !s->wdispls : !s->counts || !s->displs;
+    return (s->w && !s->types) ||
+           (s->wcounts || s->wdispls ? !s->wcounts || !s->wdispls : !s->counts || !s->displs);
 }
 
 static MPI_Count side_count(const side_t *s, int i)
@@ -90,7 +94,8 @@ static int check_counts(const raw_t *r, const side_t *s, int p, const char *what
 {
     int i;
     if (side_null(s))
-        return pcoll__error(PCOLL_ERR_ARG, "%s: %s counts or displacements are NULL", fn, what);
+        return pcoll__error(PCOLL_ERR_ARG, "%s: %s counts, displacements or types are NULL", fn,
+                            what);
     for (i = 0; i < p; i++)
         if (side_count(s, i) < 0 || (side_displ(s, i) < 0 && !r->negative_ok))
             return pcoll__error(PCOLL_ERR_ARG, "%s: %s count or displacement %d is negative", fn,
@@ -154,22 +159,26 @@ static int by_start(const void *x, const void *y)
 static int check_overlap(const pcoll__a2a_args_t *a, int p, const char *fn)
 {
     region_t *r;
-    MPI_Aint tlb, text, lb, ext;
-    MPI_Count size = 0;
     int i, n = 0, rc = PCOLL_SUCCESS;
-    pcoll__type_size(a->recvtype, &size);
-    pcoll__type_true_extent(a->recvtype, &tlb, &text);
-    pcoll__type_extent(a->recvtype, &lb, &ext);
-    if (text != size || ext != size)
-        return PCOLL_SUCCESS;
     if (!(r = pcoll__malloc(sizeof *r * (size_t)(p ? p : 1))))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: overlap check", fn);
-    for (i = 0; i < p; i++)
-        if (a->rcounts[i] > 0) {
+    for (i = 0; i < p && n >= 0; i++) {
+        MPI_Datatype t = pcoll__a2a_rtype(a, i);
+        MPI_Aint tlb, text, lb, ext;
+        if (a->rcounts[i] == 0)
+            continue;
+        pcoll__type_true_extent(t, &tlb, &text);
+        pcoll__type_extent(t, &lb, &ext);
+        if (text != rsize(a, i) || ext != text) {
+            n = -1; /* holes: not checked */
+        } else {
             r[n].lo = a->rdispls[i] * a->rext + tlb;
-            r[n++].hi = (a->rdispls[i] + (MPI_Aint)a->rcounts[i] - 1) * a->rext + tlb + text;
+            r[n].hi = r[n].lo + ((MPI_Aint)a->rcounts[i] - 1) * ext + text;
+            n++;
         }
-    qsort(r, (size_t)n, sizeof *r, by_start);
+    }
+    if (n > 0)
+        qsort(r, (size_t)n, sizeof *r, by_start);
     for (i = 1; i < n && rc == PCOLL_SUCCESS; i++)
         if (r[i].lo < r[i - 1].hi)
             rc = pcoll__error(PCOLL_ERR_ARG, "%s: receive blocks overlap", fn);
@@ -177,35 +186,44 @@ static int check_overlap(const pcoll__a2a_args_t *a, int p, const char *fn)
     return rc;
 }
 
-/* The basic type both signatures are made of, if any. */
-static void find_basic(pcoll__a2av_args_t *v)
+/* Whether type's signature is one run of the basic type *basic (set by the
+ * first type that comes; *unit: the basic items one item of type holds). */
+static int one_basic(MPI_Datatype type, MPI_Datatype *basic, int *unit)
 {
-    pcoll__sig_t s = {0}, r = {0};
-    v->basic = MPI_DATATYPE_NULL;
-    if (pcoll__sig_of(v->a.sendtype, 1, &s) == PCOLL_SUCCESS &&
-        pcoll__sig_of(v->a.recvtype, 1, &r) == PCOLL_SUCCESS && s.nruns == 1 && r.nruns == 1 &&
-        s.types[0] == r.types[0] && s.counts[0] <= INT_MAX && r.counts[0] <= INT_MAX) {
-        v->basic = s.types[0];
-        v->sunit = (int)s.counts[0];
-        v->runit = (int)r.counts[0];
-    }
+    pcoll__sig_t s = {0};
+    int ok = pcoll__sig_of(type, 1, &s) == PCOLL_SUCCESS && s.nruns == 1 &&
+             s.counts[0] <= INT_MAX && (*basic == MPI_DATATYPE_NULL || *basic == s.types[0]);
+    if (ok)
+        *basic = s.types[0], *unit = (int)s.counts[0];
     pcoll__sig_free(&s);
-    pcoll__sig_free(&r);
+    return ok;
+}
+
+/* The basic type both signatures are made of, if any (alltoallw: the
+ * types of every peer with data to move). */
+static void find_basic(pcoll__a2av_args_t *v, int p)
+{
+    const pcoll__a2a_args_t *a = &v->a;
+    MPI_Datatype basic = MPI_DATATYPE_NULL;
+    int i, n = a->rtypes ? p : 1, ok = 1;
+    for (i = 0; i < n && ok; i++) {
+        if (!a->rtypes || a->scounts[i] > 0)
+            ok = one_basic(pcoll__a2a_stype(a, i), &basic, &v->sunit);
+        if (ok && (!a->rtypes || a->rcounts[i] > 0))
+            ok = one_basic(pcoll__a2a_rtype(a, i), &basic, &v->runit);
+    }
+    v->basic = ok ? basic : MPI_DATATYPE_NULL;
 }
 
 /* The largest block in bytes, send or receive. */
 static long long largest(const pcoll__a2a_args_t *a, int p)
 {
-    MPI_Count ss = 0, rs = 0;
     long long m = 0;
     int i;
-    pcoll__type_size(a->sendtype, &ss);
-    pcoll__type_size(a->recvtype, &rs);
     for (i = 0; i < p; i++) {
-        long long b = (long long)a->scounts[i] * ss > (long long)a->rcounts[i] * rs
-                          ? (long long)a->scounts[i] * ss
-                          : (long long)a->rcounts[i] * rs;
-        m = b > m ? b : m;
+        long long s = (long long)a->scounts[i] * ssize(a, i), r = (long long)a->rcounts[i] * rsize(a, i);
+        m = s > m ? s : m;
+        m = r > m ? r : m;
     }
     return m;
 }
@@ -220,21 +238,43 @@ static int any_count(const MPI_Count *counts, int p)
     return 0;
 }
 
+/* One side's buffer (alltoallw: checked with every peer's type). */
+static int check_side(const void *buf, const MPI_Count *counts, MPI_Datatype type,
+                      const MPI_Datatype *types, int p, const char *what, const char *fn)
+{
+    int i, rc = PCOLL_SUCCESS;
+    if (!types)
+        return pcoll__check_buffer(buf, any_count(counts, p), type, what, fn);
+    for (i = 0; i < p && rc == PCOLL_SUCCESS; i++)
+        rc = pcoll__check_buffer(buf, counts[i] > 0, types[i], what, fn);
+    return rc;
+}
+
 /* recvbuf may not be MPI_IN_PLACE; no buffer NULL with data to hold (but
  * MPI_BOTTOM with a type of absolute addresses). */
 static int check_buffers(const raw_t *r, const pcoll__a2a_args_t *a, int p, const char *fn)
 {
-    int rc = pcoll__check_buffer(r->recvbuf, any_count(a->rcounts, p), r->recvtype, "recvbuf",
-                                 fn);
+    int rc = check_side(r->recvbuf, a->rcounts, r->recvtype, a->rtypes, p, "recvbuf", fn);
     if (rc == PCOLL_SUCCESS && r->sendbuf != MPI_IN_PLACE)
-        rc = pcoll__check_buffer(r->sendbuf, any_count(a->scounts, p), r->sendtype, "sendbuf",
-                                 fn);
+        rc = check_side(r->sendbuf, a->scounts, r->sendtype, a->stypes, p, "sendbuf", fn);
+    return rc;
+}
+
+/* One side's type, or (alltoallw) every peer's. */
+static int check_types(const side_t *s, MPI_Datatype type, int p, const char *what,
+                       const char *fn)
+{
+    int i, rc = PCOLL_SUCCESS;
+    if (!s->w)
+        return pcoll__check_type(type, what, fn);
+    for (i = 0; i < p && rc == PCOLL_SUCCESS; i++)
+        rc = pcoll__check_type(s->types[i], what, fn);
     return rc;
 }
 
 /* Local checks; fill the arguments (nothing allocated that outlives the
  * call).  The sizes over all ranks are unknown (-1) until the agreement. */
-static int a2av_check(pcoll__call_t *c)
+int pcoll__a2av_check(pcoll__call_t *c)
 {
     const raw_t *r = c->raw;
     pcoll__a2av_args_t *v = args_of(c);
@@ -249,19 +289,26 @@ static int a2av_check(pcoll__call_t *c)
         sendbuf = r->recvbuf, sendtype = r->recvtype;
     PCOLL_CHECK(check_counts(r, &rs, c->p, "receive", c->fn), rc, out);
     PCOLL_CHECK(check_counts(r, &ss, c->p, "send", c->fn), rc, out);
-    PCOLL_CHECK(pcoll__check_type(r->recvtype, "recvtype", c->fn), rc, out);
-    PCOLL_CHECK(pcoll__check_type(sendtype, "sendtype", c->fn), rc, out);
+    PCOLL_CHECK(check_types(&rs, r->recvtype, c->p, r->w ? "recvtypes" : "recvtype", c->fn),
+                rc, out);
+    PCOLL_CHECK(check_types(&ss, sendtype, c->p, r->w ? "sendtypes" : "sendtype", c->fn), rc,
+                out);
+    a->stypes = ss.types, a->rtypes = rs.types;
     PCOLL_CHECK(widen(c, a), rc, out);
     PCOLL_CHECK(check_buffers(r, a, c->p, c->fn), rc, out);
     a->sendbuf = sendbuf, a->sendtype = sendtype;
     a->recvbuf = r->recvbuf, a->recvtype = r->recvtype;
-    pcoll__type_extent(sendtype, &lb, &a->sext);
-    pcoll__type_extent(r->recvtype, &lb, &a->rext);
+    /* alltoallw's displacements are in bytes. */
+    a->sext = a->rext = 1;
+    if (!r->w) {
+        pcoll__type_extent(sendtype, &lb, &a->sext);
+        pcoll__type_extent(r->recvtype, &lb, &a->rext);
+    }
     a->blockbytes = largest(a, c->p);
     v->minbytes = v->maxbytes = -1;
-    v->native_ok = MPI_VERSION >= 4;
+    v->native_ok = MPI_VERSION >= 4 || (r->w && !r->wide);
     PCOLL_CHECK(check_overlap(a, c->p, c->fn), rc, out);
-    find_basic(v);
+    find_basic(v, c->p);
 out:
     return rc;
 }
@@ -272,18 +319,15 @@ out:
 static int check_pairs(MPI_Comm comm, const pcoll__a2a_args_t *a, int p, int *ok)
 {
     long long *out = pcoll__malloc(sizeof(long long) * 2 * (size_t)p);
-    MPI_Count ss = 0, rs = 0;
     int i;
     if (!out)
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv: count check");
-    pcoll__type_size(a->sendtype, &ss);
-    pcoll__type_size(a->recvtype, &rs);
     for (i = 0; i < p; i++)
-        out[i] = (long long)a->scounts[i] * ss;
+        out[i] = (long long)a->scounts[i] * ssize(a, i);
     *ok = PCOLL__MPI(Alltoall)(out, 1, MPI_LONG_LONG, out + p, 1, MPI_LONG_LONG, comm) ==
           MPI_SUCCESS;
     for (i = 0; i < p && *ok; i++)
-        *ok = out[p + i] == (long long)a->rcounts[i] * rs;
+        *ok = out[p + i] == (long long)a->rcounts[i] * rsize(a, i);
     pcoll__free(out);
     return PCOLL_SUCCESS;
 }
@@ -316,24 +360,20 @@ static int all_ints(const pcoll__a2a_args_t *a, int p)
 /* Smallest element in bytes (over both directions, all peers). */
 static long long smallest(const pcoll__a2a_args_t *a, int p)
 {
-    MPI_Count rs = 0;
     long long m = -1;
     int i;
-    pcoll__type_size(a->recvtype, &rs);
     for (i = 0; i < p; i++)
-        if (m < 0 || (long long)a->rcounts[i] * rs < m)
-            m = (long long)a->rcounts[i] * rs;
+        if (m < 0 || (long long)a->rcounts[i] * rsize(a, i) < m)
+            m = (long long)a->rcounts[i] * rsize(a, i);
     return m < 0 ? 0 : m;
 }
 
 /* Bytes this rank receives in all, and from how many peers. */
 static long long received(const pcoll__a2a_args_t *a, int p)
 {
-    MPI_Count rs = 0;
     long long total = 0;
-    pcoll__type_size(a->recvtype, &rs);
     for (int i = 0; i < p; i++)
-        total += (long long)a->rcounts[i] * rs;
+        total += (long long)a->rcounts[i] * rsize(a, i);
     return total;
 }
 
@@ -343,11 +383,11 @@ static long long received(const pcoll__a2a_args_t *a, int p)
  * count or block end (the in-place engine counts in ints), whether every
  * array holds ints (native with MPI-3), the smallest pcoll_aux_bytes set
  * (the in-place choice); then the pairs' byte counts. */
-static int a2av_agree(pcoll__call_t *c, int local)
+int pcoll__a2av_agree(pcoll__call_t *c, int local)
 {
     pcoll__a2av_args_t *v = args_of(c);
     long long vals[11] = {0}, mins[11], maxs[11];
-    MPI_Count bsize = 0, rsize = 0;
+    MPI_Count bsize = 0;
     int rc, ok = 1, p = c->p;
     MPI_Comm comm = c->ctx->dup;
     /* The arguments are known to be valid only when the local checks passed. */
@@ -358,9 +398,9 @@ static int a2av_agree(pcoll__call_t *c, int local)
         vals[3] = v->a.blockbytes, vals[4] = bsize;
         vals[5] = received(&v->a, p);
         vals[6] = v->a.opts.aux_bytes > 0 ? v->a.opts.aux_bytes : LLONG_MAX;
-        pcoll__type_size(v->a.recvtype, &rsize);
-        vals[7] = rsize;
-        vals[8] = lowest(v->a.rdispls, p);
+        vals[7] = rsize(&v->a, 0);
+        /* The in-place engine (alltoallv only) counts in items of one size. */
+        vals[8] = v->a.rtypes ? -1 : lowest(v->a.rdispls, p);
         vals[9] = highest(&v->a, p);
         vals[10] = all_ints(&v->a, p);
     }
@@ -395,14 +435,46 @@ static void key_array(char *to, const side_t *sd, int counts, int p)
         memcpy(to, counts ? sd->counts : sd->displs, sizeof(int) * (size_t)p);
 }
 
+/* Name type in the key's list of types the cache watches; past the list's
+ * room the plan is not cached (alltoallw: many derived types). */
+static void watch(pcoll__key_t *k, MPI_Datatype type)
+{
+    int i;
+    if (k->ntypes > PCOLL__CACHE_TYPES || type == MPI_DATATYPE_NULL ||
+        pcoll__type_is_named(type))
+        return;
+    for (i = 0; i < k->ntypes; i++)
+        if (k->types[i] == type)
+            return;
+    if (k->ntypes == PCOLL__CACHE_TYPES)
+        k->ntypes = PCOLL__KEY_UNCACHED;
+    else
+        k->types[k->ntypes++] = type;
+}
+
+/* One side's types (alltoallw) into the key and the watched types. */
+static void key_types(pcoll__key_t *k, MPI_Datatype *to, const side_t *sd, MPI_Datatype type,
+                      int p)
+{
+    int i;
+    if (!sd->w) {
+        watch(k, type);
+        return;
+    }
+    memcpy(to, sd->types, sizeof(MPI_Datatype) * (size_t)p);
+    for (i = 0; i < p; i++)
+        watch(k, sd->types[i]);
+}
+
 /* The key: buffers and types, then the four arrays as the call gave them
- * (send ones zero in place). */
-static int a2av_key(pcoll__call_t *c, pcoll__key_t *k)
+ * (send ones zero in place), then alltoallw's type arrays. */
+int pcoll__a2av_key(pcoll__call_t *c, pcoll__key_t *k)
 {
     const raw_t *r = c->raw;
     side_t ss = side_of(r, 1), rs = side_of(r, 0);
     size_t count_b = (r->wide ? sizeof(MPI_Count) : sizeof(int)) * (size_t)c->p;
     size_t displ_b = (r->wide ? sizeof(MPI_Aint) : sizeof(int)) * (size_t)c->p;
+    size_t types_b = r->w ? sizeof(MPI_Datatype) * (size_t)c->p : 0;
     int inplace = r->sendbuf == MPI_IN_PLACE;
     raw_t *kr;
     char *arrays;
@@ -412,19 +484,21 @@ static int a2av_key(pcoll__call_t *c, pcoll__key_t *k)
         return check_counts(r, &rs, c->p, "receive", c->fn);
     if (!inplace && side_null(&ss))
         return check_counts(r, &ss, c->p, "send", c->fn);
-    if (!(kr = pcoll__key_put(k, sizeof *kr + 2 * (count_b + displ_b))))
+    if (!(kr = pcoll__key_put(k, sizeof *kr + 2 * (count_b + displ_b + types_b))))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
     arrays = (char *)(kr + 1);
     kr->sendbuf = r->sendbuf, kr->recvbuf = r->recvbuf, kr->recvtype = r->recvtype;
-    kr->negative_ok = r->negative_ok, kr->wide = r->wide;
+    kr->negative_ok = r->negative_ok, kr->wide = r->wide, kr->w = r->w;
     key_array(arrays + count_b + displ_b, &rs, 1, c->p);
     key_array(arrays + 2 * count_b + displ_b, &rs, 0, c->p);
-    k->types[k->ntypes++] = r->recvtype;
+    key_types(k, (MPI_Datatype *)(void *)(arrays + 2 * (count_b + displ_b) + types_b), &rs,
+              r->recvtype, c->p);
     if (!inplace) {
         kr->sendtype = r->sendtype;
         key_array(arrays, &ss, 1, c->p);
         key_array(arrays + count_b, &ss, 0, c->p);
-        k->types[k->ntypes++] = r->sendtype;
+        key_types(k, (MPI_Datatype *)(void *)(arrays + 2 * (count_b + displ_b)), &ss,
+                  r->sendtype, c->p);
     }
     return PCOLL_SUCCESS;
 }
@@ -439,9 +513,34 @@ static int a2av_choose(pcoll__call_t *c)
     return algo;
 }
 
+/* alltoallw: every peer's types into the plan, each kept (a type that
+ * repeats the previous peer's shares its copy); in place the send types are
+ * the receive types. */
+static int keep_type_arrays(pcoll_plan_t *plan, pcoll__a2a_args_t *a)
+{
+    int p = plan->size, i, k, rc = PCOLL_SUCCESS;
+    MPI_Datatype *types = pcoll__plan_alloc(plan, 2 * (size_t)p * sizeof *types);
+    if (!types)
+        return pcoll__error(PCOLL_ERR_NOMEM, "alltoallw: types");
+    for (k = 0; k < 2 && rc == PCOLL_SUCCESS; k++) {
+        const MPI_Datatype *from = k ? a->rtypes : a->stypes;
+        MPI_Datatype *to = types + (size_t)k * (size_t)p;
+        for (i = 0; i < p && rc == PCOLL_SUCCESS; i++) {
+            to[i] = from[i];
+            if (i > 0 && from[i] == from[i - 1])
+                to[i] = to[i - 1];
+            else
+                rc = pcoll__plan_keep_type(plan, &to[i]);
+        }
+    }
+    a->stypes = a->inplace ? types + p : types;
+    a->rtypes = types + p;
+    return rc;
+}
+
 /* Copy the counts and displacements into the plan (the caller's arrays may
  * be freed after init), and keep the types. */
-static int a2av_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
+int pcoll__a2av_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
 {
     pcoll__a2a_args_t *a = &args_of(c)->a;
     size_t p = (size_t)plan->size;
@@ -455,18 +554,18 @@ static int a2av_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
     memcpy(displs + p, a->rdispls, p * sizeof *displs);
     a->scounts = counts, a->rcounts = counts + p;
     a->sdispls = displs, a->rdispls = displs + p;
-    return pcoll__alltoall_keep_types(plan, a);
+    return a->rtypes ? keep_type_arrays(plan, a) : pcoll__alltoall_keep_types(plan, a);
 }
 
 static const pcoll__coll_t alltoallv = {
     .name = "alltoallv",
     .table = &pcoll__alltoallv_table,
     .opts_offset = offsetof(pcoll__a2av_args_t, a.opts),
-    .check = a2av_check,
-    .agree = a2av_agree,
-    .key = a2av_key,
+    .check = pcoll__a2av_check,
+    .agree = pcoll__a2av_agree,
+    .key = pcoll__a2av_key,
     .choose = a2av_choose,
-    .prepare = a2av_prepare,
+    .prepare = pcoll__a2av_prepare,
 };
 
 int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],

@@ -40,7 +40,52 @@ int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const i
                                      MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                      pcoll_plan_t **plan);
 
+/* alltoallw in any mode with MPI's own arguments (negative displacements
+ * accepted, as for alltoallv). */
+int pcoll__alltoallw_dropin(pcoll__mode_t mode, const void *sendbuf, const int sendcounts[],
+                            const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                            const int recvcounts[], const int rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                            pcoll_plan_t **plan);
+/* The same with the large-count forms' arrays. */
+int pcoll__alltoallw_dropin_c(pcoll__mode_t mode, const void *sendbuf,
+                              const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                              pcoll_plan_t **plan);
+
 /* ---- shared by the descriptors ----------------------------------------- */
+
+/* alltoallv's and alltoallw's arguments as the public call gives them. */
+typedef struct pcoll__a2av_raw {
+    const void *sendbuf;
+    const int *scounts, *sdispls;
+    MPI_Datatype sendtype;
+    void *recvbuf;
+    const int *rcounts, *rdispls;
+    MPI_Datatype recvtype;
+    /* Negative displacements accepted (the drop-in: MPI's own arguments,
+     * whose buffers reach below the pointer); the public calls refuse them,
+     * since a block below the buffer is most often a mistake. */
+    int negative_ok;
+    /* The large-count forms: their arrays instead of the four above. */
+    int wide;
+    const MPI_Count *wscounts, *wrcounts;
+    const MPI_Aint *wsdispls, *wrdispls;
+    /* alltoallw: a type per peer instead of sendtype and recvtype, and the
+     * displacements in bytes. */
+    int w;
+    const MPI_Datatype *stypes, *rtypes;
+} pcoll__a2av_raw_t;
+
+/* The hooks alltoallv's descriptor lends alltoallw's (api/alltoallv.c):
+ * checks, agreement, one-shot key and preparation of pcoll__a2av_raw_t
+ * into pcoll__a2av_args_t. */
+int pcoll__a2av_check(pcoll__call_t *c);
+int pcoll__a2av_agree(pcoll__call_t *c, int local);
+int pcoll__a2av_key(pcoll__call_t *c, pcoll__key_t *k);
+int pcoll__a2av_prepare(pcoll__call_t *c, pcoll_plan_t *plan);
 
 /* alltoall's local checks of the call's six arguments (the first six
  * fields of r, as the public call gives them) into *a (MPI_IN_PLACE

@@ -162,19 +162,24 @@ static int oneshot_uncached(const pcoll__call_t *c)
 }
 
 /* Look the call up in the cache, else build its plan (no communication)
- * and hand it to the cache; *plan is owned by the cache. */
+ * and hand it to the cache; *plan is owned by the cache, unless the key
+ * names too many types to be cached (k->ntypes PCOLL__KEY_UNCACHED: the
+ * caller frees it). */
 static int cached_plan(pcoll__call_t *c, pcoll__key_t *k, pcoll_plan_t **plan)
 {
-    int rc;
+    int rc, uncached;
     if ((rc = c->coll->key(c, k)) != PCOLL_SUCCESS)
         return rc;
     memcpy(k->bytes, &c->opts, sizeof c->opts);
-    if ((*plan = pcoll__cache_find(c->ctx, k->bytes, k->len)))
+    uncached = k->ntypes == PCOLL__KEY_UNCACHED;
+    if (!uncached && (*plan = pcoll__cache_find(c->ctx, k->bytes, k->len)))
         return PCOLL_SUCCESS;
     fresh_args(c);
     PCOLL_CHECK(c->coll->check(c), rc, out);
     c->algo = c->coll->choose(c);
     PCOLL_CHECK(build(c, PCOLL__ONESHOT_TAG, plan), rc, out);
+    if (uncached)
+        return PCOLL_SUCCESS;
     rc = pcoll__cache_add(c->ctx, k->bytes, k->len, k->types, k->ntypes, *plan,
                           pcoll__plan_destroy);
     if (rc != PCOLL_SUCCESS)
@@ -200,6 +205,8 @@ static int oneshot(pcoll__call_t *c)
     rc = cached_plan(c, &k, &plan);
     if (rc == PCOLL_SUCCESS)
         rc = pcoll__plan_run(plan);
+    if (k.ntypes == PCOLL__KEY_UNCACHED)
+        pcoll__plan_destroy(plan);
     key_free(&k);
     return rc;
 }

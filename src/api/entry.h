@@ -37,12 +37,15 @@ typedef enum pcoll__mode {
 #define PCOLL__ARGS_MAX 512
 
 /* A one-shot cache key: the path's part (the options) then the
- * collective's (arguments), and the datatypes it names. */
+ * collective's (arguments), and the derived datatypes it names, which the
+ * cache watches.  A key naming more than the cache can watch sets ntypes to
+ * PCOLL__KEY_UNCACHED: its plan is built, run and freed on every call. */
 #define PCOLL__KEY_INLINE 512
+#define PCOLL__KEY_UNCACHED (PCOLL__CACHE_TYPES + 1)
 typedef struct pcoll__key {
     unsigned char *bytes;
     size_t len;
-    MPI_Datatype types[2];
+    MPI_Datatype types[PCOLL__CACHE_TYPES];
     int ntypes;
     _Alignas(max_align_t) unsigned char inline_bytes[PCOLL__KEY_INLINE];
 } pcoll__key_t;

@@ -35,10 +35,10 @@
 /* The collective names a rule may give; reduce_scatter_block rules belong
  * to the reduce_scatter table. */
 enum { COLL_ALLTOALL, COLL_ALLTOALLV, COLL_ALLTOALLV_INPLACE, COLL_RS, COLL_RS_BLOCK,
-       COLL_ALLTOALL_MULTI, NCOLLS };
+       COLL_ALLTOALL_MULTI, COLL_ALLTOALLW, NCOLLS };
 static const char *const coll_names[NCOLLS] = {
     "alltoall", "alltoallv", "alltoallv_inplace", "reduce_scatter", "reduce_scatter_block",
-    "alltoall_multi"};
+    "alltoall_multi", "alltoallw"};
 
 /* The ranges of a rule. */
 enum { RANGE_COMM_SIZE, RANGE_RPN, RANGE_BYTES, NRANGES };

@@ -25,10 +25,12 @@ static const char *const functions[PCOLL__DROPIN_NCOLL][PCOLL__DROPIN_NFORMS] = 
     {"MPI_Alltoallv", "MPI_Ialltoallv", "MPI_Alltoallv_init"},
     {"MPI_Reduce_scatter", "MPI_Ireduce_scatter", "MPI_Reduce_scatter_init"},
     {"MPI_Reduce_scatter_block", "MPI_Ireduce_scatter_block", "MPI_Reduce_scatter_block_init"},
+    {"MPI_Alltoallw", "MPI_Ialltoallw", "MPI_Alltoallw_init"},
 };
 /* pcoll's algorithm table of each collective. */
 static const char *const tables[PCOLL__DROPIN_NCOLL] = {"alltoall", "alltoallv",
-                                                       "reduce_scatter", "reduce_scatter"};
+                                                       "reduce_scatter", "reduce_scatter",
+                                                       "alltoallw"};
 static const char *const reasons[PCOLL__DROPIN_NREASONS] = {
     "not an intracommunicator", "pcoll ERR_ARG",
     "pcoll ERR_UNSUPPORTED", "pcoll ERR_MISMATCH", "pcoll ERR_STATE"};

@@ -85,9 +85,7 @@ static const pcoll__algo_t inplace_algos[] = {
 const pcoll__algo_table_t pcoll__alltoallv_inplace_table = {
     "alltoallv_inplace", "PCOLL_ALLTOALLV_INPLACE_ALGORITHM", inplace_algos, 1};
 
-/* Whether the Bruck variants can count an element in basic items (ints):
- * the same on every rank (maxbytes and basic are agreed). */
-static int bruck_fits(const pcoll__a2av_args_t *v)
+int pcoll__select_bruck_fits(const pcoll__a2av_args_t *v)
 {
     MPI_Count bsize = 0;
     return v->basic != MPI_DATATYPE_NULL && pcoll__type_size(v->basic, &bsize) == PCOLL_SUCCESS &&
@@ -123,11 +121,11 @@ static int choose_global(const pcoll__a2av_args_t *v, const pcoll__shape_t *s)
                                                                    v->aux_bytes)
                    ? V_INPLACE
                    : v->native_ok ? V_NATIVE : V_PAIRWISE;
-    if (bruck_fits(v) && pcoll__alltoallv_regular(v) &&
+    if (pcoll__select_bruck_fits(v) && pcoll__alltoallv_regular(v) &&
         pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) < best) {
         best = pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes);
         algo = V_BRUCK_ZEROCOPY;
-    } else if (bruck_fits(v) && padded < best) {
+    } else if (pcoll__select_bruck_fits(v) && padded < best) {
         best = padded;
         algo = V_PADDED_BRUCK;
     }

@@ -14,6 +14,7 @@
 #include "core/native.h"
 #include "model/cost.h"
 #include "alltoallv/alltoallv.h"
+#include "alltoallw/alltoallw.h"
 #include "reduce_scatter/reduce_scatter.h"
 
 /* The job's shape as the choices see it: the communicator size and the
@@ -33,6 +34,7 @@ extern const pcoll__algo_table_t pcoll__alltoall_table;
 extern const pcoll__algo_table_t pcoll__alltoall_multi_table;
 extern const pcoll__algo_table_t pcoll__alltoallv_table;
 extern const pcoll__algo_table_t pcoll__alltoallv_inplace_table;
+extern const pcoll__algo_table_t pcoll__alltoallw_table;
 extern const pcoll__algo_table_t pcoll__reduce_scatter_table;
 
 /* alltoall: requested, else a tuning file's rule, else by cost (native
@@ -53,6 +55,17 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
                             pcoll__opts_t *tuned);
 /* Persistent auto: as pcoll__select_alltoall_hier (collective). */
 int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen);
+
+/* Whether alltoallv's Bruck variants (and alltoallw's zero-copy Bruck) can
+ * count an element in basic items (ints): the same on every rank (maxbytes
+ * and basic are agreed). */
+int pcoll__select_bruck_fits(const pcoll__a2av_args_t *v);
+
+/* alltoallw: requested, else by the sizes every rank agreed on (persistent:
+ * a direct exchange, zero-copy Bruck or native by the cost model) or by p
+ * and the MPI (one-shot and local); in place the MPI's own. */
+int pcoll__select_alltoallw(const pcoll__a2av_args_t *v, const pcoll__shape_t *s,
+                            pcoll__opts_t *tuned);
 
 /* reduce_scatter (both forms): requested, else by cost among the
  * algorithms the op allows. */

@@ -30,7 +30,8 @@ enum {
     START, STARTALL, WAIT, WAITALL, WAITANY, WAITSOME, TEST, TESTALL, TESTANY, TESTSOME,
     REQUEST_FREE, REQUEST_GET_STATUS, ALLTOALL, ALLTOALLV, REDUCE_SCATTER,
     REDUCE_SCATTER_BLOCK, IALLTOALL, IALLTOALLV, IREDUCE_SCATTER, IREDUCE_SCATTER_BLOCK,
-    ALLTOALL_INIT, ALLTOALLV_INIT, REDUCE_SCATTER_INIT, REDUCE_SCATTER_BLOCK_INIT, NFUNCS
+    ALLTOALL_INIT, ALLTOALLV_INIT, REDUCE_SCATTER_INIT, REDUCE_SCATTER_BLOCK_INIT, ALLTOALLW,
+    IALLTOALLW, ALLTOALLW_INIT, NFUNCS
 };
 
 static const char *const names[NFUNCS] = {
@@ -39,7 +40,8 @@ static const char *const names[NFUNCS] = {
     "MPI_Request_get_status", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Reduce_scatter",
     "MPI_Reduce_scatter_block", "MPI_Ialltoall", "MPI_Ialltoallv", "MPI_Ireduce_scatter",
     "MPI_Ireduce_scatter_block", "MPI_Alltoall_init", "MPI_Alltoallv_init",
-    "MPI_Reduce_scatter_init", "MPI_Reduce_scatter_block_init"};
+    "MPI_Reduce_scatter_init", "MPI_Reduce_scatter_block_init", "MPI_Alltoallw",
+    "MPI_Ialltoallw", "MPI_Alltoallw_init"};
 
 static int inside;              /* pcoll (or MPI_Finalize) runs */
 static long lib_calls[NFUNCS];  /* calls that arrived then */
@@ -201,6 +203,30 @@ int MPI_Alltoallv_init(const void *sb, const int sc[], const int sd[], MPI_Datat
     return PMPI_Alltoallv_init(sb, sc, sd, st, rb, rc, rd, rt, comm, info, req);
 }
 
+int MPI_Alltoallw(const void *sb, const int sc[], const int sd[], const MPI_Datatype st[],
+                  void *rb, const int rc[], const int rd[], const MPI_Datatype rt[],
+                  MPI_Comm comm)
+{
+    count(ALLTOALLW);
+    return PMPI_Alltoallw(sb, sc, sd, st, rb, rc, rd, rt, comm);
+}
+
+int MPI_Ialltoallw(const void *sb, const int sc[], const int sd[], const MPI_Datatype st[],
+                   void *rb, const int rc[], const int rd[], const MPI_Datatype rt[],
+                   MPI_Comm comm, MPI_Request *req)
+{
+    count(IALLTOALLW);
+    return PMPI_Ialltoallw(sb, sc, sd, st, rb, rc, rd, rt, comm, req);
+}
+
+int MPI_Alltoallw_init(const void *sb, const int sc[], const int sd[], const MPI_Datatype st[],
+                       void *rb, const int rc[], const int rd[], const MPI_Datatype rt[],
+                       MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    count(ALLTOALLW_INIT);
+    return PMPI_Alltoallw_init(sb, sc, sd, st, rb, rc, rd, rt, comm, info, req);
+}
+
 int MPI_Reduce_scatter_init(const void *sb, void *rb, const int rc[], MPI_Datatype t,
                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
@@ -285,6 +311,15 @@ static void one_shot(void)
     a2a_fill(send, recv, n);
     PCOLL(pcoll_alltoallv(send, counts, sd, MPI_INT, recv, rc, rd, MPI_INT, MPI_COMM_WORLD));
     a2a_check("pcoll_alltoallv", recv, n);
+    {
+        MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * (size_t)size);
+        for (i = 0; i < size; i++)
+            types[i] = MPI_INT, sd[i] = rd[i] = i * n * (int)sizeof(int);
+        a2a_fill(send, recv, n);
+        PCOLL(pcoll_alltoallw(send, counts, sd, types, recv, rc, rd, types, MPI_COMM_WORLD));
+        a2a_check("pcoll_alltoallw", recv, n);
+        free(types);
+    }
     for (i = 0; i < n * size; i++)
         send[i] = rank + i;
     PCOLL(pcoll_reduce_scatter_block(send, recv, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD));

@@ -348,6 +348,36 @@ static void test_collective_rule(void)
     unsetenv("PCOLL_TUNING_FILE");
 }
 
+/* An alltoallw rule steers pcoll_alltoallw_init's automatic choice. */
+static void test_alltoallw_rule(void)
+{
+    const char *path = put("w.json", "{\"pcoll_tuning\": 1, \"rules\": [\n"
+                                     "  {\"collective\": \"alltoallw\", \"algorithm\": \"linear\"}\n"
+                                     " ]}\n");
+    MPI_Info info = info_with("pcoll_tuning_file", path);
+    int *ints = malloc(sizeof(int) * 6 * (size_t)pt_size);
+    int *sc = ints + 2 * pt_size, *sd = sc + pt_size, *rd = sd + pt_size, *recv = ints + pt_size;
+    MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * (size_t)pt_size);
+    pcoll_plan_t *plan = NULL;
+    pt_case("an alltoallw rule: persistent alltoallw -> linear");
+    for (int i = 0; i < pt_size; i++) {
+        ints[i] = pt_rank * 100 + i, recv[i] = -1, sc[i] = 1, types[i] = MPI_INT;
+        sd[i] = rd[i] = i * (int)sizeof(int);
+    }
+    if (PT_OK(pcoll_alltoallw_init(ints, sc, sd, types, recv, sc, rd, types, MPI_COMM_WORLD,
+                                   info, &plan))) {
+        is_algorithm(pcoll_plan_algorithm(plan), "linear", "persistent alltoallw, rule");
+        PT_REQUIRE(pcoll_start(plan));
+        PT_REQUIRE(pcoll_wait(plan));
+        for (int i = 0; i < pt_size; i++)
+            pt_check_elem("alltoallw", i, 0, i * 100 + pt_rank, recv[i]);
+    }
+    pcoll_plan_free(&plan);
+    PT_MPI(MPI_Info_free(&info));
+    free(ints);
+    free(types);
+}
+
 /* An algorithm named in the call (or PCOLL_ALGORITHM) overrides the file. */
 static void test_explicit_wins(const char *path)
 {
@@ -468,6 +498,7 @@ int main(int argc, char **argv)
     test_steer_oneshot(steer);
     test_explicit_wins(steer);
     test_collective_rule();
+    test_alltoallw_rule();
     test_malformed();
     test_other_size();
     pt_case_end();

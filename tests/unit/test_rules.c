@@ -132,8 +132,8 @@ static void test_malformed(void)
             HEAD "  {\"collective\": \"alltoall\", \"bytes\": [0, 1.5],"
                  " \"algorithm\": \"linear\"}]}",
             &a2a, 3, "two whole numbers");
-    refused("collective", HEAD "  {\"collective\": \"alltoallw\", \"algorithm\": \"linear\"}]}",
-            &a2a, 3, "unknown collective \"alltoallw\"");
+    refused("collective", HEAD "  {\"collective\": \"allgather\", \"algorithm\": \"linear\"}]}",
+            &a2a, 3, "unknown collective \"allgather\"");
     refused("coll_type", HEAD "  {\"collective\": 1, \"algorithm\": \"linear\"}]}", &a2a, 3,
             "\"collective\" must be a string");
     refused("auto", HEAD "  {\"collective\": \"alltoall\", \"algorithm\": \"auto\"}]}", &a2a, 3,
