@@ -1,5 +1,5 @@
-"""pcoll: planned MPI collectives (alltoall, alltoallv, reduce-scatter) for
-mpi4py programs.
+"""pcoll: planned MPI collectives (alltoall, alltoallv, alltoallw,
+reduce-scatter) for mpi4py programs.
 
     from mpi4py import MPI
     import numpy as np
@@ -18,13 +18,14 @@ mpi4py programs.
 Buffers are anything with the buffer protocol (NumPy arrays), or CuPy
 arrays (__cuda_array_interface__) for a pcoll built with CUDA; messages
 follow mpi4py ([buf, MPI.DOUBLE], [buf, counts, displs, MPI.DOUBLE], or the
-datatype from the buffer's elements); MPI.IN_PLACE as in MPI.  Errors raise
+datatype from the buffer's elements; alltoallw's [buf, (counts, displs),
+types] with byte displacements); MPI.IN_PLACE as in MPI.  Errors raise
 pcoll.Error with pcoll's code (.code, .name) and message (.message).  The
 library is libpcoll (see pcoll._lib: $PCOLL_LIBRARY overrides the copy in
 the package).
 """
-from ._api import (STATUS_CODES, Alltoall, Alltoallv, Error, Plan, ReduceScatter,
-                   ReduceScatterBlock, alltoall, alltoallv, reduce_scatter,
+from ._api import (STATUS_CODES, Alltoall, Alltoallv, Alltoallw, Error, Plan, ReduceScatter,
+                   ReduceScatterBlock, alltoall, alltoallv, alltoallw, reduce_scatter,
                    reduce_scatter_block)
 from ._lib import lib as _clib, path as library_path
 
@@ -33,7 +34,7 @@ globals().update(STATUS_CODES)
 
 def algorithms(collective):
     """The algorithm names of a collective ("alltoall", "alltoallv",
-    "reduce_scatter"), as pcoll_algorithm_name lists them."""
+    "alltoallw", "reduce_scatter"), as pcoll_algorithm_name lists them."""
     names, index = [], 0
     while True:
         name = _clib.pcoll_algorithm_name(collective.encode(), index)
@@ -43,6 +44,6 @@ def algorithms(collective):
         index += 1
 
 
-__all__ = ["Alltoall", "Alltoallv", "Error", "Plan", "ReduceScatter", "ReduceScatterBlock",
-           "alltoall", "alltoallv", "reduce_scatter", "reduce_scatter_block", "algorithms",
-           "library_path"] + sorted(STATUS_CODES)
+__all__ = ["Alltoall", "Alltoallv", "Alltoallw", "Error", "Plan", "ReduceScatter",
+           "ReduceScatterBlock", "alltoall", "alltoallv", "alltoallw", "reduce_scatter",
+           "reduce_scatter_block", "algorithms", "library_path"] + sorted(STATUS_CODES)

@@ -19,7 +19,7 @@ from mpi4py import MPI
 from . import _lib
 from ._lib import lib
 from ._message import (ArgError, IN_PLACE_ADDRESS, block_message, check_span, is_in_place,
-                       items_of, plain_message, vector_message)
+                       items_of, plain_message, vector_message, w_message)
 
 
 def _text(raw):
@@ -86,6 +86,10 @@ def _type(datatype):
     return _lib.handle(datatype, _lib.Datatype)
 
 
+def _types(datatypes):
+    return (_lib.Datatype * len(datatypes))(*[_type(t).value for t in datatypes])
+
+
 def _op(op):
     if not isinstance(op, MPI.Op):
         raise TypeError("op must be an MPI.Op, not %r" % (op,))
@@ -147,6 +151,27 @@ def _alltoallv_poison(comm):
     counts, displs = _counts([-1] * size), _displs([0] * size)
     return [None, counts, displs, _type(MPI.BYTE), None, counts, displs, _type(MPI.BYTE),
             _comm(comm)]
+
+
+# ---- alltoallw -------------------------------------------------------------
+
+def _alltoallw_call(sendbuf, recvbuf, comm):
+    size = comm.Get_size()
+    recv = w_message(recvbuf, size, True, "recvbuf")
+    send = recv if is_in_place(sendbuf) else w_message(sendbuf, size, False, "sendbuf")
+    saddr = IN_PLACE_ADDRESS if is_in_place(sendbuf) else send.address
+    arrays = [_counts(send.counts), _displs(send.displs), _types(send.types),
+              _counts(recv.counts), _displs(recv.displs), _types(recv.types)]
+    return _Call([_addr(saddr), arrays[0], arrays[1], arrays[2],
+                  _addr(recv.address), arrays[3], arrays[4], arrays[5], _comm(comm)],
+                 (send, recv, arrays))
+
+
+def _alltoallw_poison(comm):
+    size = comm.Get_size()
+    counts, displs = _counts([-1] * size), _displs([0] * size)
+    types = _types([MPI.BYTE] * size)
+    return [None, counts, displs, types, None, counts, displs, types, _comm(comm)]
 
 
 # ---- reduce_scatter_block and reduce_scatter --------------------------------
@@ -394,6 +419,22 @@ class Alltoallv(Plan):
                    lambda: _alltoallv_poison(comm), comm, info, algorithm)
 
 
+class Alltoallw(Plan):
+    """pcoll_alltoallw_init: Alltoallw(sendbuf, recvbuf, comm, info=None,
+    algorithm=None).  Messages as in mpi4py's Alltoallw: [buf, (counts,
+    displs), types] or [buf, counts, displs, types], a count, a displacement
+    in bytes and an MPI.Datatype per rank ([buf, types]: one item of each
+    type at byte 0); buf may be MPI.BOTTOM; sendbuf may be MPI.IN_PLACE.
+    The plan keeps its own copies of the types: they may be freed once it
+    is made."""
+
+    _c_init = lib.pcoll_alltoallw_init_c
+
+    def __init__(self, sendbuf, recvbuf, comm, info=None, algorithm=None):
+        self._init(lambda: _alltoallw_call(sendbuf, recvbuf, comm),
+                   lambda: _alltoallw_poison(comm), comm, info, algorithm)
+
+
 class ReduceScatterBlock(Plan):
     """pcoll_reduce_scatter_block_init: ReduceScatterBlock(sendbuf, recvbuf,
     comm, op=MPI.SUM, info=None, algorithm=None).  recvbuf's items are the
@@ -451,6 +492,13 @@ def alltoallv(sendbuf, recvbuf, comm, algorithm=None):
     _one_shot("alltoallv", comm, lib.pcoll_alltoallv_c,
               lambda: _alltoallv_call(sendbuf, recvbuf, comm),
               lambda: Alltoallv(sendbuf, recvbuf, comm, algorithm=algorithm), algorithm)
+
+
+def alltoallw(sendbuf, recvbuf, comm, algorithm=None):
+    """Alltoallw (pcoll_alltoallw); arguments as for the Alltoallw plan."""
+    _one_shot("alltoallw", comm, lib.pcoll_alltoallw_c,
+              lambda: _alltoallw_call(sendbuf, recvbuf, comm),
+              lambda: Alltoallw(sendbuf, recvbuf, comm, algorithm=algorithm), algorithm)
 
 
 def reduce_scatter_block(sendbuf, recvbuf, comm, op=MPI.SUM, algorithm=None):

@@ -71,6 +71,7 @@ _P = ctypes.c_void_p
 _PLAN_OUT = ctypes.POINTER(PlanPtr)
 _COUNTS = ctypes.POINTER(Count)
 _DISPLS = ctypes.POINTER(Aint)
+_TYPES = ctypes.POINTER(Datatype)
 
 _PROTOTYPES = {
     "pcoll_strerror": (ctypes.c_char_p, [ctypes.c_int]),
@@ -80,6 +81,8 @@ _PROTOTYPES = {
                                              Comm, Info, _PLAN_OUT]),
     "pcoll_alltoallv_init_c": (ctypes.c_int, [_P, _COUNTS, _DISPLS, Datatype, _P, _COUNTS,
                                               _DISPLS, Datatype, Comm, Info, _PLAN_OUT]),
+    "pcoll_alltoallw_init_c": (ctypes.c_int, [_P, _COUNTS, _DISPLS, _TYPES, _P, _COUNTS,
+                                              _DISPLS, _TYPES, Comm, Info, _PLAN_OUT]),
     "pcoll_reduce_scatter_block_init_c": (ctypes.c_int, [_P, _P, Count, Datatype, Op, Comm,
                                                          Info, _PLAN_OUT]),
     "pcoll_reduce_scatter_init_c": (ctypes.c_int, [_P, _P, _COUNTS, Datatype, Op, Comm,
@@ -87,6 +90,8 @@ _PROTOTYPES = {
     "pcoll_alltoall_c": (ctypes.c_int, [_P, Count, Datatype, _P, Count, Datatype, Comm]),
     "pcoll_alltoallv_c": (ctypes.c_int, [_P, _COUNTS, _DISPLS, Datatype, _P, _COUNTS,
                                          _DISPLS, Datatype, Comm]),
+    "pcoll_alltoallw_c": (ctypes.c_int, [_P, _COUNTS, _DISPLS, _TYPES, _P, _COUNTS, _DISPLS,
+                                         _TYPES, Comm]),
     "pcoll_reduce_scatter_block_c": (ctypes.c_int, [_P, _P, Count, Datatype, Op, Comm]),
     "pcoll_reduce_scatter_c": (ctypes.c_int, [_P, _P, _COUNTS, Datatype, Op, Comm]),
     "pcoll_start": (ctypes.c_int, [PlanPtr]),

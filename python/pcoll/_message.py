@@ -8,8 +8,10 @@ its element format, the counts from its size) or a list like mpi4py's:
 [buf, datatype], [buf, count, datatype], [buf, counts, displs, datatype],
 [buf, (counts, displs), datatype]; a datatype is an MPI.Datatype or a type
 code ("d", "i4", "Zd").  Counts and displacements are in items of the
-datatype.  Every check here is local: a failure raises ArgError, which the
-caller turns into pcoll.Error(ERR_ARG).
+datatype, except in alltoallw's messages ([buf, (counts, displs), types]:
+a datatype per block, displacements in bytes, as in MPI_Alltoallw).  Every
+check here is local: a failure raises ArgError, which the caller turns into
+pcoll.Error(ERR_ARG).
 """
 import sys
 
@@ -240,6 +242,90 @@ def vector_message(spec, nblocks, writable, role):
     for count, displ in zip(counts, displs):
         check_span(buf, datatype, displ, count, role)
     return Message(buf, counts, displs, datatype)
+
+
+class WMessage:
+    """A parsed alltoallw message: buffer (None for MPI.BOTTOM), address,
+    counts, byte displacements and datatypes, one of each per block."""
+
+    __slots__ = ("buf", "address", "counts", "displs", "types")
+
+    def __init__(self, buf, address, counts, displs, types):
+        self.buf = buf
+        self.address = address
+        self.counts = counts
+        self.displs = displs
+        self.types = types
+
+
+def _as_types(values, n, role):
+    if isinstance(values, (MPI.Datatype, str)):
+        raise ArgError("%s: types must be a sequence of %d datatypes, one per rank"
+                       % (role, n))
+    try:
+        values = list(values)
+    except TypeError:
+        raise ArgError("%s: types must be a sequence of %d datatypes" % (role, n)) from None
+    if len(values) != n:
+        raise ArgError("%s: types has %d entries, the communicator %d ranks"
+                       % (role, len(values), n))
+    for value in values:
+        if not _is_datatype(value):
+            raise ArgError("%s: types holds %r, not an MPI.Datatype" % (role, value))
+    return [_as_datatype(value, role) for value in values]
+
+
+def check_byte_span(buf, datatype, displ, count, role):
+    """count items of datatype from byte displ must lie inside the buffer."""
+    if count == 0:
+        return
+    extent = datatype.Get_extent()[1]
+    true_lb, true_extent = datatype.Get_true_extent()
+    reach = (count - 1) * extent
+    start = displ + true_lb + min(reach, 0)
+    end = displ + true_lb + true_extent + max(reach, 0)
+    if start < 0 or end > buf.nbytes:
+        raise ArgError("%s: %d items of %s at byte %d reach bytes [%d, %d), the buffer "
+                       "holds %d" % (role, count, datatype.Get_name() or "a datatype", displ,
+                                     start, end, buf.nbytes))
+
+
+def w_message(spec, nblocks, writable, role):
+    """[buf, types] | [buf, (counts, displs), types] | [buf, counts, displs,
+    types], as mpi4py's Alltoallw: a count, a displacement in bytes and a
+    datatype per block; [buf, types] means one item of each type at byte 0.
+    buf may be MPI.BOTTOM (the types hold absolute addresses; counts and
+    displacements required)."""
+    if not isinstance(spec, (list, tuple)) or not 2 <= len(spec) <= 4:
+        raise ArgError("%s: expected [buf, (counts, displs), types] or [buf, counts, displs, "
+                       "types]" % role)
+    obj, types = spec[0], spec[-1]
+    if len(spec) == 2:
+        counts = displs = None
+    elif len(spec) == 4:
+        counts, displs = spec[1], spec[2]
+    else:
+        try:
+            counts, displs = spec[1]
+        except (TypeError, ValueError):
+            raise ArgError("%s: expected (counts, displs) as the second item" % role) from None
+    types = _as_types(types, nblocks, role)
+    if obj is MPI.BOTTOM:
+        if counts is None:
+            raise ArgError("%s: MPI.BOTTOM needs counts and displacements" % role)
+        buf, address = None, int(MPI.BOTTOM)
+    else:
+        buf = buffer_of(obj, writable, role)
+        address = buf.address
+    if counts is None:
+        counts, displs = [1] * nblocks, [0] * nblocks
+    else:
+        counts = _as_counts(counts, nblocks, role, "counts")
+        displs = _as_counts(displs, nblocks, role, "displs")
+    if buf is not None:
+        for count, displ, datatype in zip(counts, displs, types):
+            check_byte_span(buf, datatype, displ, count, role)
+    return WMessage(buf, address, counts, displs, types)
 
 
 def plain_message(spec, writable, role):

@@ -22,8 +22,8 @@ def test_error_attributes(comm):
     assert isinstance(err, Exception)
 
 
-@pytest.mark.parametrize("kind", ["alltoall", "alltoallv", "reduce_scatter_block",
-                                  "reduce_scatter"])
+@pytest.mark.parametrize("kind", ["alltoall", "alltoallv", "alltoallw",
+                                  "reduce_scatter_block", "reduce_scatter"])
 def test_bad_input_on_one_rank(comm, kind):
     """The last rank's receive buffer is too short: every rank raises
     ERR_ARG (no rank is left waiting)."""
@@ -34,6 +34,9 @@ def test_bad_input_on_one_rank(comm, kind):
     make = {
         "alltoall": lambda: pcoll.Alltoall(send, [recv, 2, MPI.DOUBLE], comm),
         "alltoallv": lambda: pcoll.Alltoallv(send, [recv, [2] * p], comm),
+        "alltoallw": lambda: pcoll.Alltoallw(
+            [send, ([2] * p, [16 * j for j in range(p)]), [MPI.DOUBLE] * p],
+            [recv, ([2] * p, [16 * j for j in range(p)]), [MPI.DOUBLE] * p], comm),
         "reduce_scatter_block": lambda: pcoll.ReduceScatterBlock(
             send, [block, 2, MPI.DOUBLE], comm),
         "reduce_scatter": lambda: pcoll.ReduceScatter(send, [block, 2], comm, [2] * p),
@@ -43,6 +46,38 @@ def test_bad_input_on_one_rank(comm, kind):
     assert codes == [pcoll.ERR_ARG] * p, message
     if bad:
         assert "pcoll." in message and "recvbuf" in message, message
+
+
+def test_alltoallw_bad_type_on_one_rank(comm):
+    """The last rank passes a datatype it has not committed (a check of the
+    library, not of the binding): ERR_ARG on every rank, for the plan."""
+    p, bad = comm.size, comm.rank == comm.size - 1
+    vector = MPI.DOUBLE.Create_vector(2, 1, 2)
+    if not bad:
+        vector.Commit()
+    send = np.ones(4 * p)
+    recv = np.zeros(4 * p)
+    displs = [32 * j for j in range(p)]
+    code, message = error_of(lambda: pcoll.Alltoallw(
+        [send, ([1] * p, displs), [vector] * p], [recv, ([2] * p, displs), [MPI.DOUBLE] * p],
+        comm))
+    vector.Free()
+    assert same_on_every_rank(comm, code) == [pcoll.ERR_ARG] * p, message
+    if bad:
+        assert "commit" in message, message
+
+
+def test_alltoallw_mismatch(comm):
+    """Rank 0 expects one double more from every peer than they send."""
+    p = comm.size
+    extra = 1 if comm.rank == 0 else 0
+    send = np.ones(2 * p)
+    recv = np.zeros(3 * p)
+    displs = [16 * j for j in range(p)]
+    code, message = error_of(lambda: pcoll.Alltoallw(
+        [send, ([2] * p, displs), [MPI.DOUBLE] * p],
+        [recv, ([2 + extra] * p, [24 * j for j in range(p)]), [MPI.DOUBLE] * p], comm))
+    assert same_on_every_rank(comm, code) == [pcoll.ERR_MISMATCH] * p, message
 
 
 def test_mismatch_between_send_and_receive(comm):
@@ -62,6 +97,17 @@ def test_local_checks(comm):
         lambda: pcoll.alltoallv(send, [np.zeros(comm.size), [1] * (comm.size + 1)], comm),
         lambda: pcoll.reduce_scatter(MPI.IN_PLACE, np.zeros(comm.size), comm),
         lambda: pcoll.alltoall(send, 42, comm),                          # not a buffer
+        lambda: pcoll.alltoallw([send, [MPI.DOUBLE] * comm.size],         # types too many
+                                [np.zeros(comm.size), [MPI.DOUBLE] * (comm.size + 1)], comm),
+        lambda: pcoll.alltoallw([send, [MPI.DOUBLE] * comm.size],         # one type, no list
+                                [np.zeros(comm.size), MPI.DOUBLE], comm),
+        lambda: pcoll.alltoallw([send, [MPI.DOUBLE] * comm.size],         # not a datatype
+                                [np.zeros(comm.size), [3] * comm.size], comm),
+        lambda: pcoll.alltoallw([send, [MPI.DOUBLE] * comm.size],         # past the end
+                                [np.zeros(comm.size), ([1] * comm.size, [8 * comm.size] *
+                                                       comm.size), [MPI.DOUBLE] * comm.size],
+                                comm),
+        lambda: pcoll.alltoallw(send, np.zeros(comm.size), comm),        # not a W message
     ]
     results = [error_of(case) for case in cases]
     for code, message in results:
