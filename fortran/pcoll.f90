@@ -12,11 +12,14 @@
 ! type(MPI_Op), type(MPI_Info)) with default integer counts, the same with
 ! integer(MPI_COUNT_KIND) counts (and integer(MPI_ADDRESS_KIND) displacements:
 ! pcoll's large-count _c forms), and integer handles for codes that `use mpi`
-! (or include mpif.h).  Buffers are choice arguments, type(*), dimension(..),
-! contiguous (a strided array section is refused with PCOLL_ERR_ARG; on *_init
-! every rank then returns an error); MPI_IN_PLACE (of mpi_f08 or of mpi) is
-! recognised as in MPI.  Buffers of *_init are ASYNCHRONOUS: they stay bound
-! to the plan until it is freed, exactly as for MPI's persistent requests.
+! (or include mpif.h); pcoll_alltoallw(_init) takes an array of datatypes
+! per direction (type(MPI_Datatype) or integer, one per peer) and byte
+! displacements, as MPI_Alltoallw.  Buffers are choice arguments, type(*),
+! dimension(..), contiguous (a strided array section is refused with
+! PCOLL_ERR_ARG; on *_init every rank then returns an error); MPI_IN_PLACE
+! (of mpi_f08 or of mpi) is recognised as in MPI.  Buffers of *_init are
+! ASYNCHRONOUS: they stay bound to the plan until it is freed, exactly as for
+! MPI's persistent requests.
 !
 ! ierror receives pcoll's status: PCOLL_SUCCESS (0) or a negative PCOLL_ERR_*
 ! (pcoll_strerror and pcoll_last_error explain it).  Without ierror a failure
@@ -57,6 +60,7 @@ module pcoll
   public :: pcoll_mem_current, pcoll_mem_peak, pcoll_mem_reset_peak
   public :: pcoll_alltoall, pcoll_alltoall_init, pcoll_alltoall_multi_init
   public :: pcoll_alltoallv, pcoll_alltoallv_init, pcoll_alltoallv_inplace_init
+  public :: pcoll_alltoallw, pcoll_alltoallw_init
   public :: pcoll_reduce_scatter_block, pcoll_reduce_scatter_block_init
   public :: pcoll_reduce_scatter, pcoll_reduce_scatter_init
 
@@ -92,6 +96,12 @@ module pcoll
   end interface
   interface pcoll_alltoallv_inplace_init
     module procedure a2av_inplace_init_f08, a2av_inplace_init_int
+  end interface
+  interface pcoll_alltoallw
+    module procedure a2aw_f08, a2aw_f08_c, a2aw_int
+  end interface
+  interface pcoll_alltoallw_init
+    module procedure a2aw_init_f08, a2aw_init_f08_c, a2aw_init_int
   end interface
   interface pcoll_reduce_scatter_block
     module procedure rsb_f08, rsb_f08_c, rsb_int
@@ -182,6 +192,52 @@ module pcoll
       type(*), dimension(..), asynchronous :: b
       integer(c_int), intent(in) :: sc(*), sd(*), rc(*), rd(*)
       integer(c_int), intent(in) :: t, comm, info
+      type(c_ptr), intent(out) :: plan
+    end function
+    ! alltoallw: the type arrays are the Fortran handles (MPI_VAL of the
+    ! mpi_f08 types, or integers), p of each, which the C layer converts.
+    integer(c_int) function c_alltoallw(s, ip, sc, sd, st, r, rc, rd, rt, comm) &
+        bind(C, name="pcoll_f_alltoallw")
+      import :: c_int
+      type(*), dimension(..), intent(in) :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..) :: r
+      integer(c_int), intent(in) :: sc(*), sd(*), rc(*), rd(*)
+      type(*), intent(in) :: st(*), rt(*)
+      integer(c_int), intent(in) :: comm
+    end function
+    integer(c_int) function c_alltoallw_c(s, ip, sc, sd, st, r, rc, rd, rt, comm) &
+        bind(C, name="pcoll_f_alltoallw_c")
+      import :: c_int, c_int64_t, c_intptr_t
+      type(*), dimension(..), intent(in) :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..) :: r
+      integer(c_int64_t), intent(in) :: sc(*), rc(*)
+      integer(c_intptr_t), intent(in) :: sd(*), rd(*)
+      type(*), intent(in) :: st(*), rt(*)
+      integer(c_int), intent(in) :: comm
+    end function
+    integer(c_int) function c_alltoallw_init(s, ip, sc, sd, st, r, rc, rd, rt, comm, info, &
+        plan) bind(C, name="pcoll_f_alltoallw_init")
+      import :: c_int, c_ptr
+      type(*), dimension(..), intent(in), asynchronous :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..), asynchronous :: r
+      integer(c_int), intent(in) :: sc(*), sd(*), rc(*), rd(*)
+      type(*), intent(in) :: st(*), rt(*)
+      integer(c_int), intent(in) :: comm, info
+      type(c_ptr), intent(out) :: plan
+    end function
+    integer(c_int) function c_alltoallw_init_c(s, ip, sc, sd, st, r, rc, rd, rt, comm, info, &
+        plan) bind(C, name="pcoll_f_alltoallw_init_c")
+      import :: c_int, c_ptr, c_int64_t, c_intptr_t
+      type(*), dimension(..), intent(in), asynchronous :: s
+      type(*), intent(in) :: ip
+      type(*), dimension(..), asynchronous :: r
+      integer(c_int64_t), intent(in) :: sc(*), rc(*)
+      integer(c_intptr_t), intent(in) :: sd(*), rd(*)
+      type(*), intent(in) :: st(*), rt(*)
+      integer(c_int), intent(in) :: comm, info
       type(c_ptr), intent(out) :: plan
     end function
     integer(c_int) function c_reduce_scatter_block(s, ip, r, rc, t, op, comm) &
@@ -473,6 +529,38 @@ contains
                                  plan%ptr), 'pcoll_alltoallv_init', ierror)
   end subroutine
 
+  ! alltoallw: a count, a displacement in bytes and a datatype per peer
+  ! (MPI_Alltoallw); with MPI_IN_PLACE the send arrays are not read.
+  subroutine a2aw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+                      recvtypes, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: sendcounts(*), recvcounts(*)
+    integer, intent(in) :: sdispls(*), rdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtypes(*), recvtypes(*)
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallw(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtypes, recvbuf, &
+                            recvcounts, rdispls, recvtypes, comm%MPI_VAL), 'pcoll_alltoallw', &
+                ierror)
+  end subroutine
+
+  subroutine a2aw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+                           rdispls, recvtypes, comm, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: sendcounts(*), recvcounts(*)
+    integer, intent(in) :: sdispls(*), rdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtypes(*), recvtypes(*)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallw_init(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtypes, recvbuf, &
+                                 recvcounts, rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, &
+                                 plan%ptr), 'pcoll_alltoallw_init', ierror)
+  end subroutine
+
   subroutine rsb_f08(sendbuf, recvbuf, recvcount, type, op, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
     type(*), dimension(..) :: recvbuf
@@ -581,6 +669,36 @@ contains
     call finish(c_alltoallv_init_c(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtype%MPI_VAL, &
                                  recvbuf, recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, &
                                  plan%ptr), 'pcoll_alltoallv_init', ierror)
+  end subroutine
+
+  subroutine a2aw_f08_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+                        recvtypes, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer(MPI_COUNT_KIND), intent(in) :: sendcounts(*), recvcounts(*)
+    integer(MPI_ADDRESS_KIND), intent(in) :: sdispls(*), rdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtypes(*), recvtypes(*)
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallw_c(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtypes, recvbuf, &
+                              recvcounts, rdispls, recvtypes, comm%MPI_VAL), 'pcoll_alltoallw', &
+                ierror)
+  end subroutine
+
+  subroutine a2aw_init_f08_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+                             rdispls, recvtypes, comm, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer(MPI_COUNT_KIND), intent(in) :: sendcounts(*), recvcounts(*)
+    integer(MPI_ADDRESS_KIND), intent(in) :: sdispls(*), rdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtypes(*), recvtypes(*)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallw_init_c(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtypes, &
+                                   recvbuf, recvcounts, rdispls, recvtypes, comm%MPI_VAL, &
+                                   info%MPI_VAL, plan%ptr), 'pcoll_alltoallw_init', ierror)
   end subroutine
 
   subroutine rsb_f08_c(sendbuf, recvbuf, recvcount, type, op, comm, ierror)
@@ -720,6 +838,35 @@ contains
     call finish(c_alltoallv_init(sendbuf, MPI_IN_PLACE_INT, sendcounts, sdispls, sendtype, &
                                  recvbuf, recvcounts, rdispls, recvtype, comm, info, &
                                  plan%ptr), 'pcoll_alltoallv_init', ierror)
+  end subroutine
+
+  subroutine a2aw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+                      recvtypes, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: sendcounts(*), recvcounts(*)
+    integer, intent(in) :: sdispls(*), rdispls(*)
+    integer, intent(in) :: sendtypes(*), recvtypes(*)
+    integer, intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallw(sendbuf, MPI_IN_PLACE_INT, sendcounts, sdispls, sendtypes, recvbuf, &
+                            recvcounts, rdispls, recvtypes, comm), 'pcoll_alltoallw', ierror)
+  end subroutine
+
+  subroutine a2aw_init_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+                           rdispls, recvtypes, comm, info, plan, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: sendcounts(*), recvcounts(*)
+    integer, intent(in) :: sdispls(*), rdispls(*)
+    integer, intent(in) :: sendtypes(*), recvtypes(*)
+    integer, intent(in) :: comm
+    integer, intent(in) :: info
+    type(pcoll_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    call finish(c_alltoallw_init(sendbuf, MPI_IN_PLACE_INT, sendcounts, sdispls, sendtypes, &
+                                 recvbuf, recvcounts, rdispls, recvtypes, comm, info, plan%ptr), &
+                'pcoll_alltoallw_init', ierror)
   end subroutine
 
   subroutine rsb_int(sendbuf, recvbuf, recvcount, type, op, comm, ierror)

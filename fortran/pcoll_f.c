@@ -5,7 +5,9 @@
  * take what Fortran has: choice buffers as C descriptors (assumed-rank
  * `type(*), dimension(..)` dummies, ISO_Fortran_binding.h), handles as
  * MPI_Fint (the MPI_VAL of the mpi_f08 types, or the integer handles of
- * `use mpi`), which MPI_*_f2c turns into C handles, and counts as MPI_Count.
+ * `use mpi`), which MPI_*_f2c turns into C handles (alltoallw's arrays of
+ * type handles into arrays of C handles allocated for the call and freed
+ * before it returns), and counts as MPI_Count.
  * Each calls the public C function of the same name (the int form while
  * every count fits an int, the large-count _c form otherwise) and returns its
  * status.  Nothing here reaches below include/pcoll.h.
@@ -13,6 +15,7 @@
 #include <ISO_Fortran_binding.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "pcoll.h"
 
@@ -171,6 +174,115 @@ int pcoll_f_alltoallv_inplace_init(const CFI_cdesc_t *b, const MPI_Fint scounts[
     return pcoll_alltoallv_inplace_init(bad ? b->base_addr : buf, bad ? NULL : scounts, sdispls,
                                         rcounts, rdispls, MPI_Type_f2c(*type),
                                         MPI_Comm_f2c(*comm), MPI_Info_f2c(*info), plan);
+}
+
+/* ---- alltoallw ---------------------------------------------------------------------- */
+
+/* alltoallw's type arrays as C handles: MPI_Type_f2c of the p Fortran
+ * handles of each direction (p: the size of comm, its remote group's for an
+ * intercommunicator), in one allocation that the caller frees.  The send
+ * types stay NULL when the send buffer is MPI_IN_PLACE (MPI ignores them
+ * then); both stay NULL where MPI cannot tell p (MPI not initialized, or
+ * comm not a communicator), for pcoll to refuse the call. */
+typedef struct {
+    MPI_Datatype *all, *s, *r;
+} w_types_t;
+
+static int w_types(const MPI_Fint *fcomm, const void *sbuf, const MPI_Fint stypes[],
+                   const MPI_Fint rtypes[], w_types_t *w)
+{
+    MPI_Comm comm = MPI_Comm_f2c(*fcomm);
+    int init = 0, fini = 0, inter = 0, p = 0, i;
+    w->all = w->s = w->r = NULL;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fini);
+    if (!init || fini || comm == MPI_COMM_NULL ||
+        MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+        (inter ? MPI_Comm_remote_size(comm, &p) : MPI_Comm_size(comm, &p)) != MPI_SUCCESS)
+        return PCOLL_SUCCESS;
+    if (!(w->all = malloc(sizeof(MPI_Datatype) * 2 * (size_t)(p > 0 ? p : 1))))
+        return PCOLL_ERR_NOMEM;
+    w->r = w->all + p;
+    for (i = 0; i < p; i++)
+        w->r[i] = MPI_Type_f2c(rtypes[i]);
+    if (sbuf != MPI_IN_PLACE) {
+        w->s = w->all;
+        for (i = 0; i < p; i++)
+            w->s[i] = MPI_Type_f2c(stypes[i]);
+    }
+    return PCOLL_SUCCESS;
+}
+
+int pcoll_f_alltoallw(const CFI_cdesc_t *s, const void *in_place, const MPI_Fint scounts[],
+                      const MPI_Fint sdispls[], const MPI_Fint stypes[], const CFI_cdesc_t *r,
+                      const MPI_Fint rcounts[], const MPI_Fint rdispls[],
+                      const MPI_Fint rtypes[], const MPI_Fint *comm)
+{
+    void *sbuf, *rbuf;
+    w_types_t w;
+    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
+    if (rc == PCOLL_SUCCESS && (rc = w_types(comm, sbuf, stypes, rtypes, &w)) == PCOLL_SUCCESS) {
+        rc = pcoll_alltoallw(sbuf, scounts, sdispls, w.s, rbuf, rcounts, rdispls, w.r,
+                             MPI_Comm_f2c(*comm));
+        free(w.all);
+    }
+    return rc;
+}
+
+int pcoll_f_alltoallw_c(const CFI_cdesc_t *s, const void *in_place, const MPI_Count scounts[],
+                        const MPI_Aint sdispls[], const MPI_Fint stypes[], const CFI_cdesc_t *r,
+                        const MPI_Count rcounts[], const MPI_Aint rdispls[],
+                        const MPI_Fint rtypes[], const MPI_Fint *comm)
+{
+    void *sbuf, *rbuf;
+    w_types_t w;
+    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
+    if (rc == PCOLL_SUCCESS && (rc = w_types(comm, sbuf, stypes, rtypes, &w)) == PCOLL_SUCCESS) {
+        rc = pcoll_alltoallw_c(sbuf, scounts, sdispls, w.s, rbuf, rcounts, rdispls, w.r,
+                               MPI_Comm_f2c(*comm));
+        free(w.all);
+    }
+    return rc;
+}
+
+/* A rank whose buffer is refused, or that could not allocate the type
+ * arrays, still joins init's agreement, with NULL send counts and types
+ * that it refuses too, so that every rank returns an error (PCOLL_ERR_ARG,
+ * the worst code agreed) instead of waiting for it. */
+int pcoll_f_alltoallw_init(const CFI_cdesc_t *s, const void *in_place, const MPI_Fint scounts[],
+                           const MPI_Fint sdispls[], const MPI_Fint stypes[],
+                           const CFI_cdesc_t *r, const MPI_Fint rcounts[],
+                           const MPI_Fint rdispls[], const MPI_Fint rtypes[],
+                           const MPI_Fint *comm, const MPI_Fint *info, pcoll_plan_t **plan)
+{
+    void *sbuf, *rbuf;
+    w_types_t w = {NULL, NULL, NULL};
+    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS ||
+              w_types(comm, sbuf, stypes, rtypes, &w) != PCOLL_SUCCESS;
+    int rc = pcoll_alltoallw_init(bad ? r->base_addr : sbuf, bad ? NULL : scounts, sdispls,
+                                  bad ? NULL : w.s, bad ? r->base_addr : rbuf, rcounts,
+                                  rdispls, w.r, MPI_Comm_f2c(*comm), MPI_Info_f2c(*info), plan);
+    free(w.all);
+    return rc;
+}
+
+int pcoll_f_alltoallw_init_c(const CFI_cdesc_t *s, const void *in_place,
+                             const MPI_Count scounts[], const MPI_Aint sdispls[],
+                             const MPI_Fint stypes[], const CFI_cdesc_t *r,
+                             const MPI_Count rcounts[], const MPI_Aint rdispls[],
+                             const MPI_Fint rtypes[], const MPI_Fint *comm, const MPI_Fint *info,
+                             pcoll_plan_t **plan)
+{
+    void *sbuf, *rbuf;
+    w_types_t w = {NULL, NULL, NULL};
+    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS ||
+              w_types(comm, sbuf, stypes, rtypes, &w) != PCOLL_SUCCESS;
+    int rc = pcoll_alltoallw_init_c(bad ? r->base_addr : sbuf, bad ? NULL : scounts, sdispls,
+                                    bad ? NULL : w.s, bad ? r->base_addr : rbuf, rcounts,
+                                    rdispls, w.r, MPI_Comm_f2c(*comm), MPI_Info_f2c(*info),
+                                    plan);
+    free(w.all);
+    return rc;
 }
 
 /* ---- reduce_scatter ----------------------------------------------------------------- */

@@ -6,7 +6,8 @@
  * Open MPI: its Fortran bindings call PMPI_* directly.  `use mpi` and
  * mpif.h programs call mpi_alltoall_ (and the other spellings), which are
  * weak aliases of ompi_alltoall_f; `use mpi_f08` calls ompi_alltoall_f from
- * libmpi_usempif08.  The blocking collectives and MPI_Finalize (where the
+ * libmpi_usempif08.  The blocking collectives (MPI_Alltoall, MPI_Alltoallv,
+ * MPI_Alltoallw, MPI_Reduce_scatter(_block)) and MPI_Finalize (where the
  * log is printed) are defined here under both names and go to the C
  * functions of the drop-in; the non-blocking and persistent forms and the
  * completion calls stay Open MPI's own (PMPI_*, consistent with each other,
@@ -21,6 +22,10 @@
 #include <mpi.h>
 
 #if defined(OPEN_MPI)
+
+#include <stdlib.h>
+
+#include "pmpi/dropin.h"
 
 /* Open MPI's Fortran sentinels: MPI_IN_PLACE and MPI_BOTTOM are variables
  * in common blocks, under the names each compiler convention gives them. */
@@ -91,6 +96,42 @@ void ompi_alltoallv_f(char *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
         *ierr = rc;
 }
 FORTRAN_NAMES(alltoallv, ALLTOALLV,
+              char *a COMMA MPI_Fint *b COMMA MPI_Fint *c COMMA MPI_Fint *d COMMA char *e COMMA
+                  MPI_Fint *f COMMA MPI_Fint *g COMMA MPI_Fint *h COMMA MPI_Fint *i COMMA
+                      MPI_Fint *j)
+
+/* alltoallw: the type arrays become C handles, p of each (the size of
+ * comm, of its remote group for an intercommunicator), in one array freed
+ * before returning; with MPI_IN_PLACE the send types are not read, as in
+ * MPI.  Counts and byte displacements pass through. */
+void ompi_alltoallw_f(char *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
+                      MPI_Fint *sendtypes, char *recvbuf, MPI_Fint *recvcounts,
+                      MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierr);
+void ompi_alltoallw_f(char *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
+                      MPI_Fint *sendtypes, char *recvbuf, MPI_Fint *recvcounts,
+                      MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    MPI_Comm c = MPI_Comm_f2c(*comm);
+    void *sbuf = cbuf(sendbuf);
+    MPI_Datatype *types = NULL;
+    int p = 0, inter = 0, i, rc = PMPI_Comm_test_inter(c, &inter);
+    if (rc == MPI_SUCCESS)
+        rc = inter ? PMPI_Comm_remote_size(c, &p) : PMPI_Comm_size(c, &p);
+    if (rc == MPI_SUCCESS && !(types = malloc(sizeof *types * 2 * (size_t)(p > 0 ? p : 1))))
+        rc = pcoll__dropin_error(c, MPI_ERR_NO_MEM, "MPI_Alltoallw: type arrays");
+    if (rc == MPI_SUCCESS) {
+        for (i = 0; i < p; i++) {
+            types[i] = sbuf == MPI_IN_PLACE ? MPI_DATATYPE_NULL : MPI_Type_f2c(sendtypes[i]);
+            types[p + i] = MPI_Type_f2c(recvtypes[i]);
+        }
+        rc = MPI_Alltoallw(sbuf, sendcounts, sdispls, types, cbuf(recvbuf), recvcounts, rdispls,
+                           types + p, c);
+    }
+    free(types);
+    if (ierr)
+        *ierr = rc;
+}
+FORTRAN_NAMES(alltoallw, ALLTOALLW,
               char *a COMMA MPI_Fint *b COMMA MPI_Fint *c COMMA MPI_Fint *d COMMA char *e COMMA
                   MPI_Fint *f COMMA MPI_Fint *g COMMA MPI_Fint *h COMMA MPI_Fint *i COMMA
                       MPI_Fint *j)

@@ -4,5 +4,7 @@ program dropin_f08
   use mpi_f08
   implicit none
   type(MPI_Request) :: req
+  type(MPI_Datatype) :: ct
+  type(MPI_Datatype), allocatable :: ws(:), wr(:)
   include 'dropin_body.inc'
 end program dropin_f08

@@ -5,5 +5,7 @@ program dropin_mpi
   use mpi
   implicit none
   integer :: req
+  integer :: ct
+  integer, allocatable :: ws(:), wr(:)
   include 'dropin_body.inc'
 end program dropin_mpi

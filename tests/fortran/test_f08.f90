@@ -2,7 +2,8 @@
 ! and persistent (plans restarted with new data, completed by wait and by a
 ! test loop), in place, large-count specifics, checked against MPI's own
 ! collective on the same input; receive buffers poisoned first; bad input on
-! one rank (every rank must get an error).
+! one rank (every rank must get an error).  alltoallw with a datatype per
+! peer (plain, resized, vector; a subarray pencil transpose), zero counts.
 program test_f08
   use mpi_f08
   use pcoll
@@ -19,7 +20,11 @@ program test_f08
   call alltoall_persistent()
   call alltoallv_all()
   call reduce_scatter_all()
+  call alltoallw_types()
+  call alltoallw_inplace()
+  call alltoallw_subarray()
   call bad_input()
+  call alltoallw_bad()
 
   call MPI_Allreduce(nerr, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (rank == 0) print '(a,i0,a,i0)', 'test_f08: np ', p, ' failures ', total
@@ -309,6 +314,254 @@ contains
     do i = 1, size(s)
       s(i) = rank * 100 + i + round * 10000
     end do
+  end subroutine
+
+  ! alltoallw with a type per peer on both sides: rank i sends
+  ! m(i,j) = mod(i + 2j, 4) integers to rank j (zero counts among them), as
+  ! MPI_INTEGERs to even ranks and as every other integer (a resized type)
+  ! to odd ones; rank j receives them as MPI_INTEGERs from even ranks and as
+  ! one vector of stride 3 from odd ones.  Byte displacements, the send
+  ! blocks in reverse order, gaps between blocks.  One-shot and persistent
+  ! (algorithms named in the info, restarted with new data), both count
+  ! kinds.
+  subroutine alltoallw_types()
+    integer, allocatable, asynchronous :: s(:), r(:)
+    integer, allocatable :: ref(:)
+    integer :: sc(0:p-1), sd(0:p-1), rc(0:p-1), rd(0:p-1), j, m, off, round, a, isz
+    logical :: derived(0:p-1)
+    type(MPI_Datatype) :: st(0:p-1), rt(0:p-1), every2
+    integer(MPI_COUNT_KIND) :: scc(0:p-1), rcc(0:p-1)
+    integer(MPI_ADDRESS_KIND) :: sdc(0:p-1), rdc(0:p-1)
+    type(pcoll_plan) :: plan
+    type(MPI_Info) :: info
+    character(len=16), parameter :: algos(4) = [character(len=16) :: 'auto', 'pairwise', &
+                                                'scattered', 'linear']
+    isz = storage_size(0) / 8
+    call MPI_Type_create_resized(MPI_INTEGER, 0_MPI_ADDRESS_KIND, &
+                                 int(2 * isz, MPI_ADDRESS_KIND), every2)
+    call MPI_Type_commit(every2)
+    off = 0
+    do j = p - 1, 0, -1
+      sc(j) = mod(rank + 2 * j, 4)
+      sd(j) = off * isz
+      if (mod(j, 2) == 0) then
+        st(j) = MPI_INTEGER
+        off = off + sc(j) + 1
+      else
+        st(j) = every2
+        off = off + 2 * sc(j) + 1
+      end if
+    end do
+    allocate(s(off))
+    off = 0
+    derived = .false.
+    do j = 0, p - 1
+      m = mod(j + 2 * rank, 4)
+      rd(j) = off * isz
+      if (mod(j, 2) == 0 .or. m == 0) then
+        rt(j) = MPI_INTEGER
+        rc(j) = m
+        off = off + m + 1
+      else
+        call MPI_Type_vector(m, 1, 3, MPI_INTEGER, rt(j))
+        call MPI_Type_commit(rt(j))
+        derived(j) = .true.
+        rc(j) = 1
+        off = off + 3 * m
+      end if
+    end do
+    allocate(r(off), ref(off))
+    scc = sc; rcc = rc; sdc = sd; rdc = rd
+    call fill_w(s, 0)
+    ref = poison
+    call MPI_Alltoallw(s, sc, sd, st, ref, rc, rd, rt, MPI_COMM_WORLD)
+    r = poison
+    call pcoll_alltoallw(s, sc, sd, st, r, rc, rd, rt, MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_alltoallw')
+    call expect(all(r == ref), 'pcoll_alltoallw result')
+    r = poison
+    call pcoll_alltoallw(s, scc, sdc, st, r, rcc, rdc, rt, MPI_COMM_WORLD)
+    call expect(all(r == ref), 'pcoll_alltoallw (MPI_COUNT_KIND) result')
+    do a = 1, size(algos)
+      call MPI_Info_create(info)
+      call MPI_Info_set(info, 'pcoll_algorithm', trim(algos(a)))
+      if (mod(a, 2) == 1) then
+        call pcoll_alltoallw_init(s, sc, sd, st, r, rc, rd, rt, MPI_COMM_WORLD, info, plan, ierr)
+      else
+        call pcoll_alltoallw_init(s, scc, sdc, st, r, rcc, rdc, rt, MPI_COMM_WORLD, info, plan, &
+                                  ierr)
+      end if
+      call MPI_Info_free(info)
+      call expect_success(ierr, 'pcoll_alltoallw_init ' // trim(algos(a)))
+      if (ierr /= PCOLL_SUCCESS) cycle
+      if (a > 1) call expect(plan%algorithm() == trim(algos(a)), 'alltoallw plan%algorithm() ' &
+                             // plan%algorithm())
+      do round = 1, 2
+        call fill_w(s, round + 10 * a)
+        r = poison
+        call plan%start()
+        call plan%wait()
+        ref = poison
+        call MPI_Alltoallw(s, sc, sd, st, ref, rc, rd, rt, MPI_COMM_WORLD)
+        call expect(all(r == ref), 'persistent alltoallw ' // trim(algos(a)))
+      end do
+      call plan%free()
+    end do
+    call MPI_Type_free(every2)
+    do j = 0, p - 1
+      if (derived(j)) call MPI_Type_free(rt(j))
+    end do
+  end subroutine
+
+  ! alltoallw's send buffer of a round (every item differs, whether sent or not).
+  subroutine fill_w(s, round)
+    integer, intent(out) :: s(:)
+    integer, intent(in) :: round
+    integer :: i
+    do i = 1, size(s)
+      s(i) = rank * 10000 + i + round * 1000000
+    end do
+  end subroutine
+
+  ! alltoallw in place: the receive arrays serve both directions (rank i and
+  ! j exchange mod(i + j, 3) + 1 integers, as every third integer where the
+  ! peer is odd).
+  subroutine alltoallw_inplace()
+    integer, allocatable :: b(:), ref(:)
+    integer :: c(0:p-1), d(0:p-1), j, off, isz
+    type(MPI_Datatype) :: t(0:p-1), every3
+    isz = storage_size(0) / 8
+    call MPI_Type_create_resized(MPI_INTEGER, 0_MPI_ADDRESS_KIND, &
+                                 int(3 * isz, MPI_ADDRESS_KIND), every3)
+    call MPI_Type_commit(every3)
+    off = 0
+    do j = 0, p - 1
+      c(j) = mod(rank + j, 3) + 1
+      d(j) = off * isz
+      t(j) = MPI_INTEGER
+      if (mod(j, 2) == 1) t(j) = every3
+      off = off + 3 * c(j)
+    end do
+    allocate(b(off), ref(off))
+    call fill_w(b, 5)
+    ref = b
+    call MPI_Alltoallw(MPI_IN_PLACE, c, d, t, ref, c, d, t, MPI_COMM_WORLD)
+    call pcoll_alltoallw(MPI_IN_PLACE, c, d, t, b, c, d, t, MPI_COMM_WORLD, ierr)
+    call expect_success(ierr, 'pcoll_alltoallw in place')
+    call expect(all(b == ref), 'pcoll_alltoallw in place result')
+    call MPI_Type_free(every3)
+  end subroutine
+
+  ! A pencil transpose as FFT codes write it: a(nx, ny_rank), x split over
+  ! the ranks in chunks of 1 or 2, goes to b(cx_rank, ny), y gathered in
+  ! chunks of 2 to 4; a subarray type per peer on each side, every count 1
+  ! and every displacement 0.  One-shot and persistent, restarted with new
+  ! data; checked against MPI_Alltoallw and the closed form.
+  subroutine alltoallw_subarray()
+    integer, allocatable, asynchronous :: a(:, :), b(:, :)
+    integer, allocatable :: ref(:, :)
+    integer :: cx(0:p-1), xo(0:p-1), cy(0:p-1), yo(0:p-1), ones(0:p-1), zeros(0:p-1)
+    integer :: nx, ny, mx, my, i, j, x, y, round, initrc
+    type(MPI_Datatype) :: st(0:p-1), rt(0:p-1)
+    type(pcoll_plan) :: plan
+    logical :: ok
+    nx = 0
+    ny = 0
+    do j = 0, p - 1
+      cx(j) = 1 + mod(j, 2)
+      cy(j) = 2 + mod(j, 3)
+      xo(j) = nx
+      yo(j) = ny
+      nx = nx + cx(j)
+      ny = ny + cy(j)
+    end do
+    mx = 1 + mod(rank, 2)
+    my = 2 + mod(rank, 3)
+    ones = 1
+    zeros = 0
+    allocate(a(nx, my), b(mx, ny), ref(mx, ny))
+    do j = 0, p - 1
+      call MPI_Type_create_subarray(2, [nx, my], [cx(j), my], [xo(j), 0], &
+                                    MPI_ORDER_FORTRAN, MPI_INTEGER, st(j))
+      call MPI_Type_create_subarray(2, [mx, ny], [mx, cy(j)], [0, yo(j)], &
+                                    MPI_ORDER_FORTRAN, MPI_INTEGER, rt(j))
+      call MPI_Type_commit(st(j))
+      call MPI_Type_commit(rt(j))
+    end do
+    call pcoll_alltoallw_init(a, ones, zeros, st, b, ones, zeros, rt, MPI_COMM_WORLD, &
+                              MPI_INFO_NULL, plan, initrc)
+    call expect_success(initrc, 'pcoll_alltoallw_init (subarrays)')
+    do round = 0, rounds
+      do y = 1, my
+        do x = 1, nx
+          a(x, y) = pencil(rank, x, y, round)
+        end do
+      end do
+      b = poison
+      if (round == 0) then
+        call pcoll_alltoallw(a, ones, zeros, st, b, ones, zeros, rt, MPI_COMM_WORLD, ierr)
+        call expect_success(ierr, 'pcoll_alltoallw (subarrays)')
+      else if (initrc == PCOLL_SUCCESS) then
+        call plan%start()
+        call plan%wait()
+      end if
+      ref = poison
+      call MPI_Alltoallw(a, ones, zeros, st, ref, ones, zeros, rt, MPI_COMM_WORLD)
+      call expect(all(b == ref), 'pcoll_alltoallw (subarrays) against MPI_Alltoallw')
+      ok = .true.
+      do i = 0, p - 1
+        do y = 1, cy(i)
+          do x = 1, mx
+            ok = ok .and. b(x, yo(i) + y) == pencil(i, xo(rank) + x, y, round)
+          end do
+        end do
+      end do
+      call expect(ok, 'pcoll_alltoallw (subarrays): the transpose')
+    end do
+    call plan%free()
+    do j = 0, p - 1
+      call MPI_Type_free(st(j))
+      call MPI_Type_free(rt(j))
+    end do
+  end subroutine
+
+  ! Element (x, y) of rank i's pencil in a round.
+  integer function pencil(i, x, y, round)
+    integer, intent(in) :: i, x, y, round
+    pencil = i * 10000 + x * 100 + y + round * 1000000
+  end function
+
+  ! alltoallw_init with bad input on the last rank only (a receive type
+  ! MPI_DATATYPE_NULL; a strided receive buffer): every rank fails the same
+  ! way, and no plan is made.
+  subroutine alltoallw_bad()
+    integer, asynchronous :: s(n * p), r(2 * n * p)
+    integer :: c(0:p-1), d(0:p-1), j, isz
+    type(MPI_Datatype) :: t(0:p-1), rt(0:p-1)
+    type(pcoll_plan) :: plan
+    isz = storage_size(0) / 8
+    s = 1
+    do j = 0, p - 1
+      c(j) = n
+      d(j) = j * n * isz
+    end do
+    t = MPI_INTEGER
+    rt = MPI_INTEGER
+    if (rank == p - 1) rt(0) = MPI_DATATYPE_NULL
+    call pcoll_alltoallw_init(s, c, d, t, r, c, d, rt, MPI_COMM_WORLD, MPI_INFO_NULL, plan, ierr)
+    call expect(ierr == PCOLL_ERR_ARG, 'alltoallw: a null type on one rank: PCOLL_ERR_ARG on &
+                &every rank, got ' // pcoll_err_name(ierr))
+    call expect(plan%algorithm() == '', 'alltoallw: no plan after a failed init')
+    if (rank == p - 1) then
+      call pcoll_alltoallw_init(s, c, d, t, r(1::2), c, d, t, MPI_COMM_WORLD, MPI_INFO_NULL, &
+                                plan, ierr)
+    else
+      call pcoll_alltoallw_init(s, c, d, t, r, c, d, t, MPI_COMM_WORLD, MPI_INFO_NULL, plan, &
+                                ierr)
+    end if
+    call expect(ierr == PCOLL_ERR_ARG, 'alltoallw: a strided buffer on one rank: PCOLL_ERR_ARG &
+                &on every rank, got ' // pcoll_err_name(ierr))
+    call expect(plan%algorithm() == '', 'alltoallw: no plan after a failed init (strided)')
   end subroutine
 
   ! A negative count on the last rank only: every rank's init fails, the
