@@ -8,7 +8,7 @@
  * sizes, native unless a pcoll algorithm is predicted faster by the
  * margin); one-shot and local plans choose by p and the MPI alone; in
  * place the MPI's own serves (pairwise, with one block of scratch, when
- * requested).
+ * requested); on one rank `scattered` (a self message).
  */
 #include "model/cost.h"
 #include "select/select.h"
@@ -32,7 +32,8 @@ static const pcoll__algo_t algos[] = {
                   pcoll__alltoallw_native, PCOLL__ALGO_INPLACE},
     [W_AUTO] = {"auto",
                 "persistent: a tuning file's rule, else the cost model over every rank's "
-                "sizes; one-shot: by p and the MPI (scattered or native); in place: native",
+                "sizes; one-shot: by p and the MPI (scattered or native); one rank: scattered; "
+                "in place: native",
                 NULL, 0},
 };
 
@@ -64,6 +65,10 @@ int pcoll__select_alltoallw(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
         return v->a.opts.algorithm;
     if (v->a.inplace)
         return W_NATIVE;
+    /* One rank: its own message, never the MPI's call (Open MPI 4.1 and 5
+     * move nothing in a blocking MPI_Alltoallw on a one-rank communicator). */
+    if (s->p == 1)
+        return W_SCATTERED;
     /* One-shot and local: every rank must choose alike without the others'
      * sizes: a direct exchange where the MPI's cost per call outweighs
      * pcoll's per message (both for empty messages), else the MPI's own. */
