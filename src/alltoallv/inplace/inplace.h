@@ -85,6 +85,8 @@ typedef struct pcoll__ip_swap {
     pcoll__ip_lane_t *lane;
     MPI_Request *req; /* 2 per aux buffer: the receive, the send */
     int *idx;
+    MPI_Status *st; /* Testsome's (a real array: some MPIs' headers make GCC
+                       refuse MPI_STATUSES_IGNORE there) */
     int left; /* lanes not finished in this run */
 } pcoll__ip_swap_t;
 

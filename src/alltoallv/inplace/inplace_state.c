@@ -83,7 +83,7 @@ static void free_swap(pcoll__ip_swap_t *sw)
 {
     if (!sw)
         return;
-    void *all[] = {sw->peer, sw->lo, sw->len, sw->lfirst, sw->lane, sw->req, sw->idx, sw};
+    void *all[] = {sw->peer, sw->lo, sw->len, sw->lfirst, sw->lane, sw->req, sw->idx, sw->st, sw};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         pcoll__free(all[i]);
 }

@@ -107,7 +107,9 @@ int pcoll__ip_swap_plan(pcoll__ip_t *ip, const int *counts, const int *displs, l
     sw->lane = pcoll__calloc((size_t)sw->lanes, sizeof *sw->lane);
     sw->req = pcoll__calloc(nreq, sizeof *sw->req);
     sw->idx = pcoll__calloc(nreq, sizeof *sw->idx);
-    if (!sw->peer || !sw->lo || !sw->len || !sw->lfirst || !sw->lane || !sw->req || !sw->idx)
+    sw->st = pcoll__calloc(nreq, sizeof *sw->st);
+    if (!sw->peer || !sw->lo || !sw->len || !sw->lfirst || !sw->lane || !sw->req || !sw->idx ||
+        !sw->st)
         return pcoll__error(PCOLL_ERR_NOMEM, "in-place alltoallv: swap of %d ranks", ip->p);
     for (size_t i = 0; i < nreq; i++)
         sw->req[i] = MPI_REQUEST_NULL;
@@ -214,8 +216,8 @@ static int step(pcoll__ip_t *ip, int block)
 {
     pcoll__ip_swap_t *sw = ip->swap;
     int n = 0, nr = 2 * sw->lanes * sw->depth;
-    int err = block ? PCOLL__MPI(Waitsome)(nr, sw->req, &n, sw->idx, MPI_STATUSES_IGNORE)
-                    : PCOLL__MPI(Testsome)(nr, sw->req, &n, sw->idx, MPI_STATUSES_IGNORE);
+    int err = block ? PCOLL__MPI(Waitsome)(nr, sw->req, &n, sw->idx, sw->st)
+                    : PCOLL__MPI(Testsome)(nr, sw->req, &n, sw->idx, sw->st);
     if (err != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: MPI_%s (%d)",
                             block ? "Waitsome" : "Testsome", err);
