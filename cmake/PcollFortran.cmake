@@ -70,7 +70,9 @@ set_target_properties(pcoll_fortran_c PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_link_libraries(pcoll_fortran_c PRIVATE pcoll)
 add_library(pcoll_fortran SHARED "${PROJECT_SOURCE_DIR}/fortran/pcoll.f90"
                                  $<TARGET_OBJECTS:pcoll_fortran_c>)
-set_target_properties(pcoll_fortran PROPERTIES
+# pcoll.f90 is preprocessed: it instantiates fortran/pcoll_specifics.inc
+# once per kind of handle and count.
+set_target_properties(pcoll_fortran PROPERTIES Fortran_PREPROCESS ON
   Fortran_MODULE_DIRECTORY "${PROJECT_BINARY_DIR}/fortran/mod"
   VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
 target_compile_options(pcoll_fortran PRIVATE ${PCOLL_Fortran_FLAGS})
