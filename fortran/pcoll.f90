@@ -198,18 +198,10 @@ module pcoll
 #define C_DISPL integer(c_intptr_t)
 #include "pcoll_c_counts.inc"
 
-    integer(c_int) function c_start(plan) bind(C, name="pcoll_start")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: plan
-    end function
     integer(c_int) function c_test(plan, flag) bind(C, name="pcoll_test")
       import :: c_int, c_ptr
       type(c_ptr), value :: plan
       integer(c_int), intent(out) :: flag
-    end function
-    integer(c_int) function c_wait(plan) bind(C, name="pcoll_wait")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: plan
     end function
     integer(c_int) function c_plan_free(plan) bind(C, name="pcoll_plan_free")
       import :: c_int, c_ptr
@@ -218,14 +210,6 @@ module pcoll
     type(c_ptr) function c_plan_algorithm(plan) bind(C, name="pcoll_plan_algorithm")
       import :: c_ptr
       type(c_ptr), value :: plan
-    end function
-    type(c_ptr) function c_strerror(rc) bind(C, name="pcoll_strerror")
-      import :: c_int, c_ptr
-      integer(c_int), value :: rc
-    end function
-    type(c_ptr) function c_err_name(rc) bind(C, name="pcoll_err_name")
-      import :: c_int, c_ptr
-      integer(c_int), value :: rc
     end function
     type(c_ptr) function c_last_error() bind(C, name="pcoll_last_error")
       import :: c_ptr
@@ -243,6 +227,21 @@ module pcoll
       type(c_ptr), value :: s
     end function
   end interface
+  ! C functions of one signature: an interface each, named by a declaration.
+  abstract interface
+    integer(c_int) function plan_call(plan) bind(C)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: plan
+    end function
+    type(c_ptr) function code_string(rc) bind(C)
+      import :: c_int, c_ptr
+      integer(c_int), value :: rc
+    end function
+  end interface
+  procedure(plan_call), bind(C, name="pcoll_start") :: c_start
+  procedure(plan_call), bind(C, name="pcoll_wait") :: c_wait
+  procedure(code_string), bind(C, name="pcoll_strerror") :: c_strerror
+  procedure(code_string), bind(C, name="pcoll_err_name") :: c_err_name
 
 contains
 

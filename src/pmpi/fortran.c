@@ -183,6 +183,16 @@ static MPI_Fint findex(int i)
     return i == MPI_UNDEFINED ? i : i + 1;
 }
 
+/* Waitsome's and Testsome's results as Fortran's: the count n, the n
+ * indices from 1. */
+static void fsome(int n, MPI_Fint *outcount, MPI_Fint *indices)
+{
+    int i;
+    *outcount = n;
+    for (i = 0; n != MPI_UNDEFINED && i < n; i++)
+        indices[i] += 1;
+}
+
 #define REQ(r) ((MPI_Request *)(r))
 
 FORTRAN_FUNCTION(mpi_finalize_f08_, (MPI_Fint *ierror))
@@ -235,11 +245,9 @@ FORTRAN_FUNCTION(mpi_waitany_f08_, (MPI_Fint *count, MPI_Fint *requests, MPI_Fin
 FORTRAN_FUNCTION(mpi_waitsome_f08_, (MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
                                      MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror))
 {
-    int n = 0, i;
+    int n = 0;
     done(MPI_Waitsome(*incount, REQ(requests), &n, indices, stn(statuses)), ierror);
-    *outcount = n;
-    for (i = 0; n != MPI_UNDEFINED && i < n; i++)
-        indices[i] += 1;
+    fsome(n, outcount, indices);
 }
 
 FORTRAN_FUNCTION(mpi_test_f08_,
@@ -270,11 +278,9 @@ FORTRAN_FUNCTION(mpi_testany_f08_, (MPI_Fint *count, MPI_Fint *requests, MPI_Fin
 FORTRAN_FUNCTION(mpi_testsome_f08_, (MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
                                      MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror))
 {
-    int n = 0, i;
+    int n = 0;
     done(MPI_Testsome(*incount, REQ(requests), &n, indices, stn(statuses)), ierror);
-    *outcount = n;
-    for (i = 0; n != MPI_UNDEFINED && i < n; i++)
-        indices[i] += 1;
+    fsome(n, outcount, indices);
 }
 
 #endif
