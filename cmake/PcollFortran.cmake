@@ -91,12 +91,8 @@ add_custom_target(pcoll_fortran_tests)
 if(PCOLL_BUILD_EXAMPLES)
   file(GLOB PCOLL_FORTRAN_EXAMPLES CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/examples/*.f90")
   foreach(src IN LISTS PCOLL_FORTRAN_EXAMPLES)
-    get_filename_component(name "${src}" NAME_WE)
-    add_executable(${name} "${src}")
-    set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
-      "${PROJECT_BINARY_DIR}/examples")
+    pcoll_add_example("${src}" name pcoll_fortran)
     target_compile_options(${name} PRIVATE ${PCOLL_Fortran_FLAGS})
-    target_link_libraries(${name} PRIVATE pcoll_fortran)
     add_dependencies(pcoll_fortran_tests ${name})
     # Each example also runs as a test at np 2 (label fortran).
     if(BUILD_TESTING)
