@@ -70,7 +70,9 @@ set_target_properties(pcoll_fortran_c PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_link_libraries(pcoll_fortran_c PRIVATE pcoll)
 add_library(pcoll_fortran SHARED "${PROJECT_SOURCE_DIR}/fortran/pcoll.f90"
                                  $<TARGET_OBJECTS:pcoll_fortran_c>)
-set_target_properties(pcoll_fortran PROPERTIES
+# pcoll.f90 is preprocessed: it instantiates fortran/pcoll_specifics.inc
+# once per kind of handle and count.
+set_target_properties(pcoll_fortran PROPERTIES Fortran_PREPROCESS ON
   Fortran_MODULE_DIRECTORY "${PROJECT_BINARY_DIR}/fortran/mod"
   VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
 target_compile_options(pcoll_fortran PRIVATE ${PCOLL_Fortran_FLAGS})
@@ -89,12 +91,8 @@ add_custom_target(pcoll_fortran_tests)
 if(PCOLL_BUILD_EXAMPLES)
   file(GLOB PCOLL_FORTRAN_EXAMPLES CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/examples/*.f90")
   foreach(src IN LISTS PCOLL_FORTRAN_EXAMPLES)
-    get_filename_component(name "${src}" NAME_WE)
-    add_executable(${name} "${src}")
-    set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
-      "${PROJECT_BINARY_DIR}/examples")
+    pcoll_add_example("${src}" name pcoll_fortran)
     target_compile_options(${name} PRIVATE ${PCOLL_Fortran_FLAGS})
-    target_link_libraries(${name} PRIVATE pcoll_fortran)
     add_dependencies(pcoll_fortran_tests ${name})
     # Each example also runs as a test at np 2 (label fortran).
     if(BUILD_TESTING)

@@ -28,6 +28,18 @@
 !
 ! The module is written over ISO_C_BINDING; fortran/pcoll_f.c turns the
 ! Fortran handles into C ones (MPI_*_f2c) and calls the public C functions.
+! The file is preprocessed: each collective's specific is written once, in
+! pcoll_specifics.inc, included once per kind of handle and count (a new
+! collective goes there, its C interfaces here or in pcoll_c_counts.inc).
+
+! PCOLL_PASTE(a,b): the name ab.  gfortran's preprocessor runs in traditional
+! mode, where an empty comment pastes and ## does not.
+#ifdef __GFORTRAN__
+#define PCOLL_PASTE(a,b) a/**/b
+#else
+#define PCOLL_PASTE(a,b) a ## b
+#endif
+
 module pcoll
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: error_unit
@@ -146,98 +158,12 @@ module pcoll
       integer(c_int), intent(in) :: sc, st, rc, rt, row, col, info
       type(c_ptr), intent(out) :: plan
     end function
-    integer(c_int) function c_alltoallv(s, ip, sc, sd, st, r, rc, rd, rt, comm) &
-        bind(C, name="pcoll_f_alltoallv")
-      import :: c_int
-      type(*), dimension(..), intent(in) :: s
-      type(*), intent(in) :: ip
-      type(*), dimension(..) :: r
-      integer(c_int), intent(in) :: sc(*), sd(*), rc(*), rd(*)
-      integer(c_int), intent(in) :: st, rt, comm
-    end function
-    integer(c_int) function c_alltoallv_c(s, ip, sc, sd, st, r, rc, rd, rt, comm) &
-        bind(C, name="pcoll_f_alltoallv_c")
-      import :: c_int, c_int64_t, c_intptr_t
-      type(*), dimension(..), intent(in) :: s
-      type(*), intent(in) :: ip
-      type(*), dimension(..) :: r
-      integer(c_int64_t), intent(in) :: sc(*), rc(*)
-      integer(c_intptr_t), intent(in) :: sd(*), rd(*)
-      integer(c_int), intent(in) :: st, rt, comm
-    end function
-    integer(c_int) function c_alltoallv_init(s, ip, sc, sd, st, r, rc, rd, rt, comm, info, &
-        plan) bind(C, name="pcoll_f_alltoallv_init")
-      import :: c_int, c_ptr
-      type(*), dimension(..), intent(in), asynchronous :: s
-      type(*), intent(in) :: ip
-      type(*), dimension(..), asynchronous :: r
-      integer(c_int), intent(in) :: sc(*), sd(*), rc(*), rd(*)
-      integer(c_int), intent(in) :: st, rt, comm, info
-      type(c_ptr), intent(out) :: plan
-    end function
-    integer(c_int) function c_alltoallv_init_c(s, ip, sc, sd, st, r, rc, rd, rt, comm, info, &
-        plan) bind(C, name="pcoll_f_alltoallv_init_c")
-      import :: c_int, c_ptr, c_int64_t, c_intptr_t
-      type(*), dimension(..), intent(in), asynchronous :: s
-      type(*), intent(in) :: ip
-      type(*), dimension(..), asynchronous :: r
-      integer(c_int64_t), intent(in) :: sc(*), rc(*)
-      integer(c_intptr_t), intent(in) :: sd(*), rd(*)
-      integer(c_int), intent(in) :: st, rt, comm, info
-      type(c_ptr), intent(out) :: plan
-    end function
     integer(c_int) function c_alltoallv_inplace_init(b, sc, sd, rc, rd, t, comm, info, plan) &
         bind(C, name="pcoll_f_alltoallv_inplace_init")
       import :: c_int, c_ptr
       type(*), dimension(..), asynchronous :: b
       integer(c_int), intent(in) :: sc(*), sd(*), rc(*), rd(*)
       integer(c_int), intent(in) :: t, comm, info
-      type(c_ptr), intent(out) :: plan
-    end function
-    ! alltoallw: the type arrays are the Fortran handles (MPI_VAL of the
-    ! mpi_f08 types, or integers), p of each, which the C layer converts.
-    integer(c_int) function c_alltoallw(s, ip, sc, sd, st, r, rc, rd, rt, comm) &
-        bind(C, name="pcoll_f_alltoallw")
-      import :: c_int
-      type(*), dimension(..), intent(in) :: s
-      type(*), intent(in) :: ip
-      type(*), dimension(..) :: r
-      integer(c_int), intent(in) :: sc(*), sd(*), rc(*), rd(*)
-      type(*), intent(in) :: st(*), rt(*)
-      integer(c_int), intent(in) :: comm
-    end function
-    integer(c_int) function c_alltoallw_c(s, ip, sc, sd, st, r, rc, rd, rt, comm) &
-        bind(C, name="pcoll_f_alltoallw_c")
-      import :: c_int, c_int64_t, c_intptr_t
-      type(*), dimension(..), intent(in) :: s
-      type(*), intent(in) :: ip
-      type(*), dimension(..) :: r
-      integer(c_int64_t), intent(in) :: sc(*), rc(*)
-      integer(c_intptr_t), intent(in) :: sd(*), rd(*)
-      type(*), intent(in) :: st(*), rt(*)
-      integer(c_int), intent(in) :: comm
-    end function
-    integer(c_int) function c_alltoallw_init(s, ip, sc, sd, st, r, rc, rd, rt, comm, info, &
-        plan) bind(C, name="pcoll_f_alltoallw_init")
-      import :: c_int, c_ptr
-      type(*), dimension(..), intent(in), asynchronous :: s
-      type(*), intent(in) :: ip
-      type(*), dimension(..), asynchronous :: r
-      integer(c_int), intent(in) :: sc(*), sd(*), rc(*), rd(*)
-      type(*), intent(in) :: st(*), rt(*)
-      integer(c_int), intent(in) :: comm, info
-      type(c_ptr), intent(out) :: plan
-    end function
-    integer(c_int) function c_alltoallw_init_c(s, ip, sc, sd, st, r, rc, rd, rt, comm, info, &
-        plan) bind(C, name="pcoll_f_alltoallw_init_c")
-      import :: c_int, c_ptr, c_int64_t, c_intptr_t
-      type(*), dimension(..), intent(in), asynchronous :: s
-      type(*), intent(in) :: ip
-      type(*), dimension(..), asynchronous :: r
-      integer(c_int64_t), intent(in) :: sc(*), rc(*)
-      integer(c_intptr_t), intent(in) :: sd(*), rd(*)
-      type(*), intent(in) :: st(*), rt(*)
-      integer(c_int), intent(in) :: comm, info
       type(c_ptr), intent(out) :: plan
     end function
     integer(c_int) function c_reduce_scatter_block(s, ip, r, rc, t, op, comm) &
@@ -259,57 +185,23 @@ module pcoll
       integer(c_int), intent(in) :: t, op, comm, info
       type(c_ptr), intent(out) :: plan
     end function
-    integer(c_int) function c_reduce_scatter(s, ip, r, rc, t, op, comm) &
-        bind(C, name="pcoll_f_reduce_scatter")
-      import :: c_int
-      type(*), dimension(..), intent(in) :: s
-      type(*), intent(in) :: ip
-      type(*), dimension(..) :: r
-      integer(c_int), intent(in) :: rc(*)
-      integer(c_int), intent(in) :: t, op, comm
-    end function
-    integer(c_int) function c_reduce_scatter_c(s, ip, r, rc, t, op, comm) &
-        bind(C, name="pcoll_f_reduce_scatter_c")
-      import :: c_int, c_int64_t
-      type(*), dimension(..), intent(in) :: s
-      type(*), intent(in) :: ip
-      type(*), dimension(..) :: r
-      integer(c_int64_t), intent(in) :: rc(*)
-      integer(c_int), intent(in) :: t, op, comm
-    end function
-    integer(c_int) function c_reduce_scatter_init(s, ip, r, rc, t, op, comm, info, plan) &
-        bind(C, name="pcoll_f_reduce_scatter_init")
-      import :: c_int, c_ptr
-      type(*), dimension(..), intent(in), asynchronous :: s
-      type(*), intent(in) :: ip
-      type(*), dimension(..), asynchronous :: r
-      integer(c_int), intent(in) :: rc(*)
-      integer(c_int), intent(in) :: t, op, comm, info
-      type(c_ptr), intent(out) :: plan
-    end function
-    integer(c_int) function c_reduce_scatter_init_c(s, ip, r, rc, t, op, comm, info, plan) &
-        bind(C, name="pcoll_f_reduce_scatter_init_c")
-      import :: c_int, c_ptr, c_int64_t
-      type(*), dimension(..), intent(in), asynchronous :: s
-      type(*), intent(in) :: ip
-      type(*), dimension(..), asynchronous :: r
-      integer(c_int64_t), intent(in) :: rc(*)
-      integer(c_int), intent(in) :: t, op, comm, info
-      type(c_ptr), intent(out) :: plan
-    end function
+    ! The C functions that take count arrays: int counts, then MPI_Count
+    ! counts and MPI_Aint displacements (pcoll_c_counts.inc).
+#define C_V(name) name
+#define C_SUFFIX ""
+#define C_COUNT integer(c_int)
+#define C_DISPL integer(c_int)
+#include "pcoll_c_counts.inc"
+#define C_V(name) PCOLL_PASTE(name,_c)
+#define C_SUFFIX "_c"
+#define C_COUNT integer(c_int64_t)
+#define C_DISPL integer(c_intptr_t)
+#include "pcoll_c_counts.inc"
 
-    integer(c_int) function c_start(plan) bind(C, name="pcoll_start")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: plan
-    end function
     integer(c_int) function c_test(plan, flag) bind(C, name="pcoll_test")
       import :: c_int, c_ptr
       type(c_ptr), value :: plan
       integer(c_int), intent(out) :: flag
-    end function
-    integer(c_int) function c_wait(plan) bind(C, name="pcoll_wait")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: plan
     end function
     integer(c_int) function c_plan_free(plan) bind(C, name="pcoll_plan_free")
       import :: c_int, c_ptr
@@ -318,14 +210,6 @@ module pcoll
     type(c_ptr) function c_plan_algorithm(plan) bind(C, name="pcoll_plan_algorithm")
       import :: c_ptr
       type(c_ptr), value :: plan
-    end function
-    type(c_ptr) function c_strerror(rc) bind(C, name="pcoll_strerror")
-      import :: c_int, c_ptr
-      integer(c_int), value :: rc
-    end function
-    type(c_ptr) function c_err_name(rc) bind(C, name="pcoll_err_name")
-      import :: c_int, c_ptr
-      integer(c_int), value :: rc
     end function
     type(c_ptr) function c_last_error() bind(C, name="pcoll_last_error")
       import :: c_ptr
@@ -343,6 +227,21 @@ module pcoll
       type(c_ptr), value :: s
     end function
   end interface
+  ! C functions of one signature: an interface each, named by a declaration.
+  abstract interface
+    integer(c_int) function plan_call(plan) bind(C)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: plan
+    end function
+    type(c_ptr) function code_string(rc) bind(C)
+      import :: c_int, c_ptr
+      integer(c_int), value :: rc
+    end function
+  end interface
+  procedure(plan_call), bind(C, name="pcoll_start") :: c_start
+  procedure(plan_call), bind(C, name="pcoll_wait") :: c_wait
+  procedure(code_string), bind(C, name="pcoll_strerror") :: c_strerror
+  procedure(code_string), bind(C, name="pcoll_err_name") :: c_err_name
 
 contains
 
@@ -443,484 +342,36 @@ contains
   end function
 
   ! ---- the collectives: one specific per kind of handle and count -----------------------
+  ! Each written once, in fortran/pcoll_specifics.inc (its header lists the
+  ! macros), instantiated here for mpi_f08 handles with default integer
+  ! counts, mpi_f08 handles with large counts, and integer handles (use mpi).
 
-  subroutine a2a_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-                      ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer, intent(in) :: sendcount, recvcount
-    type(MPI_Datatype), intent(in) :: sendtype, recvtype
-    type(MPI_Comm), intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoall(sendbuf, MPI_IN_PLACE, int(sendcount, MPI_COUNT_KIND), sendtype%MPI_VAL, recvbuf, &
-                           int(recvcount, MPI_COUNT_KIND), recvtype%MPI_VAL, comm%MPI_VAL), 'pcoll_alltoall', ierror)
-  end subroutine
+#define SPECIFIC(name) PCOLL_PASTE(name,_f08)
+#define HANDLE(T) type(T)
+#define VAL(h) h%MPI_VAL
+#define IN_PLACE MPI_IN_PLACE
+#define COUNT integer
+#define DISPL integer
+#define C_V(name) name
+#include "pcoll_specifics.inc"
 
-  subroutine a2a_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-                           info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer, intent(in) :: sendcount, recvcount
-    type(MPI_Datatype), intent(in) :: sendtype, recvtype
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoall_init(sendbuf, MPI_IN_PLACE, int(sendcount, MPI_COUNT_KIND), sendtype%MPI_VAL, recvbuf, &
-                                int(recvcount, MPI_COUNT_KIND), recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, &
-                                plan%ptr), 'pcoll_alltoall_init', ierror)
-  end subroutine
+#define SPECIFIC(name) PCOLL_PASTE(name,_f08_c)
+#define HANDLE(T) type(T)
+#define VAL(h) h%MPI_VAL
+#define IN_PLACE MPI_IN_PLACE
+#define COUNT integer(MPI_COUNT_KIND)
+#define DISPL integer(MPI_ADDRESS_KIND)
+#define C_V(name) PCOLL_PASTE(name,_c)
+#define LARGE
+#include "pcoll_specifics.inc"
 
-  subroutine a2a_multi_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-                                 comm_row, comm_column, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer, intent(in) :: sendcount, recvcount
-    type(MPI_Datatype), intent(in) :: sendtype, recvtype
-    type(MPI_Comm), intent(in) :: comm_row, comm_column
-    type(MPI_Info), intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoall_multi_init(sendbuf, MPI_IN_PLACE, sendcount, sendtype%MPI_VAL, recvbuf, &
-                                      recvcount, recvtype%MPI_VAL, comm_row%MPI_VAL, comm_column%MPI_VAL, &
-                                      info%MPI_VAL, plan%ptr), 'pcoll_alltoall_multi_init', ierror)
-  end subroutine
-
-  subroutine a2av_inplace_init_f08(buf, sendcounts, sdispls, recvcounts, rdispls, type, comm, &
-                                    info, plan, ierror)
-    type(*), dimension(..), asynchronous :: buf
-    integer, intent(in) :: sendcounts(*), sdispls(*), recvcounts(*), rdispls(*)
-    type(MPI_Datatype), intent(in) :: type
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallv_inplace_init(buf, sendcounts, sdispls, recvcounts, rdispls, &
-                                         type%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, plan%ptr), &
-                'pcoll_alltoallv_inplace_init', ierror)
-  end subroutine
-
-  subroutine a2av_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-                       recvtype, comm, ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer, intent(in) :: sendcounts(*), recvcounts(*)
-    integer, intent(in) :: sdispls(*), rdispls(*)
-    type(MPI_Datatype), intent(in) :: sendtype, recvtype
-    type(MPI_Comm), intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallv(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
-                            recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL), 'pcoll_alltoallv', ierror)
-  end subroutine
-
-  subroutine a2av_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-                            rdispls, recvtype, comm, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer, intent(in) :: sendcounts(*), recvcounts(*)
-    integer, intent(in) :: sdispls(*), rdispls(*)
-    type(MPI_Datatype), intent(in) :: sendtype, recvtype
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallv_init(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtype%MPI_VAL, &
-                                 recvbuf, recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, &
-                                 plan%ptr), 'pcoll_alltoallv_init', ierror)
-  end subroutine
-
-  ! alltoallw: a count, a displacement in bytes and a datatype per peer
-  ! (MPI_Alltoallw); with MPI_IN_PLACE the send arrays are not read.
-  subroutine a2aw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-                      recvtypes, comm, ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer, intent(in) :: sendcounts(*), recvcounts(*)
-    integer, intent(in) :: sdispls(*), rdispls(*)
-    type(MPI_Datatype), intent(in) :: sendtypes(*), recvtypes(*)
-    type(MPI_Comm), intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallw(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtypes, recvbuf, &
-                            recvcounts, rdispls, recvtypes, comm%MPI_VAL), 'pcoll_alltoallw', &
-                ierror)
-  end subroutine
-
-  subroutine a2aw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-                           rdispls, recvtypes, comm, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer, intent(in) :: sendcounts(*), recvcounts(*)
-    integer, intent(in) :: sdispls(*), rdispls(*)
-    type(MPI_Datatype), intent(in) :: sendtypes(*), recvtypes(*)
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallw_init(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtypes, recvbuf, &
-                                 recvcounts, rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, &
-                                 plan%ptr), 'pcoll_alltoallw_init', ierror)
-  end subroutine
-
-  subroutine rsb_f08(sendbuf, recvbuf, recvcount, type, op, comm, ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer, intent(in) :: recvcount
-    type(MPI_Datatype), intent(in) :: type
-    type(MPI_Op), intent(in) :: op
-    type(MPI_Comm), intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_reduce_scatter_block(sendbuf, MPI_IN_PLACE, recvbuf, int(recvcount, MPI_COUNT_KIND), type%MPI_VAL, &
-                                       op%MPI_VAL, comm%MPI_VAL), 'pcoll_reduce_scatter_block', ierror)
-  end subroutine
-
-  subroutine rsb_init_f08(sendbuf, recvbuf, recvcount, type, op, comm, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer, intent(in) :: recvcount
-    type(MPI_Datatype), intent(in) :: type
-    type(MPI_Op), intent(in) :: op
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_reduce_scatter_block_init(sendbuf, MPI_IN_PLACE, recvbuf, int(recvcount, MPI_COUNT_KIND), &
-                                            type%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, plan%ptr), &
-                'pcoll_reduce_scatter_block_init', ierror)
-  end subroutine
-
-  subroutine rs_f08(sendbuf, recvbuf, recvcounts, type, op, comm, ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer, intent(in) :: recvcounts(*)
-    type(MPI_Datatype), intent(in) :: type
-    type(MPI_Op), intent(in) :: op
-    type(MPI_Comm), intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_reduce_scatter(sendbuf, MPI_IN_PLACE, recvbuf, recvcounts, type%MPI_VAL, op%MPI_VAL, &
-                                 comm%MPI_VAL), 'pcoll_reduce_scatter', ierror)
-  end subroutine
-
-  subroutine rs_init_f08(sendbuf, recvbuf, recvcounts, type, op, comm, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer, intent(in) :: recvcounts(*)
-    type(MPI_Datatype), intent(in) :: type
-    type(MPI_Op), intent(in) :: op
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_reduce_scatter_init(sendbuf, MPI_IN_PLACE, recvbuf, recvcounts, type%MPI_VAL, &
-                                      op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, plan%ptr), &
-                'pcoll_reduce_scatter_init', ierror)
-  end subroutine
-
-  subroutine a2a_f08_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-                      ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer(MPI_COUNT_KIND), intent(in) :: sendcount, recvcount
-    type(MPI_Datatype), intent(in) :: sendtype, recvtype
-    type(MPI_Comm), intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoall(sendbuf, MPI_IN_PLACE, sendcount, sendtype%MPI_VAL, recvbuf, &
-                           recvcount, recvtype%MPI_VAL, comm%MPI_VAL), 'pcoll_alltoall', ierror)
-  end subroutine
-
-  subroutine a2a_init_f08_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-                           info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer(MPI_COUNT_KIND), intent(in) :: sendcount, recvcount
-    type(MPI_Datatype), intent(in) :: sendtype, recvtype
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoall_init(sendbuf, MPI_IN_PLACE, sendcount, sendtype%MPI_VAL, recvbuf, &
-                                recvcount, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, &
-                                plan%ptr), 'pcoll_alltoall_init', ierror)
-  end subroutine
-
-  subroutine a2av_f08_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-                       recvtype, comm, ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer(MPI_COUNT_KIND), intent(in) :: sendcounts(*), recvcounts(*)
-    integer(MPI_ADDRESS_KIND), intent(in) :: sdispls(*), rdispls(*)
-    type(MPI_Datatype), intent(in) :: sendtype, recvtype
-    type(MPI_Comm), intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallv_c(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
-                            recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL), 'pcoll_alltoallv', ierror)
-  end subroutine
-
-  subroutine a2av_init_f08_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-                            rdispls, recvtype, comm, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer(MPI_COUNT_KIND), intent(in) :: sendcounts(*), recvcounts(*)
-    integer(MPI_ADDRESS_KIND), intent(in) :: sdispls(*), rdispls(*)
-    type(MPI_Datatype), intent(in) :: sendtype, recvtype
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallv_init_c(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtype%MPI_VAL, &
-                                 recvbuf, recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, &
-                                 plan%ptr), 'pcoll_alltoallv_init', ierror)
-  end subroutine
-
-  subroutine a2aw_f08_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-                        recvtypes, comm, ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer(MPI_COUNT_KIND), intent(in) :: sendcounts(*), recvcounts(*)
-    integer(MPI_ADDRESS_KIND), intent(in) :: sdispls(*), rdispls(*)
-    type(MPI_Datatype), intent(in) :: sendtypes(*), recvtypes(*)
-    type(MPI_Comm), intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallw_c(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtypes, recvbuf, &
-                              recvcounts, rdispls, recvtypes, comm%MPI_VAL), 'pcoll_alltoallw', &
-                ierror)
-  end subroutine
-
-  subroutine a2aw_init_f08_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-                             rdispls, recvtypes, comm, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer(MPI_COUNT_KIND), intent(in) :: sendcounts(*), recvcounts(*)
-    integer(MPI_ADDRESS_KIND), intent(in) :: sdispls(*), rdispls(*)
-    type(MPI_Datatype), intent(in) :: sendtypes(*), recvtypes(*)
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallw_init_c(sendbuf, MPI_IN_PLACE, sendcounts, sdispls, sendtypes, &
-                                   recvbuf, recvcounts, rdispls, recvtypes, comm%MPI_VAL, &
-                                   info%MPI_VAL, plan%ptr), 'pcoll_alltoallw_init', ierror)
-  end subroutine
-
-  subroutine rsb_f08_c(sendbuf, recvbuf, recvcount, type, op, comm, ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer(MPI_COUNT_KIND), intent(in) :: recvcount
-    type(MPI_Datatype), intent(in) :: type
-    type(MPI_Op), intent(in) :: op
-    type(MPI_Comm), intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_reduce_scatter_block(sendbuf, MPI_IN_PLACE, recvbuf, recvcount, type%MPI_VAL, &
-                                       op%MPI_VAL, comm%MPI_VAL), 'pcoll_reduce_scatter_block', ierror)
-  end subroutine
-
-  subroutine rsb_init_f08_c(sendbuf, recvbuf, recvcount, type, op, comm, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer(MPI_COUNT_KIND), intent(in) :: recvcount
-    type(MPI_Datatype), intent(in) :: type
-    type(MPI_Op), intent(in) :: op
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_reduce_scatter_block_init(sendbuf, MPI_IN_PLACE, recvbuf, recvcount, &
-                                            type%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, plan%ptr), &
-                'pcoll_reduce_scatter_block_init', ierror)
-  end subroutine
-
-  subroutine rs_f08_c(sendbuf, recvbuf, recvcounts, type, op, comm, ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer(MPI_COUNT_KIND), intent(in) :: recvcounts(*)
-    type(MPI_Datatype), intent(in) :: type
-    type(MPI_Op), intent(in) :: op
-    type(MPI_Comm), intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_reduce_scatter_c(sendbuf, MPI_IN_PLACE, recvbuf, recvcounts, type%MPI_VAL, op%MPI_VAL, &
-                                 comm%MPI_VAL), 'pcoll_reduce_scatter', ierror)
-  end subroutine
-
-  subroutine rs_init_f08_c(sendbuf, recvbuf, recvcounts, type, op, comm, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer(MPI_COUNT_KIND), intent(in) :: recvcounts(*)
-    type(MPI_Datatype), intent(in) :: type
-    type(MPI_Op), intent(in) :: op
-    type(MPI_Comm), intent(in) :: comm
-    type(MPI_Info), intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_reduce_scatter_init_c(sendbuf, MPI_IN_PLACE, recvbuf, recvcounts, type%MPI_VAL, &
-                                      op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, plan%ptr), &
-                'pcoll_reduce_scatter_init', ierror)
-  end subroutine
-
-  subroutine a2a_int(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-                      ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer, intent(in) :: sendcount, recvcount
-    integer, intent(in) :: sendtype, recvtype
-    integer, intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoall(sendbuf, MPI_IN_PLACE_INT, int(sendcount, MPI_COUNT_KIND), sendtype, recvbuf, &
-                           int(recvcount, MPI_COUNT_KIND), recvtype, comm), 'pcoll_alltoall', ierror)
-  end subroutine
-
-  subroutine a2a_init_int(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-                           info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer, intent(in) :: sendcount, recvcount
-    integer, intent(in) :: sendtype, recvtype
-    integer, intent(in) :: comm
-    integer, intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoall_init(sendbuf, MPI_IN_PLACE_INT, int(sendcount, MPI_COUNT_KIND), sendtype, recvbuf, &
-                                int(recvcount, MPI_COUNT_KIND), recvtype, comm, info, &
-                                plan%ptr), 'pcoll_alltoall_init', ierror)
-  end subroutine
-
-  subroutine a2a_multi_init_int(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-                                 comm_row, comm_column, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer, intent(in) :: sendcount, recvcount
-    integer, intent(in) :: sendtype, recvtype
-    integer, intent(in) :: comm_row, comm_column
-    integer, intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoall_multi_init(sendbuf, MPI_IN_PLACE_INT, sendcount, sendtype, recvbuf, &
-                                      recvcount, recvtype, comm_row, comm_column, &
-                                      info, plan%ptr), 'pcoll_alltoall_multi_init', ierror)
-  end subroutine
-
-  subroutine a2av_inplace_init_int(buf, sendcounts, sdispls, recvcounts, rdispls, type, comm, &
-                                    info, plan, ierror)
-    type(*), dimension(..), asynchronous :: buf
-    integer, intent(in) :: sendcounts(*), sdispls(*), recvcounts(*), rdispls(*)
-    integer, intent(in) :: type
-    integer, intent(in) :: comm
-    integer, intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallv_inplace_init(buf, sendcounts, sdispls, recvcounts, rdispls, &
-                                         type, comm, info, plan%ptr), &
-                'pcoll_alltoallv_inplace_init', ierror)
-  end subroutine
-
-  subroutine a2av_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-                       recvtype, comm, ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer, intent(in) :: sendcounts(*), recvcounts(*)
-    integer, intent(in) :: sdispls(*), rdispls(*)
-    integer, intent(in) :: sendtype, recvtype
-    integer, intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallv(sendbuf, MPI_IN_PLACE_INT, sendcounts, sdispls, sendtype, recvbuf, &
-                            recvcounts, rdispls, recvtype, comm), 'pcoll_alltoallv', ierror)
-  end subroutine
-
-  subroutine a2av_init_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-                            rdispls, recvtype, comm, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer, intent(in) :: sendcounts(*), recvcounts(*)
-    integer, intent(in) :: sdispls(*), rdispls(*)
-    integer, intent(in) :: sendtype, recvtype
-    integer, intent(in) :: comm
-    integer, intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallv_init(sendbuf, MPI_IN_PLACE_INT, sendcounts, sdispls, sendtype, &
-                                 recvbuf, recvcounts, rdispls, recvtype, comm, info, &
-                                 plan%ptr), 'pcoll_alltoallv_init', ierror)
-  end subroutine
-
-  subroutine a2aw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-                      recvtypes, comm, ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer, intent(in) :: sendcounts(*), recvcounts(*)
-    integer, intent(in) :: sdispls(*), rdispls(*)
-    integer, intent(in) :: sendtypes(*), recvtypes(*)
-    integer, intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallw(sendbuf, MPI_IN_PLACE_INT, sendcounts, sdispls, sendtypes, recvbuf, &
-                            recvcounts, rdispls, recvtypes, comm), 'pcoll_alltoallw', ierror)
-  end subroutine
-
-  subroutine a2aw_init_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-                           rdispls, recvtypes, comm, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer, intent(in) :: sendcounts(*), recvcounts(*)
-    integer, intent(in) :: sdispls(*), rdispls(*)
-    integer, intent(in) :: sendtypes(*), recvtypes(*)
-    integer, intent(in) :: comm
-    integer, intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_alltoallw_init(sendbuf, MPI_IN_PLACE_INT, sendcounts, sdispls, sendtypes, &
-                                 recvbuf, recvcounts, rdispls, recvtypes, comm, info, plan%ptr), &
-                'pcoll_alltoallw_init', ierror)
-  end subroutine
-
-  subroutine rsb_int(sendbuf, recvbuf, recvcount, type, op, comm, ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer, intent(in) :: recvcount
-    integer, intent(in) :: type
-    integer, intent(in) :: op
-    integer, intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_reduce_scatter_block(sendbuf, MPI_IN_PLACE_INT, recvbuf, int(recvcount, MPI_COUNT_KIND), type, &
-                                       op, comm), 'pcoll_reduce_scatter_block', ierror)
-  end subroutine
-
-  subroutine rsb_init_int(sendbuf, recvbuf, recvcount, type, op, comm, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer, intent(in) :: recvcount
-    integer, intent(in) :: type
-    integer, intent(in) :: op
-    integer, intent(in) :: comm
-    integer, intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_reduce_scatter_block_init(sendbuf, MPI_IN_PLACE_INT, recvbuf, int(recvcount, MPI_COUNT_KIND), &
-                                            type, op, comm, info, plan%ptr), &
-                'pcoll_reduce_scatter_block_init', ierror)
-  end subroutine
-
-  subroutine rs_int(sendbuf, recvbuf, recvcounts, type, op, comm, ierror)
-    type(*), dimension(..), intent(in) :: sendbuf
-    type(*), dimension(..) :: recvbuf
-    integer, intent(in) :: recvcounts(*)
-    integer, intent(in) :: type
-    integer, intent(in) :: op
-    integer, intent(in) :: comm
-    integer, optional, intent(out) :: ierror
-    call finish(c_reduce_scatter(sendbuf, MPI_IN_PLACE_INT, recvbuf, recvcounts, type, op, &
-                                 comm), 'pcoll_reduce_scatter', ierror)
-  end subroutine
-
-  subroutine rs_init_int(sendbuf, recvbuf, recvcounts, type, op, comm, info, plan, ierror)
-    type(*), dimension(..), intent(in), asynchronous :: sendbuf
-    type(*), dimension(..), asynchronous :: recvbuf
-    integer, intent(in) :: recvcounts(*)
-    integer, intent(in) :: type
-    integer, intent(in) :: op
-    integer, intent(in) :: comm
-    integer, intent(in) :: info
-    type(pcoll_plan), intent(out) :: plan
-    integer, optional, intent(out) :: ierror
-    call finish(c_reduce_scatter_init(sendbuf, MPI_IN_PLACE_INT, recvbuf, recvcounts, type, &
-                                      op, comm, info, plan%ptr), &
-                'pcoll_reduce_scatter_init', ierror)
-  end subroutine
+#define SPECIFIC(name) PCOLL_PASTE(name,_int)
+#define HANDLE(T) integer
+#define VAL(h) h
+#define IN_PLACE MPI_IN_PLACE_INT
+#define COUNT integer
+#define DISPL integer
+#define C_V(name) name
+#include "pcoll_specifics.inc"
 
 end module pcoll

@@ -10,7 +10,9 @@
  * before it returns), and counts as MPI_Count.
  * Each calls the public C function of the same name (the int form while
  * every count fits an int, the large-count _c form otherwise) and returns its
- * status.  Nothing here reaches below include/pcoll.h.
+ * status.  Nothing here reaches below include/pcoll.h.  The functions that
+ * take arrays of counts are written once, in pcoll_f_counts.h, included at
+ * the end once per kind of count (int and MPI_Count).
  */
 #include <ISO_Fortran_binding.h>
 #include <limits.h>
@@ -105,64 +107,6 @@ int pcoll_f_alltoall_multi_init(const CFI_cdesc_t *s, const void *in_place, cons
 
 /* ---- alltoallv ---------------------------------------------------------------------- */
 
-int pcoll_f_alltoallv(const CFI_cdesc_t *s, const void *in_place, const MPI_Fint scounts[],
-                      const MPI_Fint sdispls[], const MPI_Fint *stype, const CFI_cdesc_t *r,
-                      const MPI_Fint rcounts[], const MPI_Fint rdispls[], const MPI_Fint *rtype,
-                      const MPI_Fint *comm)
-{
-    void *sbuf, *rbuf;
-    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
-    if (rc != PCOLL_SUCCESS)
-        return rc;
-    return pcoll_alltoallv(sbuf, scounts, sdispls, MPI_Type_f2c(*stype), rbuf, rcounts, rdispls,
-                           MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm));
-}
-
-int pcoll_f_alltoallv_c(const CFI_cdesc_t *s, const void *in_place, const MPI_Count scounts[],
-                        const MPI_Aint sdispls[], const MPI_Fint *stype, const CFI_cdesc_t *r,
-                        const MPI_Count rcounts[], const MPI_Aint rdispls[],
-                        const MPI_Fint *rtype, const MPI_Fint *comm)
-{
-    void *sbuf, *rbuf;
-    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
-    if (rc != PCOLL_SUCCESS)
-        return rc;
-    return pcoll_alltoallv_c(sbuf, scounts, sdispls, MPI_Type_f2c(*stype), rbuf, rcounts,
-                             rdispls, MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm));
-}
-
-/* A rank whose buffer is refused (not contiguous) still joins init's
- * agreement, with NULL counts that it refuses too, so that every rank
- * returns an error instead of waiting for it. */
-int pcoll_f_alltoallv_init(const CFI_cdesc_t *s, const void *in_place, const MPI_Fint scounts[],
-                           const MPI_Fint sdispls[], const MPI_Fint *stype,
-                           const CFI_cdesc_t *r, const MPI_Fint rcounts[],
-                           const MPI_Fint rdispls[], const MPI_Fint *rtype,
-                           const MPI_Fint *comm, const MPI_Fint *info, pcoll_plan_t **plan)
-{
-    void *sbuf, *rbuf;
-    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS;
-    return pcoll_alltoallv_init(bad ? r->base_addr : sbuf, bad ? NULL : scounts, sdispls,
-                                MPI_Type_f2c(*stype), bad ? r->base_addr : rbuf, rcounts,
-                                rdispls, MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm),
-                                MPI_Info_f2c(*info), plan);
-}
-
-int pcoll_f_alltoallv_init_c(const CFI_cdesc_t *s, const void *in_place,
-                             const MPI_Count scounts[], const MPI_Aint sdispls[],
-                             const MPI_Fint *stype, const CFI_cdesc_t *r,
-                             const MPI_Count rcounts[], const MPI_Aint rdispls[],
-                             const MPI_Fint *rtype, const MPI_Fint *comm, const MPI_Fint *info,
-                             pcoll_plan_t **plan)
-{
-    void *sbuf, *rbuf;
-    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS;
-    return pcoll_alltoallv_init_c(bad ? r->base_addr : sbuf, bad ? NULL : scounts, sdispls,
-                                  MPI_Type_f2c(*stype), bad ? r->base_addr : rbuf, rcounts,
-                                  rdispls, MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm),
-                                  MPI_Info_f2c(*info), plan);
-}
-
 int pcoll_f_alltoallv_inplace_init(const CFI_cdesc_t *b, const MPI_Fint scounts[],
                                    const MPI_Fint sdispls[], const MPI_Fint rcounts[],
                                    const MPI_Fint rdispls[], const MPI_Fint *type,
@@ -213,78 +157,6 @@ static int w_types(const MPI_Fint *fcomm, const void *sbuf, const MPI_Fint stype
     return PCOLL_SUCCESS;
 }
 
-int pcoll_f_alltoallw(const CFI_cdesc_t *s, const void *in_place, const MPI_Fint scounts[],
-                      const MPI_Fint sdispls[], const MPI_Fint stypes[], const CFI_cdesc_t *r,
-                      const MPI_Fint rcounts[], const MPI_Fint rdispls[],
-                      const MPI_Fint rtypes[], const MPI_Fint *comm)
-{
-    void *sbuf, *rbuf;
-    w_types_t w;
-    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
-    if (rc == PCOLL_SUCCESS && (rc = w_types(comm, sbuf, stypes, rtypes, &w)) == PCOLL_SUCCESS) {
-        rc = pcoll_alltoallw(sbuf, scounts, sdispls, w.s, rbuf, rcounts, rdispls, w.r,
-                             MPI_Comm_f2c(*comm));
-        free(w.all);
-    }
-    return rc;
-}
-
-int pcoll_f_alltoallw_c(const CFI_cdesc_t *s, const void *in_place, const MPI_Count scounts[],
-                        const MPI_Aint sdispls[], const MPI_Fint stypes[], const CFI_cdesc_t *r,
-                        const MPI_Count rcounts[], const MPI_Aint rdispls[],
-                        const MPI_Fint rtypes[], const MPI_Fint *comm)
-{
-    void *sbuf, *rbuf;
-    w_types_t w;
-    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
-    if (rc == PCOLL_SUCCESS && (rc = w_types(comm, sbuf, stypes, rtypes, &w)) == PCOLL_SUCCESS) {
-        rc = pcoll_alltoallw_c(sbuf, scounts, sdispls, w.s, rbuf, rcounts, rdispls, w.r,
-                               MPI_Comm_f2c(*comm));
-        free(w.all);
-    }
-    return rc;
-}
-
-/* A rank whose buffer is refused, or that could not allocate the type
- * arrays, still joins init's agreement, with NULL send counts and types
- * that it refuses too, so that every rank returns an error (PCOLL_ERR_ARG,
- * the worst code agreed) instead of waiting for it. */
-int pcoll_f_alltoallw_init(const CFI_cdesc_t *s, const void *in_place, const MPI_Fint scounts[],
-                           const MPI_Fint sdispls[], const MPI_Fint stypes[],
-                           const CFI_cdesc_t *r, const MPI_Fint rcounts[],
-                           const MPI_Fint rdispls[], const MPI_Fint rtypes[],
-                           const MPI_Fint *comm, const MPI_Fint *info, pcoll_plan_t **plan)
-{
-    void *sbuf, *rbuf;
-    w_types_t w = {NULL, NULL, NULL};
-    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS ||
-              w_types(comm, sbuf, stypes, rtypes, &w) != PCOLL_SUCCESS;
-    int rc = pcoll_alltoallw_init(bad ? r->base_addr : sbuf, bad ? NULL : scounts, sdispls,
-                                  bad ? NULL : w.s, bad ? r->base_addr : rbuf, rcounts,
-                                  rdispls, w.r, MPI_Comm_f2c(*comm), MPI_Info_f2c(*info), plan);
-    free(w.all);
-    return rc;
-}
-
-int pcoll_f_alltoallw_init_c(const CFI_cdesc_t *s, const void *in_place,
-                             const MPI_Count scounts[], const MPI_Aint sdispls[],
-                             const MPI_Fint stypes[], const CFI_cdesc_t *r,
-                             const MPI_Count rcounts[], const MPI_Aint rdispls[],
-                             const MPI_Fint rtypes[], const MPI_Fint *comm, const MPI_Fint *info,
-                             pcoll_plan_t **plan)
-{
-    void *sbuf, *rbuf;
-    w_types_t w = {NULL, NULL, NULL};
-    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS ||
-              w_types(comm, sbuf, stypes, rtypes, &w) != PCOLL_SUCCESS;
-    int rc = pcoll_alltoallw_init_c(bad ? r->base_addr : sbuf, bad ? NULL : scounts, sdispls,
-                                    bad ? NULL : w.s, bad ? r->base_addr : rbuf, rcounts,
-                                    rdispls, w.r, MPI_Comm_f2c(*comm), MPI_Info_f2c(*info),
-                                    plan);
-    free(w.all);
-    return rc;
-}
-
 /* ---- reduce_scatter ----------------------------------------------------------------- */
 
 int pcoll_f_reduce_scatter_block(const CFI_cdesc_t *s, const void *in_place,
@@ -323,53 +195,14 @@ int pcoll_f_reduce_scatter_block_init(const CFI_cdesc_t *s, const void *in_place
     return pcoll_reduce_scatter_block_init_c(sbuf, rbuf, n, t, o, c, i, plan);
 }
 
-int pcoll_f_reduce_scatter(const CFI_cdesc_t *s, const void *in_place, const CFI_cdesc_t *r,
-                           const MPI_Fint rcounts[], const MPI_Fint *type, const MPI_Fint *op,
-                           const MPI_Fint *comm)
-{
-    void *sbuf, *rbuf;
-    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
-    if (rc != PCOLL_SUCCESS)
-        return rc;
-    return pcoll_reduce_scatter(sbuf, rbuf, rcounts, MPI_Type_f2c(*type), MPI_Op_f2c(*op),
-                                MPI_Comm_f2c(*comm));
-}
+/* ---- the functions that take count arrays, once per kind of count ------------------ */
 
-int pcoll_f_reduce_scatter_c(const CFI_cdesc_t *s, const void *in_place, const CFI_cdesc_t *r,
-                             const MPI_Count rcounts[], const MPI_Fint *type,
-                             const MPI_Fint *op, const MPI_Fint *comm)
-{
-    void *sbuf, *rbuf;
-    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
-    if (rc != PCOLL_SUCCESS)
-        return rc;
-    return pcoll_reduce_scatter_c(sbuf, rbuf, rcounts, MPI_Type_f2c(*type), MPI_Op_f2c(*op),
-                                  MPI_Comm_f2c(*comm));
-}
+#define F_NAME(name) name
+#define F_COUNT MPI_Fint
+#define F_DISPL MPI_Fint
+#include "pcoll_f_counts.h"
 
-int pcoll_f_reduce_scatter_init(const CFI_cdesc_t *s, const void *in_place,
-                                const CFI_cdesc_t *r, const MPI_Fint rcounts[],
-                                const MPI_Fint *type, const MPI_Fint *op, const MPI_Fint *comm,
-                                const MPI_Fint *info, pcoll_plan_t **plan)
-{
-    void *sbuf, *rbuf;
-    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS;
-    return pcoll_reduce_scatter_init(bad ? r->base_addr : sbuf, bad ? r->base_addr : rbuf,
-                                     bad ? NULL : rcounts, MPI_Type_f2c(*type),
-                                     MPI_Op_f2c(*op), MPI_Comm_f2c(*comm), MPI_Info_f2c(*info),
-                                     plan);
-}
-
-int pcoll_f_reduce_scatter_init_c(const CFI_cdesc_t *s, const void *in_place,
-                                  const CFI_cdesc_t *r, const MPI_Count rcounts[],
-                                  const MPI_Fint *type, const MPI_Fint *op,
-                                  const MPI_Fint *comm, const MPI_Fint *info,
-                                  pcoll_plan_t **plan)
-{
-    void *sbuf, *rbuf;
-    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS;
-    return pcoll_reduce_scatter_init_c(bad ? r->base_addr : sbuf, bad ? r->base_addr : rbuf,
-                                       bad ? NULL : rcounts, MPI_Type_f2c(*type),
-                                       MPI_Op_f2c(*op), MPI_Comm_f2c(*comm),
-                                       MPI_Info_f2c(*info), plan);
-}
+#define F_NAME(name) name##_c
+#define F_COUNT MPI_Count
+#define F_DISPL MPI_Aint
+#include "pcoll_f_counts.h"

@@ -14,6 +14,7 @@ check here is local: a failure raises ArgError, which the caller turns into
 pcoll.Error(ERR_ARG).
 """
 import sys
+from collections import namedtuple
 
 from mpi4py import MPI
 
@@ -26,19 +27,12 @@ class ArgError(ValueError):
     """A local argument error (becomes pcoll.Error with code ERR_ARG)."""
 
 
-class Buffer:
+class Buffer(namedtuple("Buffer", "keep address nbytes format itemsize")):
     """The address, size and element format of a user buffer.  `keep`
     holds what must stay alive (and exported) while the C library uses the
     address."""
 
-    __slots__ = ("keep", "address", "nbytes", "format", "itemsize")
-
-    def __init__(self, keep, address, nbytes, fmt, itemsize):
-        self.keep = keep
-        self.address = address
-        self.nbytes = nbytes
-        self.format = fmt
-        self.itemsize = itemsize
+    __slots__ = ()
 
     def datatype(self):
         """The predefined MPI datatype of the buffer's elements."""
@@ -100,17 +94,11 @@ def buffer_of(obj, writable, role):
     return Buffer(view, address, view.nbytes, view.format, view.itemsize)
 
 
-class Message:
+class Message(namedtuple("Message", "buf counts displs datatype")):
     """A parsed message: buffer, counts (one per block, or one), item
     displacements (or None) and datatype."""
 
-    __slots__ = ("buf", "counts", "displs", "datatype")
-
-    def __init__(self, buf, counts, displs, datatype):
-        self.buf = buf
-        self.counts = counts
-        self.displs = displs
-        self.datatype = datatype
+    __slots__ = ()
 
 
 def _is_datatype(obj):
@@ -193,21 +181,23 @@ def _equal_blocks(buf, datatype, nblocks, role):
     return items // nblocks
 
 
+def _buffer_datatype_rest(spec, writable, role):
+    """The buffer of a message spec, its datatype (by default the buffer's
+    elements') and the rest of the spec."""
+    obj, datatype, rest = _split(spec, role)
+    buf = buffer_of(obj, writable, role)
+    return buf, datatype if datatype is not None else buf.datatype(), rest
+
+
 def block_message(spec, nblocks, writable, role):
     """buf | [buf, datatype] | [buf, count] | [buf, count, datatype]: nblocks
     blocks of count items (count: the buffer split evenly by default)."""
-    obj, datatype, rest = _split(spec, role)
-    buf = buffer_of(obj, writable, role)
-    if datatype is None:
-        datatype = buf.datatype()
-    if len(rest) > 1:
-        raise ArgError("%s: expected [buf, count, datatype]" % role)
-    if rest:
-        count = _as_count(rest[0], role, "count")
-    else:
-        count = _equal_blocks(buf, datatype, nblocks, role)
-    check_span(buf, datatype, 0, count * nblocks, role)
-    return Message(buf, count, None, datatype)
+    msg = plain_message(spec, writable, role)
+    count = msg.counts
+    if count is None:
+        count = _equal_blocks(msg.buf, msg.datatype, nblocks, role)
+    check_span(msg.buf, msg.datatype, 0, count * nblocks, role)
+    return msg._replace(counts=count)
 
 
 def _counts_displs(rest, role):
@@ -223,10 +213,7 @@ def vector_message(spec, nblocks, writable, role):
     """buf | [buf, counts] | [buf, counts, displs] | [buf, (counts, displs)],
     each optionally with a datatype last.  Displacements default to the
     blocks packed in rank order; counts default to an even split."""
-    obj, datatype, rest = _split(spec, role)
-    buf = buffer_of(obj, writable, role)
-    if datatype is None:
-        datatype = buf.datatype()
+    buf, datatype, rest = _buffer_datatype_rest(spec, writable, role)
     counts, displs = _counts_displs(rest, role)
     if counts is None:
         counts = [_equal_blocks(buf, datatype, nblocks, role)] * nblocks
@@ -244,18 +231,11 @@ def vector_message(spec, nblocks, writable, role):
     return Message(buf, counts, displs, datatype)
 
 
-class WMessage:
+class WMessage(namedtuple("WMessage", "buf address counts displs types")):
     """A parsed alltoallw message: buffer (None for MPI.BOTTOM), address,
     counts, byte displacements and datatypes, one of each per block."""
 
-    __slots__ = ("buf", "address", "counts", "displs", "types")
-
-    def __init__(self, buf, address, counts, displs, types):
-        self.buf = buf
-        self.address = address
-        self.counts = counts
-        self.displs = displs
-        self.types = types
+    __slots__ = ()
 
 
 def _as_types(values, n, role):
@@ -331,10 +311,7 @@ def w_message(spec, nblocks, writable, role):
 def plain_message(spec, writable, role):
     """buf | [buf, datatype] | [buf, count] | [buf, count, datatype]: the
     count is None unless given (the caller knows how many items it needs)."""
-    obj, datatype, rest = _split(spec, role)
-    buf = buffer_of(obj, writable, role)
-    if datatype is None:
-        datatype = buf.datatype()
+    buf, datatype, rest = _buffer_datatype_rest(spec, writable, role)
     if len(rest) > 1:
         raise ArgError("%s: expected [buf, count, datatype]" % role)
     count = _as_count(rest[0], role, "count") if rest else None

@@ -21,6 +21,23 @@
  */
 #include <mpi.h>
 
+#if defined(OPEN_MPI) || defined(MPICH)
+
+/* A function that only Fortran calls, declared where it is defined (the
+ * build asks for a prototype of every external function). */
+#define FORTRAN_FUNCTION(name, params)                                                             \
+    void name params;                                                                              \
+    void name params
+
+/* MPI's status code into the Fortran ierror (absent: NULL). */
+static void done(int rc, MPI_Fint *ierror)
+{
+    if (ierror)
+        *ierror = rc;
+}
+
+#endif
+
 #if defined(OPEN_MPI)
 
 #include <stdlib.h>
@@ -57,59 +74,43 @@ static void *cbuf(void *a)
  * pass through as they are). */
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not int");
 
-/* Each wrapper under the names Open MPI's Fortran libraries call: the
- * internal ompi_X_f (mpi_f08) and the external mpi_X_ spellings (mpi,
- * mpif.h). */
-#define FORTRAN_NAMES(lower, upper, args)                                              \
-    void mpi_##lower(args) __attribute__((alias("ompi_" #lower "_f")));               \
-    void mpi_##lower##_(args) __attribute__((alias("ompi_" #lower "_f")));            \
-    void mpi_##lower##__(args) __attribute__((alias("ompi_" #lower "_f")));           \
-    void MPI_##upper(args) __attribute__((alias("ompi_" #lower "_f")));
+/* A wrapper defined under the names Open MPI's Fortran libraries call: the
+ * internal ompi_X_f (mpi_f08), and the external mpi_X_ spellings (mpi,
+ * mpif.h) as its aliases; the function's body follows. */
+#define OMPI_FUNCTION(lower, upper, params)                                                        \
+    void mpi_##lower params __attribute__((alias("ompi_" #lower "_f")));                           \
+    void mpi_##lower##_ params __attribute__((alias("ompi_" #lower "_f")));                        \
+    void mpi_##lower##__ params __attribute__((alias("ompi_" #lower "_f")));                       \
+    void MPI_##upper params __attribute__((alias("ompi_" #lower "_f")));                           \
+    FORTRAN_FUNCTION(ompi_##lower##_f, params)
 
-#define COMMA ,
-
-void ompi_alltoall_f(char *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, char *recvbuf,
-                     MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr);
-void ompi_alltoall_f(char *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, char *recvbuf,
-                     MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+OMPI_FUNCTION(alltoall, ALLTOALL,
+              (char *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, char *recvbuf,
+               MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr))
 {
-    int rc = MPI_Alltoall(cbuf(sendbuf), *sendcount, MPI_Type_f2c(*sendtype), cbuf(recvbuf),
-                          *recvcount, MPI_Type_f2c(*recvtype), MPI_Comm_f2c(*comm));
-    if (ierr)
-        *ierr = rc;
+    done(MPI_Alltoall(cbuf(sendbuf), *sendcount, MPI_Type_f2c(*sendtype), cbuf(recvbuf), *recvcount,
+                      MPI_Type_f2c(*recvtype), MPI_Comm_f2c(*comm)),
+         ierr);
 }
-FORTRAN_NAMES(alltoall, ALLTOALL,
-              char *a COMMA MPI_Fint *b COMMA MPI_Fint *c COMMA char *d COMMA MPI_Fint *e COMMA
-                  MPI_Fint *f COMMA MPI_Fint *g COMMA MPI_Fint *h)
 
-void ompi_alltoallv_f(char *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                      MPI_Fint *sendtype, char *recvbuf, MPI_Fint *recvcounts,
-                      MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr);
-void ompi_alltoallv_f(char *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                      MPI_Fint *sendtype, char *recvbuf, MPI_Fint *recvcounts,
-                      MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+OMPI_FUNCTION(alltoallv, ALLTOALLV,
+              (char *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype,
+               char *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype,
+               MPI_Fint *comm, MPI_Fint *ierr))
 {
-    int rc = MPI_Alltoallv(cbuf(sendbuf), sendcounts, sdispls, MPI_Type_f2c(*sendtype),
-                           cbuf(recvbuf), recvcounts, rdispls, MPI_Type_f2c(*recvtype),
-                           MPI_Comm_f2c(*comm));
-    if (ierr)
-        *ierr = rc;
+    done(MPI_Alltoallv(cbuf(sendbuf), sendcounts, sdispls, MPI_Type_f2c(*sendtype), cbuf(recvbuf),
+                       recvcounts, rdispls, MPI_Type_f2c(*recvtype), MPI_Comm_f2c(*comm)),
+         ierr);
 }
-FORTRAN_NAMES(alltoallv, ALLTOALLV,
-              char *a COMMA MPI_Fint *b COMMA MPI_Fint *c COMMA MPI_Fint *d COMMA char *e COMMA
-                  MPI_Fint *f COMMA MPI_Fint *g COMMA MPI_Fint *h COMMA MPI_Fint *i COMMA
-                      MPI_Fint *j)
 
 /* alltoallw: the type arrays become C handles, p of each (the size of
  * comm, of its remote group for an intercommunicator), in one array freed
  * before returning; with MPI_IN_PLACE the send types are not read, as in
  * MPI.  Counts and byte displacements pass through. */
-void ompi_alltoallw_f(char *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                      MPI_Fint *sendtypes, char *recvbuf, MPI_Fint *recvcounts,
-                      MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierr);
-void ompi_alltoallw_f(char *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                      MPI_Fint *sendtypes, char *recvbuf, MPI_Fint *recvcounts,
-                      MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierr)
+OMPI_FUNCTION(alltoallw, ALLTOALLW,
+              (char *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes,
+               char *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes,
+               MPI_Fint *comm, MPI_Fint *ierr))
 {
     MPI_Comm c = MPI_Comm_f2c(*comm);
     void *sbuf = cbuf(sendbuf);
@@ -128,53 +129,31 @@ void ompi_alltoallw_f(char *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
                            types + p, c);
     }
     free(types);
-    if (ierr)
-        *ierr = rc;
+    done(rc, ierr);
 }
-FORTRAN_NAMES(alltoallw, ALLTOALLW,
-              char *a COMMA MPI_Fint *b COMMA MPI_Fint *c COMMA MPI_Fint *d COMMA char *e COMMA
-                  MPI_Fint *f COMMA MPI_Fint *g COMMA MPI_Fint *h COMMA MPI_Fint *i COMMA
-                      MPI_Fint *j)
 
-void ompi_reduce_scatter_f(char *sendbuf, char *recvbuf, MPI_Fint *recvcounts,
-                           MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr);
-void ompi_reduce_scatter_f(char *sendbuf, char *recvbuf, MPI_Fint *recvcounts,
-                           MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
+OMPI_FUNCTION(reduce_scatter, REDUCE_SCATTER,
+              (char *sendbuf, char *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op,
+               MPI_Fint *comm, MPI_Fint *ierr))
 {
-    int rc = MPI_Reduce_scatter(cbuf(sendbuf), cbuf(recvbuf), recvcounts,
-                                MPI_Type_f2c(*datatype), MPI_Op_f2c(*op), MPI_Comm_f2c(*comm));
-    if (ierr)
-        *ierr = rc;
+    done(MPI_Reduce_scatter(cbuf(sendbuf), cbuf(recvbuf), recvcounts, MPI_Type_f2c(*datatype),
+                            MPI_Op_f2c(*op), MPI_Comm_f2c(*comm)),
+         ierr);
 }
-FORTRAN_NAMES(reduce_scatter, REDUCE_SCATTER,
-              char *a COMMA char *b COMMA MPI_Fint *c COMMA MPI_Fint *d COMMA MPI_Fint *e COMMA
-                  MPI_Fint *f COMMA MPI_Fint *g)
 
-void ompi_reduce_scatter_block_f(char *sendbuf, char *recvbuf, MPI_Fint *recvcount,
-                                 MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm,
-                                 MPI_Fint *ierr);
-void ompi_reduce_scatter_block_f(char *sendbuf, char *recvbuf, MPI_Fint *recvcount,
-                                 MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm,
-                                 MPI_Fint *ierr)
+OMPI_FUNCTION(reduce_scatter_block, REDUCE_SCATTER_BLOCK,
+              (char *sendbuf, char *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op,
+               MPI_Fint *comm, MPI_Fint *ierr))
 {
-    int rc = MPI_Reduce_scatter_block(cbuf(sendbuf), cbuf(recvbuf), *recvcount,
-                                      MPI_Type_f2c(*datatype), MPI_Op_f2c(*op),
-                                      MPI_Comm_f2c(*comm));
-    if (ierr)
-        *ierr = rc;
+    done(MPI_Reduce_scatter_block(cbuf(sendbuf), cbuf(recvbuf), *recvcount, MPI_Type_f2c(*datatype),
+                                  MPI_Op_f2c(*op), MPI_Comm_f2c(*comm)),
+         ierr);
 }
-FORTRAN_NAMES(reduce_scatter_block, REDUCE_SCATTER_BLOCK,
-              char *a COMMA char *b COMMA MPI_Fint *c COMMA MPI_Fint *d COMMA MPI_Fint *e COMMA
-                  MPI_Fint *f COMMA MPI_Fint *g)
 
-void ompi_finalize_f(MPI_Fint *ierr);
-void ompi_finalize_f(MPI_Fint *ierr)
+OMPI_FUNCTION(finalize, FINALIZE, (MPI_Fint *ierr))
 {
-    int rc = MPI_Finalize();
-    if (ierr)
-        *ierr = rc;
+    done(MPI_Finalize(), ierr);
 }
-FORTRAN_NAMES(finalize, FINALIZE, MPI_Fint *a)
 
 #elif defined(MPICH)
 
@@ -198,112 +177,97 @@ static MPI_Status *stn(MPI_Status *s)
     return (void *)s == (void *)MPI_F08_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : s;
 }
 
-static void done(int rc, MPI_Fint *ierror)
-{
-    if (ierror)
-        *ierror = rc;
-}
-
 /* A C index (from 0, or MPI_UNDEFINED) as Fortran's. */
 static MPI_Fint findex(int i)
 {
     return i == MPI_UNDEFINED ? i : i + 1;
 }
 
+/* Waitsome's and Testsome's results as Fortran's: the count n, the n
+ * indices from 1. */
+static void fsome(int n, MPI_Fint *outcount, MPI_Fint *indices)
+{
+    int i;
+    *outcount = n;
+    for (i = 0; n != MPI_UNDEFINED && i < n; i++)
+        indices[i] += 1;
+}
+
 #define REQ(r) ((MPI_Request *)(r))
 
-void mpi_finalize_f08_(MPI_Fint *ierror);
-void mpi_finalize_f08_(MPI_Fint *ierror)
+FORTRAN_FUNCTION(mpi_finalize_f08_, (MPI_Fint *ierror))
 {
     done(MPI_Finalize(), ierror);
 }
 
-void mpi_start_f08_(MPI_Fint *request, MPI_Fint *ierror);
-void mpi_start_f08_(MPI_Fint *request, MPI_Fint *ierror)
+FORTRAN_FUNCTION(mpi_start_f08_, (MPI_Fint *request, MPI_Fint *ierror))
 {
     done(MPI_Start(REQ(request)), ierror);
 }
 
-void mpi_startall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror);
-void mpi_startall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror)
+FORTRAN_FUNCTION(mpi_startall_f08_, (MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror))
 {
     done(MPI_Startall(*count, REQ(requests)), ierror);
 }
 
-void mpi_request_free_f08_(MPI_Fint *request, MPI_Fint *ierror);
-void mpi_request_free_f08_(MPI_Fint *request, MPI_Fint *ierror)
+FORTRAN_FUNCTION(mpi_request_free_f08_, (MPI_Fint *request, MPI_Fint *ierror))
 {
     done(MPI_Request_free(REQ(request)), ierror);
 }
 
-void mpi_request_get_status_f08_(MPI_Fint *request, int *flag, MPI_Status *status,
-                                 MPI_Fint *ierror);
-void mpi_request_get_status_f08_(MPI_Fint *request, int *flag, MPI_Status *status,
-                                 MPI_Fint *ierror)
+FORTRAN_FUNCTION(mpi_request_get_status_f08_,
+                 (MPI_Fint *request, int *flag, MPI_Status *status, MPI_Fint *ierror))
 {
     int f = 0;
     done(MPI_Request_get_status(*REQ(request), &f, st1(status)), ierror);
     *flag = f != 0;
 }
 
-void mpi_wait_f08_(MPI_Fint *request, MPI_Status *status, MPI_Fint *ierror);
-void mpi_wait_f08_(MPI_Fint *request, MPI_Status *status, MPI_Fint *ierror)
+FORTRAN_FUNCTION(mpi_wait_f08_, (MPI_Fint *request, MPI_Status *status, MPI_Fint *ierror))
 {
     done(MPI_Wait(REQ(request), st1(status)), ierror);
 }
 
-void mpi_waitall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Status *statuses,
-                      MPI_Fint *ierror);
-void mpi_waitall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Status *statuses,
-                      MPI_Fint *ierror)
+FORTRAN_FUNCTION(mpi_waitall_f08_,
+                 (MPI_Fint *count, MPI_Fint *requests, MPI_Status *statuses, MPI_Fint *ierror))
 {
     done(MPI_Waitall(*count, REQ(requests), stn(statuses)), ierror);
 }
 
-void mpi_waitany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Status *status,
-                      MPI_Fint *ierror);
-void mpi_waitany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Status *status,
-                      MPI_Fint *ierror)
+FORTRAN_FUNCTION(mpi_waitany_f08_, (MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
+                                    MPI_Status *status, MPI_Fint *ierror))
 {
     int i = MPI_UNDEFINED;
     done(MPI_Waitany(*count, REQ(requests), &i, st1(status)), ierror);
     *index = findex(i);
 }
 
-void mpi_waitsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
-                       MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror);
-void mpi_waitsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
-                       MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror)
+FORTRAN_FUNCTION(mpi_waitsome_f08_, (MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                                     MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror))
 {
-    int n = 0, i;
+    int n = 0;
     done(MPI_Waitsome(*incount, REQ(requests), &n, indices, stn(statuses)), ierror);
-    *outcount = n;
-    for (i = 0; n != MPI_UNDEFINED && i < n; i++)
-        indices[i] += 1;
+    fsome(n, outcount, indices);
 }
 
-void mpi_test_f08_(MPI_Fint *request, int *flag, MPI_Status *status, MPI_Fint *ierror);
-void mpi_test_f08_(MPI_Fint *request, int *flag, MPI_Status *status, MPI_Fint *ierror)
+FORTRAN_FUNCTION(mpi_test_f08_,
+                 (MPI_Fint *request, int *flag, MPI_Status *status, MPI_Fint *ierror))
 {
     int f = 0;
     done(MPI_Test(REQ(request), &f, st1(status)), ierror);
     *flag = f != 0;
 }
 
-void mpi_testall_f08_(MPI_Fint *count, MPI_Fint *requests, int *flag, MPI_Status *statuses,
-                      MPI_Fint *ierror);
-void mpi_testall_f08_(MPI_Fint *count, MPI_Fint *requests, int *flag, MPI_Status *statuses,
-                      MPI_Fint *ierror)
+FORTRAN_FUNCTION(mpi_testall_f08_, (MPI_Fint *count, MPI_Fint *requests, int *flag,
+                                    MPI_Status *statuses, MPI_Fint *ierror))
 {
     int f = 0;
     done(MPI_Testall(*count, REQ(requests), &f, stn(statuses)), ierror);
     *flag = f != 0;
 }
 
-void mpi_testany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, int *flag,
-                      MPI_Status *status, MPI_Fint *ierror);
-void mpi_testany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, int *flag,
-                      MPI_Status *status, MPI_Fint *ierror)
+FORTRAN_FUNCTION(mpi_testany_f08_, (MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
+                                    int *flag, MPI_Status *status, MPI_Fint *ierror))
 {
     int i = MPI_UNDEFINED, f = 0;
     done(MPI_Testany(*count, REQ(requests), &i, &f, st1(status)), ierror);
@@ -311,16 +275,12 @@ void mpi_testany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, int 
     *flag = f != 0;
 }
 
-void mpi_testsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
-                       MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror);
-void mpi_testsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
-                       MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror)
+FORTRAN_FUNCTION(mpi_testsome_f08_, (MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                                     MPI_Fint *indices, MPI_Status *statuses, MPI_Fint *ierror))
 {
-    int n = 0, i;
+    int n = 0;
     done(MPI_Testsome(*incount, REQ(requests), &n, indices, stn(statuses)), ierror);
-    *outcount = n;
-    for (i = 0; n != MPI_UNDEFINED && i < n; i++)
-        indices[i] += 1;
+    fsome(n, outcount, indices);
 }
 
 #endif

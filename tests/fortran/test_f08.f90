@@ -33,22 +33,7 @@ program test_f08
 
 contains
 
-  subroutine expect(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-      nerr = nerr + 1
-      print '(a,i0,2a)', 'rank ', rank, ': FAILED ', what
-    end if
-  end subroutine
-
-  subroutine expect_success(rc, what)
-    integer, intent(in) :: rc
-    character(len=*), intent(in) :: what
-    if (rc /= PCOLL_SUCCESS) then
-      call expect(.false., what // ': ' // pcoll_err_name(rc) // ' ' // pcoll_last_error())
-    end if
-  end subroutine
+  include 'checks.inc'
 
   ! The value rank `from` sends to rank `to` (item k, round r).
   integer function val(from, to, k, r)
@@ -67,8 +52,7 @@ contains
     call MPI_Alltoall(s, n, MPI_INTEGER, ref, n, MPI_INTEGER, MPI_COMM_WORLD)
     r = poison
     call pcoll_alltoall(s, n, MPI_INTEGER, r, n, MPI_INTEGER, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_alltoall')
-    call expect(all(r == ref), 'pcoll_alltoall result')
+    call expect_result(ierr, all(r == ref), 'pcoll_alltoall')
     ! without ierror (success: nothing happens)
     r = poison
     call pcoll_alltoall(s, n, MPI_INTEGER, r, n, MPI_INTEGER, MPI_COMM_WORLD)
@@ -77,14 +61,12 @@ contains
     big = s
     call pcoll_alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, big, n, MPI_INTEGER, &
                         MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_alltoall in place')
-    call expect(all(big == ref), 'pcoll_alltoall in place result')
+    call expect_result(ierr, all(big == ref), 'pcoll_alltoall in place')
     ! large-count specific
     nc = n
     r = poison
     call pcoll_alltoall(s, nc, MPI_INTEGER, r, nc, MPI_INTEGER, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_alltoall (MPI_COUNT_KIND)')
-    call expect(all(r == ref), 'pcoll_alltoall (MPI_COUNT_KIND) result')
+    call expect_result(ierr, all(r == ref), 'pcoll_alltoall (MPI_COUNT_KIND)')
   end subroutine
 
   ! One plan per algorithm named in the info, started `rounds` times with
@@ -144,7 +126,8 @@ contains
   subroutine alltoallv_all()
     integer, allocatable, asynchronous :: s(:), r(:)
     integer, allocatable :: ref(:), inplace(:)
-    integer :: sc(0:p-1), sd(0:p-1), rc(0:p-1), rd(0:p-1), j, k, off, round
+    integer :: sc(0:p-1), sd(0:p-1), rc(0:p-1), rd(0:p-1), j, k, off, round, kind
+    character(len=16), parameter :: kinds(2) = [character(len=16) :: '(integer)', '(MPI_COUNT_KIND)']
     integer(MPI_COUNT_KIND) :: scc(0:p-1), rcc(0:p-1)
     integer(MPI_ADDRESS_KIND) :: sdc(0:p-1), rdc(0:p-1)
     type(pcoll_plan) :: plan
@@ -167,13 +150,11 @@ contains
     call MPI_Alltoallv(s, sc, sd, MPI_INTEGER, ref, rc, rd, MPI_INTEGER, MPI_COMM_WORLD)
     r = poison
     call pcoll_alltoallv(s, sc, sd, MPI_INTEGER, r, rc, rd, MPI_INTEGER, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_alltoallv')
-    call expect(all(r == ref), 'pcoll_alltoallv result')
+    call expect_result(ierr, all(r == ref), 'pcoll_alltoallv')
     scc = sc; rcc = rc; sdc = sd; rdc = rd
     r = poison
     call pcoll_alltoallv(s, scc, sdc, MPI_INTEGER, r, rcc, rdc, MPI_INTEGER, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_alltoallv (MPI_COUNT_KIND)')
-    call expect(all(r == ref), 'pcoll_alltoallv (MPI_COUNT_KIND) result')
+    call expect_result(ierr, all(r == ref), 'pcoll_alltoallv (MPI_COUNT_KIND)')
     ! in place: the receive layout serves both directions (symmetric counts)
     do j = 0, p - 1
       do k = 1, rc(j)
@@ -189,32 +170,37 @@ contains
       end do
     end do
     ! persistent, both count kinds, restarted with new data
-    call pcoll_alltoallv_init(s, sc, sd, MPI_INTEGER, r, rc, rd, MPI_INTEGER, MPI_COMM_WORLD, &
-                              MPI_INFO_NULL, plan, ierr)
-    call expect_success(ierr, 'pcoll_alltoallv_init')
-    do round = 1, rounds
-      call fill_v(s, sc, sd, round)
-      r = poison
-      call plan%start()
-      call plan%wait()
-      ref = poison
-      call MPI_Alltoallv(s, sc, sd, MPI_INTEGER, ref, rc, rd, MPI_INTEGER, MPI_COMM_WORLD)
-      call expect(all(r == ref), 'persistent alltoallv')
+    do kind = 1, 2
+      if (kind == 1) then
+        call pcoll_alltoallv_init(s, sc, sd, MPI_INTEGER, r, rc, rd, MPI_INTEGER, &
+                                  MPI_COMM_WORLD, MPI_INFO_NULL, plan, ierr)
+      else
+        call pcoll_alltoallv_init(s, scc, sdc, MPI_INTEGER, r, rcc, rdc, MPI_INTEGER, &
+                                  MPI_COMM_WORLD, MPI_INFO_NULL, plan, ierr)
+      end if
+      call expect_success(ierr, 'pcoll_alltoallv_init ' // trim(kinds(kind)))
+      if (ierr /= PCOLL_SUCCESS) cycle
+      do round = 1, rounds
+        call fill_v(s, sc, sd, round + 10 * kind)
+        r = poison
+        call run_plan(plan, 'alltoallv plan ' // trim(kinds(kind)))
+        ref = poison
+        call MPI_Alltoallv(s, sc, sd, MPI_INTEGER, ref, rc, rd, MPI_INTEGER, MPI_COMM_WORLD)
+        call expect(all(r == ref), 'persistent alltoallv ' // trim(kinds(kind)))
+      end do
+      call plan%free()
     end do
-    call plan%free()
-    call pcoll_alltoallv_init(s, scc, sdc, MPI_INTEGER, r, rcc, rdc, MPI_INTEGER, &
-                              MPI_COMM_WORLD, MPI_INFO_NULL, plan, ierr)
-    call expect_success(ierr, 'pcoll_alltoallv_init (MPI_COUNT_KIND)')
-    do round = 1, 2
-      call fill_v(s, sc, sd, round + 10)
-      r = poison
-      call plan%start()
-      call plan%wait()
-      ref = poison
-      call MPI_Alltoallv(s, sc, sd, MPI_INTEGER, ref, rc, rd, MPI_INTEGER, MPI_COMM_WORLD)
-      call expect(all(r == ref), 'persistent alltoallv (MPI_COUNT_KIND)')
+  end subroutine
+
+  ! A send buffer of a round: every item of every rank differs, whether it is
+  ! sent or not (base 100 for reduce_scatter, 10000 for alltoallw).
+  subroutine fill(s, round, base)
+    integer, intent(out) :: s(:)
+    integer, intent(in) :: round, base
+    integer :: i
+    do i = 1, size(s)
+      s(i) = rank * base + i + round * base * 100
     end do
-    call plan%free()
   end subroutine
 
   ! alltoallv's send buffer of a round: poison in the gaps.
@@ -241,26 +227,23 @@ contains
     type(pcoll_plan) :: plan
     ! block form
     allocate(s(m * p), r(m), ref(m), inplace(m * p))
-    call fill_r(s, 0)
+    call fill(s, 0, 100)
     call MPI_Reduce_scatter_block(s, ref, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
     r = poison
     call pcoll_reduce_scatter_block(s, r, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_reduce_scatter_block')
-    call expect(all(r == ref), 'pcoll_reduce_scatter_block result')
+    call expect_result(ierr, all(r == ref), 'pcoll_reduce_scatter_block')
     inplace = s
     call pcoll_reduce_scatter_block(MPI_IN_PLACE, inplace, m, MPI_INTEGER, MPI_SUM, &
                                     MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_reduce_scatter_block in place')
-    call expect(all(inplace(1:m) == ref), 'pcoll_reduce_scatter_block in place result')
+    call expect_result(ierr, all(inplace(1:m) == ref), 'pcoll_reduce_scatter_block in place')
     mc = m
     call pcoll_reduce_scatter_block_init(s, r, mc, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, &
                                          MPI_INFO_NULL, plan, ierr)
     call expect_success(ierr, 'pcoll_reduce_scatter_block_init (MPI_COUNT_KIND)')
     do round = 1, rounds
-      call fill_r(s, round)
+      call fill(s, round, 100)
       r = poison
-      call plan%start()
-      call plan%wait()
+      call run_plan(plan, 'reduce_scatter_block plan')
       call MPI_Reduce_scatter_block(s, ref, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
       call expect(all(r == ref), 'persistent reduce_scatter_block')
     end do
@@ -273,29 +256,26 @@ contains
     counts(p - 1) = counts(p - 1) + 1
     total = sum(counts)
     allocate(s(total), r(max(1, counts(rank))), ref(max(1, counts(rank))), inplace(total))
-    call fill_r(s, 0)
+    call fill(s, 0, 100)
     ref = poison
     call MPI_Reduce_scatter(s, ref, counts, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
     r = poison
     call pcoll_reduce_scatter(s, r, counts, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_reduce_scatter')
-    call expect(all(r == ref), 'pcoll_reduce_scatter result')
+    call expect_result(ierr, all(r == ref), 'pcoll_reduce_scatter')
     countsc = counts
     r = poison
     call pcoll_reduce_scatter(s, r, countsc, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_reduce_scatter (MPI_COUNT_KIND)')
-    call expect(all(r == ref), 'pcoll_reduce_scatter (MPI_COUNT_KIND) result')
+    call expect_result(ierr, all(r == ref), 'pcoll_reduce_scatter (MPI_COUNT_KIND)')
     inplace = s
     call pcoll_reduce_scatter(MPI_IN_PLACE, inplace, counts, MPI_INTEGER, MPI_SUM, &
                               MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_reduce_scatter in place')
-    call expect(all(inplace(1:counts(rank)) == ref(1:counts(rank))), &
-                'pcoll_reduce_scatter in place result')
+    call expect_result(ierr, all(inplace(1:counts(rank)) == ref(1:counts(rank))), &
+                       'pcoll_reduce_scatter in place')
     call pcoll_reduce_scatter_init(s, r, counts, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, &
                                    MPI_INFO_NULL, plan, ierr)
     call expect_success(ierr, 'pcoll_reduce_scatter_init')
     do round = 1, rounds
-      call fill_r(s, round)
+      call fill(s, round, 100)
       r = poison
       call pcoll_start(plan)
       call pcoll_wait(plan)
@@ -304,16 +284,6 @@ contains
       call expect(all(r(1:counts(rank)) == ref(1:counts(rank))), 'persistent reduce_scatter')
     end do
     call pcoll_plan_free(plan)
-  end subroutine
-
-  ! reduce-scatter's input of a round.
-  subroutine fill_r(s, round)
-    integer, intent(out) :: s(:)
-    integer, intent(in) :: round
-    integer :: i
-    do i = 1, size(s)
-      s(i) = rank * 100 + i + round * 10000
-    end do
   end subroutine
 
   ! alltoallw with a type per peer on both sides: rank i sends
@@ -337,9 +307,7 @@ contains
     character(len=16), parameter :: algos(4) = [character(len=16) :: 'auto', 'pairwise', &
                                                 'scattered', 'linear']
     isz = storage_size(0) / 8
-    call MPI_Type_create_resized(MPI_INTEGER, 0_MPI_ADDRESS_KIND, &
-                                 int(2 * isz, MPI_ADDRESS_KIND), every2)
-    call MPI_Type_commit(every2)
+    every2 = every(2)
     off = 0
     do j = p - 1, 0, -1
       sc(j) = mod(rank + 2 * j, 4)
@@ -372,13 +340,12 @@ contains
     end do
     allocate(r(off), ref(off))
     scc = sc; rcc = rc; sdc = sd; rdc = rd
-    call fill_w(s, 0)
+    call fill(s, 0, 10000)
     ref = poison
     call MPI_Alltoallw(s, sc, sd, st, ref, rc, rd, rt, MPI_COMM_WORLD)
     r = poison
     call pcoll_alltoallw(s, sc, sd, st, r, rc, rd, rt, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_alltoallw')
-    call expect(all(r == ref), 'pcoll_alltoallw result')
+    call expect_result(ierr, all(r == ref), 'pcoll_alltoallw')
     r = poison
     call pcoll_alltoallw(s, scc, sdc, st, r, rcc, rdc, rt, MPI_COMM_WORLD)
     call expect(all(r == ref), 'pcoll_alltoallw (MPI_COUNT_KIND) result')
@@ -397,10 +364,9 @@ contains
       if (a > 1) call expect(plan%algorithm() == trim(algos(a)), 'alltoallw plan%algorithm() ' &
                              // plan%algorithm())
       do round = 1, 2
-        call fill_w(s, round + 10 * a)
+        call fill(s, round + 10 * a, 10000)
         r = poison
-        call plan%start()
-        call plan%wait()
+        call run_plan(plan, 'alltoallw plan ' // trim(algos(a)))
         ref = poison
         call MPI_Alltoallw(s, sc, sd, st, ref, rc, rd, rt, MPI_COMM_WORLD)
         call expect(all(r == ref), 'persistent alltoallw ' // trim(algos(a)))
@@ -413,15 +379,13 @@ contains
     end do
   end subroutine
 
-  ! alltoallw's send buffer of a round (every item differs, whether sent or not).
-  subroutine fill_w(s, round)
-    integer, intent(out) :: s(:)
-    integer, intent(in) :: round
-    integer :: i
-    do i = 1, size(s)
-      s(i) = rank * 10000 + i + round * 1000000
-    end do
-  end subroutine
+  ! MPI_INTEGER resized to the extent of k integers (every k-th one), committed.
+  type(MPI_Datatype) function every(k)
+    integer, intent(in) :: k
+    call MPI_Type_create_resized(MPI_INTEGER, 0_MPI_ADDRESS_KIND, &
+                                 int(k * storage_size(0) / 8, MPI_ADDRESS_KIND), every)
+    call MPI_Type_commit(every)
+  end function
 
   ! alltoallw in place: the receive arrays serve both directions (rank i and
   ! j exchange mod(i + j, 3) + 1 integers, as every third integer where the
@@ -431,9 +395,7 @@ contains
     integer :: c(0:p-1), d(0:p-1), j, off, isz
     type(MPI_Datatype) :: t(0:p-1), every3
     isz = storage_size(0) / 8
-    call MPI_Type_create_resized(MPI_INTEGER, 0_MPI_ADDRESS_KIND, &
-                                 int(3 * isz, MPI_ADDRESS_KIND), every3)
-    call MPI_Type_commit(every3)
+    every3 = every(3)
     off = 0
     do j = 0, p - 1
       c(j) = mod(rank + j, 3) + 1
@@ -443,12 +405,11 @@ contains
       off = off + 3 * c(j)
     end do
     allocate(b(off), ref(off))
-    call fill_w(b, 5)
+    call fill(b, 5, 10000)
     ref = b
     call MPI_Alltoallw(MPI_IN_PLACE, c, d, t, ref, c, d, t, MPI_COMM_WORLD)
     call pcoll_alltoallw(MPI_IN_PLACE, c, d, t, b, c, d, t, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_alltoallw in place')
-    call expect(all(b == ref), 'pcoll_alltoallw in place result')
+    call expect_result(ierr, all(b == ref), 'pcoll_alltoallw in place')
     call MPI_Type_free(every3)
   end subroutine
 

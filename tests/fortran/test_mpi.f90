@@ -26,22 +26,7 @@ program test_mpi
 
 contains
 
-  subroutine expect(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-      nerr = nerr + 1
-      print '(a,i0,2a)', 'rank ', rank, ': FAILED ', what
-    end if
-  end subroutine
-
-  subroutine expect_success(rc, what)
-    integer, intent(in) :: rc
-    character(len=*), intent(in) :: what
-    if (rc /= PCOLL_SUCCESS) then
-      call expect(.false., what // ': ' // pcoll_err_name(rc) // ' ' // pcoll_last_error())
-    end if
-  end subroutine
+  include 'checks.inc'
 
   subroutine alltoall_all()
     double precision, asynchronous :: s(n, 0:p-1), r(n, 0:p-1)
@@ -58,22 +43,18 @@ contains
     r = poison
     call pcoll_alltoall(s, n, MPI_DOUBLE_PRECISION, r, n, MPI_DOUBLE_PRECISION, MPI_COMM_WORLD, &
                         ierr)
-    call expect_success(ierr, 'pcoll_alltoall')
-    call expect(maxval(abs(r - ref)) < 1d-9, 'pcoll_alltoall result')
+    call expect_result(ierr, maxval(abs(r - ref)) < 1d-9, 'pcoll_alltoall')
     inplace = s
     call pcoll_alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, inplace, n, MPI_DOUBLE_PRECISION, &
                         MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_alltoall in place')
-    call expect(maxval(abs(inplace - ref)) < 1d-9, 'pcoll_alltoall in place result')
+    call expect_result(ierr, maxval(abs(inplace - ref)) < 1d-9, 'pcoll_alltoall in place')
     call pcoll_alltoall_init(s, n, MPI_DOUBLE_PRECISION, r, n, MPI_DOUBLE_PRECISION, &
                              MPI_COMM_WORLD, MPI_INFO_NULL, plan, ierr)
     call expect_success(ierr, 'pcoll_alltoall_init')
     do round = 1, rounds
       s = s + 0.5d0
       r = poison
-      call plan%start(ierr)
-      call plan%wait(ierr)
-      call expect_success(ierr, 'plan%wait')
+      call run_plan(plan, 'persistent alltoall')
       call MPI_Alltoall(s, n, MPI_DOUBLE_PRECISION, ref, n, MPI_DOUBLE_PRECISION, &
                         MPI_COMM_WORLD, ierr)
       call expect(maxval(abs(r - ref)) < 1d-9, 'persistent alltoall')
@@ -104,16 +85,14 @@ contains
     call MPI_Alltoallv(s, sc, sd, MPI_INTEGER, ref, rc, rd, MPI_INTEGER, MPI_COMM_WORLD, ierr)
     r = poison
     call pcoll_alltoallv(s, sc, sd, MPI_INTEGER, r, rc, rd, MPI_INTEGER, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_alltoallv')
-    call expect(all(r == ref), 'pcoll_alltoallv result')
+    call expect_result(ierr, all(r == ref), 'pcoll_alltoallv')
     call pcoll_alltoallv_init(s, sc, sd, MPI_INTEGER, r, rc, rd, MPI_INTEGER, MPI_COMM_WORLD, &
                               MPI_INFO_NULL, plan, ierr)
     call expect_success(ierr, 'pcoll_alltoallv_init')
     do round = 1, rounds
       s = s + 100000
       r = poison
-      call pcoll_start(plan, ierr)
-      call pcoll_wait(plan, ierr)
+      call run_plan(plan, 'persistent alltoallv')
       call MPI_Alltoallv(s, sc, sd, MPI_INTEGER, ref, rc, rd, MPI_INTEGER, MPI_COMM_WORLD, ierr)
       call expect(all(r == ref), 'persistent alltoallv')
     end do
@@ -161,17 +140,14 @@ contains
     call MPI_Alltoallw(s, sc, sd, st, ref, rc, rd, rt, MPI_COMM_WORLD, ierr)
     r = poison
     call pcoll_alltoallw(s, sc, sd, st, r, rc, rd, rt, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_alltoallw')
-    call expect(maxval(abs(r - ref)) < 1d-9, 'pcoll_alltoallw result')
+    call expect_result(ierr, maxval(abs(r - ref)) < 1d-9, 'pcoll_alltoallw')
     call pcoll_alltoallw_init(s, sc, sd, st, r, rc, rd, rt, MPI_COMM_WORLD, MPI_INFO_NULL, &
                               plan, ierr)
     call expect_success(ierr, 'pcoll_alltoallw_init')
     do round = 1, rounds
       s = s + 100000
       r = poison
-      call plan%start(ierr)
-      call plan%wait(ierr)
-      call expect_success(ierr, 'alltoallw plan%wait')
+      call run_plan(plan, 'persistent alltoallw')
       ref = poison
       call MPI_Alltoallw(s, sc, sd, st, ref, rc, rd, rt, MPI_COMM_WORLD, ierr)
       call expect(maxval(abs(r - ref)) < 1d-9, 'persistent alltoallw')
@@ -187,8 +163,7 @@ contains
     ref = b
     call MPI_Alltoallw(b, rc, rd, rt, ref, rc, rd, rt, MPI_COMM_WORLD, ierr)
     call pcoll_alltoallw(MPI_IN_PLACE, rc, rd, rt, b, rc, rd, rt, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_alltoallw in place')
-    call expect(maxval(abs(b - ref)) < 1d-9, 'pcoll_alltoallw in place result')
+    call expect_result(ierr, maxval(abs(b - ref)) < 1d-9, 'pcoll_alltoallw in place')
     call MPI_Type_free(every2, ierr)
   end subroutine
 
@@ -204,25 +179,21 @@ contains
     call MPI_Reduce_scatter_block(s, ref, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
     r = poison
     call pcoll_reduce_scatter_block(s, r, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_reduce_scatter_block')
-    call expect(all(r == ref), 'pcoll_reduce_scatter_block result')
+    call expect_result(ierr, all(r == ref), 'pcoll_reduce_scatter_block')
     r = poison
     call pcoll_reduce_scatter(s, r, counts, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_reduce_scatter')
-    call expect(all(r == ref), 'pcoll_reduce_scatter result')
+    call expect_result(ierr, all(r == ref), 'pcoll_reduce_scatter')
     inplace = s
     call pcoll_reduce_scatter(MPI_IN_PLACE, inplace, counts, MPI_INTEGER, MPI_SUM, &
                               MPI_COMM_WORLD, ierr)
-    call expect_success(ierr, 'pcoll_reduce_scatter in place')
-    call expect(all(inplace(1:m) == ref), 'pcoll_reduce_scatter in place result')
+    call expect_result(ierr, all(inplace(1:m) == ref), 'pcoll_reduce_scatter in place')
     call pcoll_reduce_scatter_block_init(s, r, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, &
                                          MPI_INFO_NULL, plan, ierr)
     call expect_success(ierr, 'pcoll_reduce_scatter_block_init')
     do round = 1, rounds
       s = s + 7
       r = poison
-      call plan%start(ierr)
-      call plan%wait(ierr)
+      call run_plan(plan, 'persistent reduce_scatter_block')
       call MPI_Reduce_scatter_block(s, ref, m, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
       call expect(all(r == ref), 'persistent reduce_scatter_block')
     end do
