@@ -25,6 +25,7 @@
 #include "core/pmpi.h"
 #include "datatype/signature.h"
 #include "datatype/size.h"
+#include "gpu/gpu.h"
 #include "select/select.h"
 
 _Static_assert(sizeof(pcoll__a2av_args_t) <= PCOLL__ARGS_MAX, "alltoallv arguments");
@@ -428,14 +429,22 @@ static int a2av_key(pcoll__call_t *c, pcoll__key_t *k)
     return PCOLL_SUCCESS;
 }
 
+/* Device buffers: as alltoall's choice (api/alltoall.c). */
 static int a2av_choose(pcoll__call_t *c)
 {
     pcoll__a2av_args_t *v = args_of(c);
     pcoll__shape_t shape = pcoll__call_shape(c);
-    int algo = pcoll__select_alltoallv(v, &shape, &v->a.opts);
-    if (c->mode == PCOLL__PERSISTENT && !c->opts.no_comm && v->maxbytes >= 0)
+    int together = c->mode == PCOLL__PERSISTENT && !c->opts.no_comm;
+    int requested = v->a.opts.algorithm, algo;
+    int device = pcoll__gpu_kinds_alltoall(&v->a, c->p);
+    if (together && pcoll__gpu_agree(c->ctx->dup, device, &device) != PCOLL_SUCCESS)
+        device = 1;
+    v->a.opts.algorithm = pcoll__select_gpu_host(&pcoll__alltoallv_table, &v->a.opts);
+    algo = pcoll__select_alltoallv(v, &shape, &v->a.opts);
+    if (together && v->maxbytes >= 0)
         algo = pcoll__select_alltoallv_hier(c->ctx, v, algo);
-    return algo;
+    v->a.opts.algorithm = requested;
+    return pcoll__select_gpu(&pcoll__alltoallv_table, requested, algo, device, &v->a.opts);
 }
 
 /* Copy the counts and displacements into the plan (the caller's arrays may

@@ -18,6 +18,7 @@
 #include "base/status.h"
 #include "core/check.h"
 #include "datatype/contents.h"
+#include "gpu/gpu.h"
 #include "select/select.h"
 
 _Static_assert(sizeof(pcoll__rs_args_t) <= PCOLL__ARGS_MAX, "reduce_scatter arguments");
@@ -229,11 +230,20 @@ static int rs_key(pcoll__call_t *c, pcoll__key_t *k)
     return PCOLL_SUCCESS;
 }
 
+/* Device buffers: as alltoall's choice (api/alltoall.c). */
 static int rs_choose(pcoll__call_t *c)
 {
     pcoll__rs_args_t *a = args_of(c);
     pcoll__shape_t shape = pcoll__call_shape(c);
-    return pcoll__select_reduce_scatter(a, &shape, &a->opts);
+    int requested = a->opts.algorithm, algo;
+    int device = pcoll__gpu_kinds_reduce_scatter(a, c->rank);
+    if (c->mode == PCOLL__PERSISTENT && !c->opts.no_comm &&
+        pcoll__gpu_agree(c->ctx->dup, device, &device) != PCOLL_SUCCESS)
+        device = 1;
+    a->opts.algorithm = pcoll__select_gpu_host(&pcoll__reduce_scatter_table, &a->opts);
+    algo = pcoll__select_reduce_scatter(a, &shape, &a->opts);
+    a->opts.algorithm = requested;
+    return pcoll__select_gpu(&pcoll__reduce_scatter_table, requested, algo, device, &a->opts);
 }
 
 /* Refuse a non-commutative op for the algorithms that reorder operands;

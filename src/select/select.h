@@ -59,6 +59,18 @@ int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v,
 int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t *s,
                                  pcoll__opts_t *tuned);
 
+/* Device buffers (gpu.c).  The host algorithm to plan (the child of
+ * gpu_staged, or the plan itself): opts->algorithm when it names a host
+ * algorithm, else pcoll_gpu_host_algorithm when set, else -1 (auto). */
+int pcoll__select_gpu_host(const pcoll__algo_table_t *t, const pcoll__opts_t *opts);
+/* The algorithm to build: requested (the options' algorithm, -1: none)
+ * when it is a GPU algorithm, else gpu_staged when device (memory-kind flags
+ * of this rank or, planned together, of every rank) is non-zero, else host
+ * (the host choice).  Sets opts->gpu_child to the host algorithm a GPU
+ * algorithm runs (NULL otherwise). */
+int pcoll__select_gpu(const pcoll__algo_table_t *t, int requested, int host, int device,
+                      pcoll__opts_t *opts);
+
 /* Tuning rules (tuned.c): the index of the algorithm the tuning file in
  * opts names for this case (coll: the table's collective, or
  * "reduce_scatter_block"), its parameters written into *tuned (NULL: not

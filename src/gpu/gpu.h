@@ -1,0 +1,101 @@
+/*
+ * Device buffers (docs/gpu.md): which memory a buffer is, pinned host
+ * staging memory, copies, the multi-buffer copy kernel's segment lists, and
+ * the algorithms for device buffers (gpu_staged).
+ *
+ * The multicore all-to-all paper (shared/papers/multicore-alltoall-pencil-
+ * fft.txt, section III-C) runs the all-to-all on GPU memory in two ways:
+ * small messages copy all data to the host, communicate, and copy back
+ * (gpu_staged here); larger ones bundle a node's blocks on the GPU with one
+ * kernel that copies from many sources to many destinations (the segment
+ * lists and copy kernel below).
+ *
+ * Built with CUDA (PCOLL_HAVE_CUDA, CMake's PCOLL_CUDA) or without: without
+ * it, or on a machine with no GPU (the CUDA runtime is linked statically, so
+ * the library loads there), every buffer is host memory and nothing else
+ * changes.
+ */
+#ifndef PCOLL_GPU_GPU_H
+#define PCOLL_GPU_GPU_H
+
+#include <stddef.h>
+
+#include "alltoall/alltoall.h"
+#include "alltoallv/alltoallv.h"
+#include "datatype/blocks.h"
+#include "gpu/kernel.h"
+#include "reduce_scatter/reduce_scatter.h"
+
+/* ---- the runtime (runtime.c) ---------------------------------------------- */
+
+/* Memory-kind flags of one rank's buffers (or'ed over ranks by the agreement). */
+enum {
+    PCOLL__GPU_SEND = 1u << 0, /* the send buffer (the input) is device memory */
+    PCOLL__GPU_RECV = 1u << 1  /* the receive buffer is device memory */
+};
+
+/* Devices this process sees: 0 without CUDA, without a driver or a GPU
+ * (asked once per process). */
+int pcoll__gpu_count(void);
+/* Whether p is device memory (cudaPointerGetAttributes: cudaMemoryTypeDevice;
+ * host, pinned host and managed memory are host).  0 when there is no GPU. */
+int pcoll__gpu_is_device(const void *p);
+/* Collective over comm: the memory-kind flags of every rank or'ed together
+ * (one MPI_Allreduce of one int), so that all ranks take the same decision.
+ * Without CUDA the local flags (0), nothing communicated. */
+int pcoll__gpu_agree(MPI_Comm comm, int local, int *all);
+/* Pinned host memory of bytes (cudaMallocHost; plain memory without a GPU);
+ * NULL on failure.  Counted like every allocation (pcoll_mem_*). */
+void *pcoll__gpu_host_alloc(size_t bytes);
+void pcoll__gpu_host_free(void *p, size_t bytes);
+/* Copy bytes from src to dst, each host or device memory, complete on
+ * return (cudaMemcpy; memcpy without a GPU). */
+int pcoll__gpu_copy(void *dst, const void *src, size_t bytes);
+
+/* ---- segment lists of the multi-buffer copy kernel (segments.c) ------------ */
+
+/* A list of segments.  Zero-initialise; pcoll__gpu_segs_free releases it. */
+typedef struct pcoll__gpu_segs {
+    pcoll__gpu_seg_t *s;
+    long n, cap;
+} pcoll__gpu_segs_t;
+
+/* Segments longer than this are split, so that one launch spreads a large
+ * bundle over many thread blocks (one block per segment). */
+#define PCOLL__GPU_SEG_CHUNK 65536
+
+/* Append one segment (len 0: nothing), merged into the last one when it
+ * continues it on both sides, split at PCOLL__GPU_SEG_CHUNK. */
+int pcoll__gpu_segs_push(pcoll__gpu_segs_t *l, long long src, long long dst, long long len);
+/* Append the segments that copy the data of type map from (items at
+ * from_base) into the type map to (at to_base), in type map order: the
+ * payload bytes of the two must be as many (else PCOLL_ERR_MISMATCH).
+ * Derived datatypes are packed this way from pcoll's flattened blocks
+ * (pcoll__flatten). */
+int pcoll__gpu_segs_zip(pcoll__gpu_segs_t *l, const pcoll__blocks_t *from, long long from_base,
+                        const pcoll__blocks_t *to, long long to_base);
+void pcoll__gpu_segs_free(pcoll__gpu_segs_t *l);
+
+/* Upload l to the device (PCOLL_ERR_UNSUPPORTED without a GPU). */
+int pcoll__gpu_dsegs_make(const pcoll__gpu_segs_t *l, pcoll__gpu_dsegs_t *d);
+void pcoll__gpu_dsegs_free(pcoll__gpu_dsegs_t *d);
+/* One launch of the multi-buffer copy kernel over d's segments, complete on
+ * return (PCOLL_ERR_UNSUPPORTED without a GPU). */
+int pcoll__gpu_dsegs_copy(const pcoll__gpu_dsegs_t *d);
+
+/* ---- gpu_staged (staged.c) -------------------------------------------------- */
+
+/* The memory-kind flags (PCOLL__GPU_*) of this rank's buffers in the
+ * checked arguments of each collective (p ranks, this one rank). */
+int pcoll__gpu_kinds_alltoall(const pcoll__a2a_args_t *a, int p);
+int pcoll__gpu_kinds_reduce_scatter(const pcoll__rs_args_t *a, int rank);
+
+/* Builders of gpu_staged: copy this rank's device input to pinned host
+ * memory in one copy, run the host algorithm opts.gpu_child on the host
+ * copies, copy the result back in one copy.  Buffers in host memory are
+ * used as they are.  The copies are made in start and wait (test) only. */
+int pcoll__alltoall_gpu_staged(pcoll_plan_t *plan, const void *args);
+int pcoll__alltoallv_gpu_staged(pcoll_plan_t *plan, const void *args);
+int pcoll__reduce_scatter_gpu_staged(pcoll_plan_t *plan, const void *args);
+
+#endif
