@@ -34,6 +34,13 @@ enum {
     PCOLL__GPU_RECV = 1u << 1  /* the receive buffer is device memory */
 };
 
+/* Tests only (tests/gpu): 1: every non-NULL buffer of this process counts
+ * as device memory (with no GPU the copies are memcpy), so gpu_staged's
+ * copies, mirrors and mixes run without a GPU; 2: host buffers, but the
+ * ranks agree on memory kinds as a CUDA build does (set on every rank when
+ * any rank sets 1).  0 by default. */
+extern int pcoll__gpu_pretend;
+
 /* Devices this process sees: 0 without CUDA, without a driver or a GPU
  * (asked once per process). */
 int pcoll__gpu_count(void);

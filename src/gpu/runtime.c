@@ -17,6 +17,8 @@
 #include <cuda_runtime_api.h>
 #endif
 
+int pcoll__gpu_pretend;
+
 /* -1: not asked yet.  Racing first calls ask twice and store the same. */
 static atomic_int device_count = -1;
 
@@ -38,6 +40,8 @@ int pcoll__gpu_count(void)
 
 int pcoll__gpu_is_device(const void *p)
 {
+    if (pcoll__gpu_pretend)
+        return (pcoll__gpu_pretend & 1) && p != NULL;
 #ifdef PCOLL_HAVE_CUDA
     struct cudaPointerAttributes attr;
     if (!p || pcoll__gpu_count() == 0)
@@ -55,13 +59,17 @@ int pcoll__gpu_is_device(const void *p)
 
 int pcoll__gpu_agree(MPI_Comm comm, int local, int *all)
 {
-#ifdef PCOLL_HAVE_CUDA
+#ifndef PCOLL_HAVE_CUDA
+    /* Without CUDA only a test's pretence makes device buffers; the test
+     * sets it (1 or 2) on every rank. */
+    if (!pcoll__gpu_pretend) {
+        (void)comm;
+        *all = local;
+        return PCOLL_SUCCESS;
+    }
+#endif
     if (MPI_Allreduce(&local, all, 1, MPI_INT, MPI_BOR, comm) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "device buffers: MPI_Allreduce of the memory kinds");
-#else
-    (void)comm;
-    *all = local;
-#endif
     return PCOLL_SUCCESS;
 }
 

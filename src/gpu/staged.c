@@ -118,7 +118,7 @@ static int kinds(const spans_t *s)
 int pcoll__gpu_kinds_alltoall(const pcoll__a2a_args_t *a, int p)
 {
     spans_t s;
-    if (pcoll__gpu_count() == 0)
+    if (!pcoll__gpu_pretend && pcoll__gpu_count() == 0)
         return 0;
     spans_alltoall(a, p, &s);
     return kinds(&s);
@@ -127,7 +127,7 @@ int pcoll__gpu_kinds_alltoall(const pcoll__a2a_args_t *a, int p)
 int pcoll__gpu_kinds_reduce_scatter(const pcoll__rs_args_t *a, int rank)
 {
     spans_t s;
-    if (pcoll__gpu_count() == 0)
+    if (!pcoll__gpu_pretend && pcoll__gpu_count() == 0)
         return 0;
     spans_reduce_scatter(a, rank, &s);
     return kinds(&s);
