@@ -31,7 +31,8 @@
 /* Memory-kind flags of one rank's buffers (or'ed over ranks by the agreement). */
 enum {
     PCOLL__GPU_SEND = 1u << 0, /* the send buffer (the input) is device memory */
-    PCOLL__GPU_RECV = 1u << 1  /* the receive buffer is device memory */
+    PCOLL__GPU_RECV = 1u << 1, /* the receive buffer is device memory */
+    PCOLL__GPU_HOST = 1u << 2  /* a buffer with data is host memory */
 };
 
 /* Tests only (tests/gpu): 1: every non-NULL buffer of this process counts
@@ -90,9 +91,33 @@ void pcoll__gpu_dsegs_free(pcoll__gpu_dsegs_t *d);
  * return (PCOLL_ERR_UNSUPPORTED without a GPU). */
 int pcoll__gpu_dsegs_copy(const pcoll__gpu_dsegs_t *d);
 
+/* ---- device memory and IPC (runtime.c) ------------------------------------- */
+
+/* Device memory of bytes (cudaMalloc; plain memory under the tests'
+ * pretence); NULL on failure.  Counted in pcoll_mem_*. */
+void *pcoll__gpu_dev_alloc(size_t bytes);
+void pcoll__gpu_dev_free(void *p, size_t bytes);
+/* Whether the MPI takes device pointers (MPIX_GPU_query_support, MPICH;
+ * MPIX_Query_cuda_support, Open MPI's mpi-ext.h); 0 where it cannot say. */
+int pcoll__gpu_mpi_aware(void);
+
+/* A device buffer as another process of the node opens it: the CUDA IPC
+ * handle of its allocation and the buffer's offset in it (under the tests'
+ * pretence the address itself, valid in every process). */
+typedef struct pcoll__gpu_ipc {
+    unsigned char handle[64];
+    long long offset;
+    long long addr;
+} pcoll__gpu_ipc_t;
+/* The handle of device buffer p (NULL: none). */
+int pcoll__gpu_ipc_get(const void *p, pcoll__gpu_ipc_t *h);
+/* Open h in this process: *base to close later, *p the buffer. */
+int pcoll__gpu_ipc_open(const pcoll__gpu_ipc_t *h, void **base, void **p);
+void pcoll__gpu_ipc_close(void *base);
+
 /* ---- gpu_staged (staged.c) -------------------------------------------------- */
 
-/* The memory-kind flags (PCOLL__GPU_*) of this rank's buffers in the
+/* The memory-kind flags (PCOLL__GPU_*) of this rank's buffers (with data) in the
  * checked arguments of each collective (p ranks, this one rank). */
 int pcoll__gpu_kinds_alltoall(const pcoll__a2a_args_t *a, int p);
 int pcoll__gpu_kinds_reduce_scatter(const pcoll__rs_args_t *a, int rank);
@@ -104,5 +129,22 @@ int pcoll__gpu_kinds_reduce_scatter(const pcoll__rs_args_t *a, int rank);
 int pcoll__alltoall_gpu_staged(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoallv_gpu_staged(pcoll_plan_t *plan, const void *args);
 int pcoll__reduce_scatter_gpu_staged(pcoll_plan_t *plan, const void *args);
+
+/* ---- gpu_ipc (ipc.c) ----------------------------------------------------------- */
+
+/* Auto takes gpu_ipc from this many bytes per block (persistent plans,
+ * device buffers on every rank, not in place). */
+#define PCOLL__GPU_IPC_MIN 16384
+
+/* The paper's second way (section III-C): at init the ranks of each
+ * (virtual) node exchange IPC handles of their buffers and gather their
+ * segment lists to the node's leader; at run the leader packs the node's
+ * blocks into one bundle per destination node with one launch of the copy
+ * kernel, the leaders exchange bundles (device pointers when the MPI is
+ * CUDA-aware, else through pinned host memory), and one launch distributes
+ * the received bundles into the node's receive buffers.  Planned
+ * collectively.  Where a rank's buffers are host memory, or in place: the
+ * plan of gpu_staged on every rank. */
+int pcoll__alltoall_gpu_ipc(pcoll_plan_t *plan, const void *args);
 
 #endif

@@ -18,6 +18,7 @@
  * (a type with holes, alltoallv displacements apart) is copied in at start
  * too, so that the copy back leaves the gaps as they were.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "base/mem.h"
@@ -108,10 +109,12 @@ static void spans_reduce_scatter(const pcoll__rs_args_t *a, int rank, spans_t *s
 static int kinds(const spans_t *s)
 {
     int k = 0;
-    if (!span_empty(&s->in) && pcoll__gpu_is_device(pcoll__addr(s->ibuf, s->in.lo)))
-        k |= PCOLL__GPU_SEND;
-    if (!span_empty(&s->recv) && pcoll__gpu_is_device(pcoll__addr(s->rbuf, s->recv.lo)))
-        k |= PCOLL__GPU_RECV;
+    if (!span_empty(&s->in))
+        k |= pcoll__gpu_is_device(pcoll__addr(s->ibuf, s->in.lo)) ? PCOLL__GPU_SEND
+                                                                  : PCOLL__GPU_HOST;
+    if (!span_empty(&s->recv))
+        k |= pcoll__gpu_is_device(pcoll__addr(s->rbuf, s->recv.lo)) ? PCOLL__GPU_RECV
+                                                                    : PCOLL__GPU_HOST;
     return k;
 }
 
@@ -119,7 +122,7 @@ int pcoll__gpu_kinds_alltoall(const pcoll__a2a_args_t *a, int p)
 {
     spans_t s;
     if (!pcoll__gpu_pretend && pcoll__gpu_count() == 0)
-        return 0;
+        return PCOLL__GPU_HOST;
     spans_alltoall(a, p, &s);
     return kinds(&s);
 }
@@ -128,7 +131,7 @@ int pcoll__gpu_kinds_reduce_scatter(const pcoll__rs_args_t *a, int rank)
 {
     spans_t s;
     if (!pcoll__gpu_pretend && pcoll__gpu_count() == 0)
-        return 0;
+        return PCOLL__GPU_HOST;
     spans_reduce_scatter(a, rank, &s);
     return kinds(&s);
 }
@@ -141,10 +144,21 @@ typedef struct copy {
     size_t n;
 } copy_t;
 
+/* A local typed copy (host memory): count items of type at src into as
+ * many of sig at dst. */
+typedef struct tcopy {
+    const void *src;
+    void *dst;
+    int count;
+    MPI_Datatype type, sig;
+} tcopy_t;
+
 typedef struct staged {
     pcoll_plan_t *child;
     copy_t in[2], out;   /* at start (in order), after the child's run */
     int nin;
+    tcopy_t *tin;        /* at start, before in[] */
+    int ntin;
     void *mirror[2];     /* pinned host copies: the input, the receive buffer */
     size_t bytes[2];
 } staged_t;
@@ -157,10 +171,21 @@ static int copies(const copy_t *c, int n)
     return rc;
 }
 
+static int tcopies(const staged_t *st)
+{
+    int i, rc = PCOLL_SUCCESS;
+    for (i = 0; i < st->ntin && rc == PCOLL_SUCCESS; i++)
+        rc = pcoll_typed_copy(st->tin[i].src, st->tin[i].count, st->tin[i].type, st->tin[i].dst,
+                              st->tin[i].count, st->tin[i].sig);
+    return rc;
+}
+
 static int staged_start(pcoll_plan_t *plan)
 {
     staged_t *st = plan->priv;
-    int rc = copies(st->in, st->nin);
+    int rc = tcopies(st);
+    if (rc == PCOLL_SUCCESS)
+        rc = copies(st->in, st->nin);
     return rc == PCOLL_SUCCESS ? pcoll_start(st->child) : rc;
 }
 
@@ -183,7 +208,9 @@ static int staged_wait(pcoll_plan_t *plan)
 static int staged_run(pcoll_plan_t *plan)
 {
     staged_t *st = plan->priv;
-    int rc = copies(st->in, st->nin);
+    int rc = tcopies(st);
+    if (rc == PCOLL_SUCCESS)
+        rc = copies(st->in, st->nin);
     if (rc == PCOLL_SUCCESS)
         rc = pcoll__plan_run(st->child);
     return rc == PCOLL_SUCCESS ? copies(&st->out, 1) : rc;
@@ -322,6 +349,68 @@ out:
     return rc;
 }
 
+/* In place on a receive buffer in host memory, for a child that needs a
+ * separate input: the input packed into host memory by typed copies at
+ * start (the span of the buffer may be far larger than its data: absolute
+ * addresses with MPI_BOTTOM), as the collective's own staging does; the
+ * child then runs out of place from it.  Returns 1 when done (c changed). */
+static int host_inplace(pcoll_plan_t *plan, staged_t *st, pcoll__a2a_args_t *c, int *rc)
+{
+    MPI_Datatype sig;
+    MPI_Aint lb, sext, *displs = NULL;
+    MPI_Count *counts = NULL;
+    long long items = 0;
+    int p = plan->size, i, n = c->rcounts ? p : 1;
+    char *mem;
+    if (!c->inplace || (c->opts.gpu_child->flags & PCOLL__ALGO_INPLACE) ||
+        (pcoll__gpu_kinds_alltoall(c, p) & PCOLL__GPU_RECV))
+        return 0;
+    if ((*rc = pcoll_type_signature(c->recvtype, &sig)) != PCOLL_SUCCESS ||
+        (*rc = pcoll__plan_own_type(plan, &sig)) != PCOLL_SUCCESS)
+        return 1;
+    MPI_Type_get_extent(sig, &lb, &sext);
+    st->tin = pcoll__plan_alloc(plan, sizeof *st->tin * (size_t)n);
+    if (c->rcounts) {
+        displs = pcoll__plan_alloc(plan, sizeof *displs * (size_t)p);
+        counts = pcoll__plan_alloc(plan, sizeof *counts * (size_t)p);
+    }
+    if (!st->tin || (c->rcounts && (!displs || !counts))) {
+        *rc = pcoll__error(PCOLL_ERR_NOMEM, "%s gpu_staged: in place", plan->collective);
+        return 1;
+    }
+    for (i = 0; i < n; i++)
+        items += c->rcounts ? c->rcounts[i] : (long long)c->recvcount * p;
+    if (!(st->mirror[0] = pcoll__gpu_host_alloc((size_t)(items * sext) + 1))) {
+        *rc = pcoll__error(PCOLL_ERR_NOMEM, "%s gpu_staged: in place", plan->collective);
+        return 1;
+    }
+    st->bytes[0] = (size_t)(items * sext) + 1;
+    mem = st->mirror[0];
+    for (items = 0, i = 0; i < n; i++) {
+        MPI_Count k = c->rcounts ? c->rcounts[i] : (MPI_Count)c->recvcount * p;
+        if (k > INT_MAX) {
+            *rc = pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s gpu_staged: in place, %lld items",
+                               plan->collective, (long long)k);
+            return 1;
+        }
+        if (c->rcounts)
+            displs[i] = (MPI_Aint)items, counts[i] = k;
+        if (k)
+            st->tin[st->ntin++] = (tcopy_t){c->rcounts ? pcoll__a2a_rbuf(c, i) : c->recvbuf,
+                                            mem + items * sext, (int)k, c->recvtype, sig};
+        items += k;
+    }
+    c->inplace = 0;
+    c->sendbuf = mem;
+    c->sendtype = sig;
+    c->sendcount = c->recvcount;
+    c->sblock = sext * c->recvcount;
+    c->sext = sext;
+    c->scounts = counts, c->sdispls = displs;
+    *rc = PCOLL_SUCCESS;
+    return 1;
+}
+
 /* alltoall and alltoallv: the child's arguments are the caller's with the
  * buffers replaced (in place without the child's support: a separate input
  * laid out like the receive buffer). */
@@ -344,6 +433,11 @@ int pcoll__alltoall_gpu_staged(pcoll_plan_t *plan, const void *args)
     child_bufs_t b;
     int rc;
     PCOLL_CHECK(begin(plan, &c.opts, &st), rc, out);
+    if (host_inplace(plan, st, &c, &rc)) {
+        if (rc == PCOLL_SUCCESS)
+            rc = build_child(plan, st, c.opts.gpu_child, &c);
+        return rc;
+    }
     spans_alltoall(&c, plan->size, &s);
     PCOLL_CHECK(plan_copies(plan, st, &s, c.inplace, c.opts.gpu_child, &b), rc, out);
     a2a_child(&c, &b, c.inplace);
@@ -360,6 +454,11 @@ int pcoll__alltoallv_gpu_staged(pcoll_plan_t *plan, const void *args)
     child_bufs_t b;
     int rc;
     PCOLL_CHECK(begin(plan, &v.a.opts, &st), rc, out);
+    if (host_inplace(plan, st, &v.a, &rc)) {
+        if (rc == PCOLL_SUCCESS)
+            rc = build_child(plan, st, v.a.opts.gpu_child, &v);
+        return rc;
+    }
     spans_alltoall(&v.a, plan->size, &s);
     PCOLL_CHECK(plan_copies(plan, st, &s, v.a.inplace, v.a.opts.gpu_child, &b), rc, out);
     a2a_child(&v.a, &b, v.a.inplace);

@@ -15,10 +15,15 @@
  *                       memory (pcoll__gpu_pretend): gpu_staged's copies,
  *                       mirrors and mixes, on any machine
  */
+#define _GNU_SOURCE /* MAP_FIXED_NOREPLACE */
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "gpu/gpu.h"
 #include "pcoll.h"
@@ -49,10 +54,53 @@ typedef struct buf {
     int dev;
 } buf_t;
 
+/* gpu_ipc under the pretence: buffers in one shared mapping at the same
+ * address in every process of the node, so that the addresses the library
+ * takes for IPC handles are valid everywhere.  Each rank owns a slice and
+ * allocates from it (reset per case). */
+#define ARENA_ADDR ((void *)(uintptr_t)0x5a0000000000ULL)
+#define ARENA_SLICE ((size_t)8 << 20)
+static char *arena;
+static size_t arena_used;
+static int use_arena;
+
+static void arena_make(void)
+{
+    char name[64];
+    long id = (long)getpid();
+    int fd, ok;
+    MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    snprintf(name, sizeof name, "/pcoll-gpu-test-%ld", id);
+    fd = shm_open(name, O_CREAT | O_RDWR, 0600);
+    ok = fd >= 0 && ftruncate(fd, (off_t)(ARENA_SLICE * (size_t)np)) == 0;
+    if (ok) {
+        void *p = mmap(ARENA_ADDR, ARENA_SLICE * (size_t)np, PROT_READ | PROT_WRITE,
+                       MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
+        ok = p == ARENA_ADDR;
+        if (p != MAP_FAILED && !ok)
+            munmap(p, ARENA_SLICE * (size_t)np);
+        arena = ok ? (char *)p + ARENA_SLICE * (size_t)rank : NULL;
+    }
+    if (fd >= 0)
+        close(fd);
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (rank == 0)
+        shm_unlink(name);
+    if (!ok)
+        arena = NULL;
+}
+
 static void buf_make(buf_t *b, size_t bytes, int dev)
 {
     b->bytes = bytes ? bytes : 1;
     b->dev = dev && !pretend;
+    if (use_arena && pretend) {
+        b->p = arena + arena_used;
+        arena_used += (b->bytes + 63) / 64 * 64;
+        if (arena_used > ARENA_SLICE)
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        return;
+    }
 #ifdef PCOLL_HAVE_CUDA
     if (b->dev) {
         if (cudaMalloc(&b->p, b->bytes) != cudaSuccess) {
@@ -89,6 +137,10 @@ static void buf_get(const buf_t *b, void *img)
 
 static void buf_free(buf_t *b)
 {
+    if (use_arena && pretend) {
+        arena_used = 0;
+        return;
+    }
 #ifdef PCOLL_HAVE_CUDA
     if (b->dev) {
         cudaFree(b->p);
@@ -496,6 +548,7 @@ int main(int argc, char **argv)
         {"gpu_staged", "native", NULL, 0},
         {NULL, "hier", "2", 1},
         {"gpu_staged", "hier", "4", 1},
+        {"gpu_ipc", NULL, "2", 1}, /* gpu_staged where not device everywhere, or in place */
     };
     static const algo_t rs_algos[] = {
         {NULL, NULL, NULL, 0},
@@ -519,10 +572,15 @@ int main(int argc, char **argv)
 #endif
     }
     layouts_make();
+    if (pretend)
+        arena_make();
     for (persistent = 1; persistent >= 0; persistent--)
         for (i = 0; i < (int)(sizeof a2a_algos / sizeof *a2a_algos); i++) {
             const algo_t *a = &a2a_algos[i];
             if (a->persistent_only && !persistent)
+                continue;
+            use_arena = a->name && strcmp(a->name, "gpu_ipc") == 0;
+            if (use_arena && pretend && !arena)
                 continue;
             for (k = 0; k < NKINDS; k++)
                 for (ip = 0; ip < 2; ip++) {
@@ -540,6 +598,7 @@ int main(int argc, char **argv)
                         case_alltoallv(&layouts[l], k, ip, a, persistent);
                 }
         }
+    use_arena = 0;
     for (persistent = 1; persistent >= 0; persistent--)
         for (i = 0; i < (int)(sizeof rs_algos / sizeof *rs_algos); i++)
             for (k = 0; k < NKINDS; k++)
@@ -548,6 +607,23 @@ int main(int argc, char **argv)
                     case_reduce_scatter(1, 0, k, ip, &rs_algos[i], persistent);
                     case_reduce_scatter(0, 1, k, ip, &rs_algos[i], persistent);
                 }
+    /* gpu_ipc: device buffers on every rank, persistent, not in place; on
+     * physical nodes and virtual nodes of 2 and 3. */
+    if (!pretend || arena) {
+        static const algo_t ipc[] = {{"gpu_ipc", NULL, NULL, 1}, {"gpu_ipc", NULL, "2", 1},
+                                     {"gpu_ipc", NULL, "3", 1}};
+        use_arena = 1;
+        for (i = 0; i < 3; i++) {
+            case_alltoall(&layouts[0], &layouts[0], 3, ALL_DD, 0, &ipc[i], 1);
+            case_alltoall(&layouts[0], &layouts[0], 5000, ALL_DD, 0, &ipc[i], 1);
+            for (l = 1; l < 3; l++)
+                case_alltoall(&layouts[0], &layouts[l], 4, ALL_DD, 0, &ipc[i], 1);
+            case_alltoall(&layouts[2], &layouts[1], 6, ALL_DD, 0, &ipc[i], 1);
+        }
+        use_arena = 0;
+    } else if (rank == 0) {
+        printf("gpu_ipc cases skipped: no shared mapping at a fixed address\n");
+    }
     for (l = 1; l < 3; l++)
         MPI_Type_free(&layouts[l].type);
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
