@@ -198,7 +198,8 @@ int pcoll__gpu_ipc_get(const void *p, pcoll__gpu_ipc_t *h)
         cudaIpcMemHandle_t ipc;
         unsigned long long base = 0;
         _Static_assert(sizeof ipc <= sizeof h->handle, "IPC handle size");
-        if (!alloc_base(p, &base) || cudaIpcGetMemHandle(&ipc, (void *)p) != cudaSuccess) {
+        if (!alloc_base(p, &base) ||
+            cudaIpcGetMemHandle(&ipc, (void *)(uintptr_t)base) != cudaSuccess) {
             (void)cudaGetLastError();
             return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                                 "gpu_ipc: no IPC handle for the buffer at %p", p);
