@@ -3,7 +3,8 @@
  * bytes of one block, as for alltoall.  The native row is what a program
  * does without pcoll: copy the send buffer to pinned host memory, call
  * MPI_Alltoall there, copy the result back (with PCOLL_BENCH_GPU_DIRECT=1
- * and an MPI that says it is CUDA-aware, MPIX_Query_cuda_support, the
+ * and an MPI that says it is CUDA-aware, MPIX_GPU_query_support or
+ * MPIX_Query_cuda_support, the
  * MPI_Alltoall on the device pointers instead).  pcoll's rows run on the
  * device buffers: auto takes gpu_staged; a named host algorithm runs under
  * gpu_staged.  The reference is MPI_Alltoall's result on host copies.
@@ -45,8 +46,13 @@ static int cuda_aware(void)
     const char *e = getenv("PCOLL_BENCH_GPU_DIRECT");
     if (!e || strcmp(e, "1") != 0)
         return 0;
-#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
-    return MPIX_Query_cuda_support();
+#if defined(MPIX_GPU_SUPPORT_CUDA)
+    {
+        int yes = 0;
+        return MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &yes) == MPI_SUCCESS && yes == 1;
+    }
+#elif defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    return MPIX_Query_cuda_support() == 1;
 #else
     return 0;
 #endif
