@@ -106,7 +106,8 @@ static int a2a_agree(pcoll__call_t *c, int local)
     return pcoll__agree(c->ctx->dup, local, vals, what, 5, c->fn);
 }
 
-/* Every argument that shapes the plan (the send side is zero in place). */
+/* Every argument that shapes the plan (the send side is zero in place), and
+ * the memory kinds of the buffers. */
 static int a2a_key(pcoll__call_t *c, pcoll__key_t *k)
 {
     const pcoll__a2a_args_t *r = c->raw;
@@ -115,9 +116,11 @@ static int a2a_key(pcoll__call_t *c, pcoll__key_t *k)
         void *rbuf;
         MPI_Datatype stype, rtype;
         int scount, rcount;
+        int kinds; /* device memory (gpu/gpu.h) */
     } *kr = pcoll__key_put(k, sizeof *kr);
     if (!kr)
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
+    kr->kinds = pcoll__gpu_key_kinds(r->sendbuf == MPI_IN_PLACE ? NULL : r->sendbuf, r->recvbuf);
     kr->sbuf = r->sendbuf, kr->rbuf = r->recvbuf;
     kr->rtype = r->recvtype, kr->rcount = r->recvcount;
     k->types[k->ntypes++] = r->recvtype;

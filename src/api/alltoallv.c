@@ -46,6 +46,7 @@ typedef struct raw {
     int wide;
     const MPI_Count *wscounts, *wrcounts;
     const MPI_Aint *wsdispls, *wrdispls;
+    int gpu_kinds; /* in the one-shot key only: device memory (gpu/gpu.h) */
 } raw_t;
 
 static pcoll__a2av_args_t *args_of(pcoll__call_t *c)
@@ -395,8 +396,8 @@ static void key_array(char *to, const side_t *sd, int counts, int p)
         memcpy(to, counts ? sd->counts : sd->displs, sizeof(int) * (size_t)p);
 }
 
-/* The key: buffers and types, then the four arrays as the call gave them
- * (send ones zero in place). */
+/* The key: buffers, their memory kinds and types, then the four arrays as
+ * the call gave them (send ones zero in place). */
 static int a2av_key(pcoll__call_t *c, pcoll__key_t *k)
 {
     const raw_t *r = c->raw;
@@ -417,6 +418,7 @@ static int a2av_key(pcoll__call_t *c, pcoll__key_t *k)
     arrays = (char *)(kr + 1);
     kr->sendbuf = r->sendbuf, kr->recvbuf = r->recvbuf, kr->recvtype = r->recvtype;
     kr->negative_ok = r->negative_ok, kr->wide = r->wide;
+    kr->gpu_kinds = pcoll__gpu_key_kinds(inplace ? NULL : r->sendbuf, r->recvbuf);
     key_array(arrays + count_b + displ_b, &rs, 1, c->p);
     key_array(arrays + 2 * count_b + displ_b, &rs, 0, c->p);
     k->types[k->ntypes++] = r->recvtype;

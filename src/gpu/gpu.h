@@ -48,6 +48,13 @@ int pcoll__gpu_count(void);
 /* Whether p is device memory (cudaPointerGetAttributes: cudaMemoryTypeDevice;
  * host, pinned host and managed memory are host).  0 when there is no GPU. */
 int pcoll__gpu_is_device(const void *p);
+/* For the one-shot cache keys: whether the two buffer pointers are device
+ * memory (bit 0: send, bit 1: receive), so that a plan made for host memory
+ * is not reused at the same address once it holds device memory. */
+static inline int pcoll__gpu_key_kinds(const void *sendbuf, const void *recvbuf)
+{
+    return pcoll__gpu_is_device(sendbuf) | pcoll__gpu_is_device(recvbuf) << 1;
+}
 /* Collective over comm: the memory-kind flags of every rank or'ed together
  * (one MPI_Allreduce of one int), so that all ranks take the same decision.
  * Without CUDA the local flags (0), nothing communicated. */
