@@ -30,7 +30,8 @@
  * barrier (the receive buffers are complete).  The leader's part runs inside
  * pcoll_test / pcoll_wait once every rank of its node has started.
  *
- * Where some rank's buffers are host memory, or in place, every rank builds
+ * Where some rank's buffers are host memory, or in place, or the buffers
+ * have no IPC handles (memory pools, sandboxes), every rank builds
  * gpu_staged instead (staged.c), so the algorithm serves any arguments.
  */
 #include <stdint.h>
@@ -388,6 +389,14 @@ int pcoll__alltoall_gpu_ipc(pcoll_plan_t *plan, const void *args)
     worst = rc;
     if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, plan->comm) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "alltoall gpu_ipc: agreement");
+    if (worst == PCOLL_ERR_UNSUPPORTED) {
+        /* No IPC here (a memory pool's buffers, a sandbox without IPC):
+         * gpu_staged on every rank. */
+        ipc_destroy(plan);
+        plan->ops = NULL;
+        plan->priv = NULL;
+        return pcoll__alltoall_gpu_staged(plan, args);
+    }
     if (worst != PCOLL_SUCCESS && rc == PCOLL_SUCCESS)
         rc = pcoll__error(worst, "alltoall gpu_ipc: init failed on another rank");
     return rc;
