@@ -446,7 +446,12 @@ static int a2av_choose(pcoll__call_t *c)
     if (together && v->maxbytes >= 0)
         algo = pcoll__select_alltoallv_hier(c->ctx, v, algo);
     v->a.opts.algorithm = requested;
-    return pcoll__select_gpu(&pcoll__alltoallv_table, requested, algo, device, &v->a.opts);
+    algo = pcoll__select_gpu(&pcoll__alltoallv_table, requested, algo, device, &v->a.opts);
+    /* The mean block over all ranks (agreed by the persistent init). */
+    return together && v->maxtotal >= 0
+               ? pcoll__select_gpu_ipc(&pcoll__alltoallv_table, &v->a,
+                                       v->maxtotal / (c->p > 0 ? c->p : 1), requested, algo, device)
+               : algo;
 }
 
 /* Copy the counts and displacements into the plan (the caller's arrays may

@@ -153,5 +153,8 @@ int pcoll__reduce_scatter_gpu_staged(pcoll_plan_t *plan, const void *args);
  * collectively.  Where a rank's buffers are host memory, or in place: the
  * plan of gpu_staged on every rank. */
 int pcoll__alltoall_gpu_ipc(pcoll_plan_t *plan, const void *args);
+/* The same for alltoallv: the block sizes of every pair of ranks of a node
+ * are gathered there at init (one allgather each way). */
+int pcoll__alltoallv_gpu_ipc(pcoll_plan_t *plan, const void *args);
 
 #endif

@@ -51,12 +51,14 @@ typedef struct ipc {
     void **bases;           /* [2k] opened IPC allocations to close */
     char *bundles;          /* device, 2T bytes */
     char *host;             /* pinned, 2T bytes (MPI not CUDA-aware) */
-    size_t total;           /* T */
+    size_t total;           /* T: bytes of the send bundles */
+    size_t rtotal;          /* bytes of the receive bundles (after them) */
     pcoll__gpu_dsegs_t pack, unpack;
     int aware;
     int npeers;             /* other nodes */
     int *peer;              /* [npeers] their leaders */
-    long long *soff, *roff, *len; /* [npeers] bundle offsets (send, receive) and bytes */
+    long long *soff, *roff;       /* [npeers] bundle offsets (send; receive, past T) */
+    long long *slen, *rlen;       /* [npeers] their bytes */
     long long own_lo, own_hi;     /* this node's receive bundle, [lo, hi) */
     MPI_Request *reqs;      /* [2 npeers] */
     /* The run. */
@@ -75,12 +77,12 @@ static void ipc_destroy(pcoll_plan_t *plan)
             pcoll__gpu_ipc_close(s->bases[i]);
     pcoll__gpu_dsegs_free(&s->pack);
     pcoll__gpu_dsegs_free(&s->unpack);
-    pcoll__gpu_dev_free(s->bundles, 2 * s->total);
-    pcoll__gpu_host_free(s->host, 2 * s->total);
+    pcoll__gpu_dev_free(s->bundles, s->total + s->rtotal);
+    pcoll__gpu_host_free(s->host, s->total + s->rtotal);
     s->bundles = s->host = NULL;
-    pcoll__free(s->peer), pcoll__free(s->soff), pcoll__free(s->roff), pcoll__free(s->len);
-    pcoll__free(s->reqs);
-    s->peer = NULL, s->soff = s->roff = s->len = NULL, s->reqs = NULL;
+    pcoll__free(s->peer), pcoll__free(s->soff), pcoll__free(s->roff);
+    pcoll__free(s->slen), pcoll__free(s->rlen), pcoll__free(s->reqs);
+    s->peer = NULL, s->soff = s->roff = s->slen = s->rlen = NULL, s->reqs = NULL;
     if (s->node != MPI_COMM_NULL)
         MPI_Comm_free(&s->node);
 }
@@ -124,15 +126,15 @@ static int leader_run(pcoll_plan_t *plan, ipc_t *s)
     if (!s->aware && (rc = bundle_copy(s, 1, 0, T)) != PCOLL_SUCCESS)
         return rc;
     for (i = 0; i < s->npeers; i++) {
-        if (MPI_Irecv(mem + T + s->roff[i], (int)s->len[i], MPI_BYTE, s->peer[i], plan->tag,
+        if (MPI_Irecv(mem + T + s->roff[i], (int)s->rlen[i], MPI_BYTE, s->peer[i], plan->tag,
                       plan->comm, &s->reqs[n++]) != MPI_SUCCESS ||
-            MPI_Isend(mem + s->soff[i], (int)s->len[i], MPI_BYTE, s->peer[i], plan->tag,
+            MPI_Isend(mem + s->soff[i], (int)s->slen[i], MPI_BYTE, s->peer[i], plan->tag,
                       plan->comm, &s->reqs[n++]) != MPI_SUCCESS)
             return pcoll__error(PCOLL_ERR_MPI, "alltoall gpu_ipc: bundle exchange");
     }
     if (n && PCOLL__MPI(Waitall)(n, s->reqs, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "alltoall gpu_ipc: bundle exchange");
-    if (!s->aware && (rc = bundle_copy(s, 0, T, 2 * T)) != PCOLL_SUCCESS)
+    if (!s->aware && (rc = bundle_copy(s, 0, T, T + (long long)s->rtotal)) != PCOLL_SUCCESS)
         return rc;
     return pcoll__gpu_dsegs_copy(&s->unpack);
 }
@@ -166,49 +168,130 @@ static const pcoll__plan_ops_t ipc_ops = {
 
 /* ---- init ------------------------------------------------------------------- */
 
-/* Bytes of bundle before node d's: b times the ranks of the nodes before d,
- * times k. */
-static long long before(const pcoll__node_t *t, int d, int k, long long b)
+/* The node's block sizes: sb[i p + j] bytes from local rank i to rank j,
+ * rb[j p + r] bytes to local rank j from rank r (one allgather each). */
+typedef struct sizes {
+    long long *sb, *rb;
+} sizes_t;
+
+static long long bytes_of(MPI_Datatype type, MPI_Count count)
 {
-    return (long long)t->first[d] * k * b;
+    int size = 0;
+    MPI_Type_size(type, &size);
+    return (long long)count * size;
 }
 
-/* This rank's lists, relative to its buffers and to the bundle memory. */
-static int own_lists(const pcoll__a2a_args_t *a, const pcoll__node_t *t, pcoll__gpu_segs_t *pack,
-                     pcoll__gpu_segs_t *unpack)
+static int sizes_make(const pcoll__a2a_args_t *a, const pcoll__node_t *t, MPI_Comm node, int k,
+                      sizes_t *z)
 {
-    pcoll__blocks_t unit = {0}, user = {0}, bund = {0};
-    long long b = a->blockbytes, T = (long long)t->p * pcoll__node_size(t, t->node) * b;
-    int k = pcoll__node_size(t, t->node), j, rc;
+    long long *mine = pcoll__malloc(sizeof *mine * 2 * (size_t)t->p);
+    int j;
+    z->sb = pcoll__malloc(sizeof *z->sb * (size_t)k * (size_t)t->p);
+    z->rb = pcoll__malloc(sizeof *z->rb * (size_t)k * (size_t)t->p);
+    if (!mine || !z->sb || !z->rb) {
+        pcoll__free(mine);
+        return pcoll__error(PCOLL_ERR_NOMEM, "alltoall gpu_ipc: sizes"); /* hangs the node */
+    }
+    for (j = 0; j < t->p; j++) {
+        mine[j] = bytes_of(a->sendtype, pcoll__a2a_scount(a, j));
+        mine[t->p + j] = bytes_of(a->recvtype, pcoll__a2a_rcount(a, j));
+    }
+    MPI_Allgather(mine, t->p, MPI_LONG_LONG, z->sb, t->p, MPI_LONG_LONG, node);
+    MPI_Allgather(mine + t->p, t->p, MPI_LONG_LONG, z->rb, t->p, MPI_LONG_LONG, node);
+    pcoll__free(mine);
+    return PCOLL_SUCCESS;
+}
+
+static void sizes_free(sizes_t *z)
+{
+    pcoll__free(z->sb), pcoll__free(z->rb);
+    z->sb = z->rb = NULL;
+}
+
+/* Where the block of local rank i to rank j lies in the send bundles (j on
+ * another node), in type order: the bundles by destination node, each by
+ * sender i then destination j. */
+static long long send_off(const pcoll__node_t *t, const sizes_t *z, int k, int i, int j)
+{
+    int d = t->node_of[j], q, r, m;
+    long long off = 0;
+    for (q = 0; q < t->nnodes; q++) /* bundles before d's */
+        for (r = 0; q < d && r < k; r++)
+            for (m = t->first[q]; m < t->first[q + 1]; m++)
+                off += z->sb[(long long)r * t->p + t->members[m]];
+    for (r = 0; r < i; r++) /* senders before i */
+        for (m = t->first[d]; m < t->first[d + 1]; m++)
+            off += z->sb[(long long)r * t->p + t->members[m]];
+    for (m = t->first[d]; t->members[m] != j; m++)
+        off += z->sb[(long long)i * t->p + t->members[m]];
+    return off;
+}
+
+/* Where the block of rank r to local rank j lies in the receive bundles:
+ * by source node, each by sender r then receiver j. */
+static long long recv_off(const pcoll__node_t *t, const sizes_t *z, int k, int r, int j)
+{
+    int q = t->node_of[r], m, x;
+    long long off = 0;
+    for (m = 0; m < t->first[q]; m++) /* senders of the nodes before q */
+        for (x = 0; x < k; x++)
+            off += z->rb[(long long)x * t->p + t->members[m]];
+    for (m = t->first[q]; t->members[m] != r; m++)
+        for (x = 0; x < k; x++)
+            off += z->rb[(long long)x * t->p + t->members[m]];
+    for (x = 0; x < j; x++)
+        off += z->rb[(long long)x * t->p + r];
+    return off;
+}
+
+/* The items of count items of type at byte disp, appended. */
+static int place(pcoll__blocks_t *out, MPI_Datatype type, MPI_Aint disp, MPI_Count count)
+{
+    pcoll__blocks_t unit = {0};
     MPI_Aint lb, ext;
-    /* pack: send blocks 0..p-1 into the bundles */
-    PCOLL_CHECK(pcoll__flatten(a->sendtype, &unit), rc, out);
-    MPI_Type_get_extent(a->sendtype, &lb, &ext);
-    PCOLL_CHECK(pcoll__blocks_place(&user, &unit, ext, 0, (long long)a->sendcount * t->p), rc,
-                out);
-    for (j = 0; j < t->p; j++) {
-        int d = t->node_of[j];
-        long long off = d == t->node
-                            ? T + before(t, d, k, b) + ((long long)t->local * k + t->local_of[j]) * b
-                            : before(t, d, k, b) +
-                                  ((long long)t->local * pcoll__node_size(t, d) + t->local_of[j]) * b;
-        PCOLL_CHECK(pcoll__blocks_push(&bund, off, 1, b, MPI_BYTE), rc, out);
+    int rc;
+    if (count <= 0)
+        return PCOLL_SUCCESS;
+    MPI_Type_get_extent(type, &lb, &ext);
+    rc = pcoll__flatten(type, &unit);
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll__blocks_place(out, &unit, ext, disp, count);
+    pcoll__blocks_free(&unit);
+    return rc;
+}
+
+/* This rank's lists, relative to its buffers and to the bundle memory (the
+ * receive bundles at T). */
+static int own_lists(const pcoll__a2a_args_t *a, const pcoll__node_t *t, const sizes_t *z, int k,
+                     long long T, pcoll__gpu_segs_t *pack, pcoll__gpu_segs_t *unpack)
+{
+    pcoll__blocks_t user = {0}, bund = {0};
+    int me = t->members[t->first[t->node] + t->local], j, rc = PCOLL_SUCCESS;
+    /* pack: send blocks 0..p-1 into the bundles (own node: the receive bundle) */
+    for (j = 0; j < t->p && rc == PCOLL_SUCCESS; j++) {
+        long long n = z->sb[(long long)t->local * t->p + j];
+        long long off = t->node_of[j] == t->node ? T + recv_off(t, z, k, me, t->local_of[j])
+                                                 : send_off(t, z, k, t->local, j);
+        rc = place(&user, a->sendtype, a->sdispls ? a->sdispls[j] * a->sext : j * a->sblock,
+                   pcoll__a2a_scount(a, j));
+        if (rc == PCOLL_SUCCESS && n)
+            rc = pcoll__blocks_push(&bund, (MPI_Aint)off, 1, n, MPI_BYTE);
     }
-    PCOLL_CHECK(pcoll__gpu_segs_zip(pack, &user, 0, &bund, 0), rc, out);
-    pcoll__blocks_free(&unit), pcoll__blocks_free(&user), pcoll__blocks_free(&bund);
-    /* unpack: from the receive bundles into receive blocks 0..p-1 */
-    PCOLL_CHECK(pcoll__flatten(a->recvtype, &unit), rc, out);
-    MPI_Type_get_extent(a->recvtype, &lb, &ext);
-    PCOLL_CHECK(pcoll__blocks_place(&user, &unit, ext, 0, (long long)a->recvcount * t->p), rc,
-                out);
-    for (j = 0; j < t->p; j++) {
-        long long off = T + before(t, t->node_of[j], k, b) +
-                        ((long long)t->local_of[j] * k + t->local) * b;
-        PCOLL_CHECK(pcoll__blocks_push(&bund, off, 1, b, MPI_BYTE), rc, out);
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll__gpu_segs_zip(pack, &user, 0, &bund, 0);
+    pcoll__blocks_free(&user), pcoll__blocks_free(&bund);
+    /* unpack: the receive bundles into receive blocks 0..p-1 */
+    for (j = 0; j < t->p && rc == PCOLL_SUCCESS; j++) {
+        long long n = z->rb[(long long)t->local * t->p + j];
+        rc = place(&user, a->recvtype, a->rdispls ? a->rdispls[j] * a->rext : j * a->rblock,
+                   pcoll__a2a_rcount(a, j));
+        if (rc == PCOLL_SUCCESS && n)
+            rc = pcoll__blocks_push(&bund, (MPI_Aint)(T + recv_off(t, z, k, j, t->local)), 1, n,
+                                    MPI_BYTE);
     }
-    rc = pcoll__gpu_segs_zip(unpack, &bund, 0, &user, 0);
-out:
-    pcoll__blocks_free(&unit), pcoll__blocks_free(&user), pcoll__blocks_free(&bund);
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll__gpu_segs_zip(unpack, &bund, 0, &user, 0);
+    pcoll__blocks_free(&user), pcoll__blocks_free(&bund);
     return rc;
 }
 
@@ -284,56 +367,69 @@ static int open_buffers(ipc_t *s, const pcoll__a2a_args_t *a, char **send, char 
     return rc;
 }
 
-/* The leader's exchange list: one bundle each way with every other node. */
-static int leader_peers(ipc_t *s, const pcoll__node_t *t, long long b)
+/* The leader's exchange list: one bundle each way with every other node
+ * (bytes and offsets in the orders of send_off and recv_off). */
+static int leader_peers(ipc_t *s, const pcoll__node_t *t, const sizes_t *z)
 {
-    int d, n = 0;
+    long long so = 0, ro = 0;
+    int d, n = 0, m, x;
     s->npeers = t->nnodes - 1;
     s->peer = pcoll__calloc((size_t)s->npeers + 1, sizeof *s->peer);
     s->soff = pcoll__calloc((size_t)s->npeers + 1, sizeof *s->soff);
     s->roff = pcoll__calloc((size_t)s->npeers + 1, sizeof *s->roff);
-    s->len = pcoll__calloc((size_t)s->npeers + 1, sizeof *s->len);
+    s->slen = pcoll__calloc((size_t)s->npeers + 1, sizeof *s->slen);
+    s->rlen = pcoll__calloc((size_t)s->npeers + 1, sizeof *s->rlen);
     s->reqs = pcoll__calloc(2 * (size_t)s->npeers + 1, sizeof *s->reqs);
-    if (!s->peer || !s->soff || !s->roff || !s->len || !s->reqs)
+    if (!s->peer || !s->soff || !s->roff || !s->slen || !s->rlen || !s->reqs)
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoall gpu_ipc: peers");
     for (d = 0; d < t->nnodes; d++) {
-        if (d == t->node)
-            continue;
-        s->peer[n] = t->members[t->first[d]];
-        s->soff[n] = s->roff[n] = before(t, d, s->k, b);
-        s->len[n] = (long long)s->k * pcoll__node_size(t, d) * b;
-        if (s->len[n] > INT32_MAX)
-            return pcoll__error(PCOLL_ERR_UNSUPPORTED,
-                                "alltoall gpu_ipc: a bundle of %lld bytes (int counts)", s->len[n]);
-        n++;
+        long long sl = 0, rl = 0;
+        for (m = t->first[d]; m < t->first[d + 1]; m++)
+            for (x = 0; x < s->k; x++) {
+                sl += z->sb[(long long)x * t->p + t->members[m]];
+                rl += z->rb[(long long)x * t->p + t->members[m]];
+            }
+        if (d == t->node) {
+            s->own_lo = (long long)s->total + ro;
+            s->own_hi = s->own_lo + rl;
+        } else {
+            s->peer[n] = t->members[t->first[d]];
+            s->soff[n] = so, s->roff[n] = ro;
+            s->slen[n] = sl, s->rlen[n] = rl;
+            if (sl > INT32_MAX || rl > INT32_MAX)
+                return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                                    "%s gpu_ipc: a bundle of more than 2 GiB (int counts)",
+                                    "alltoall");
+            n++;
+        }
+        so += sl, ro += rl;
     }
-    s->own_lo = (long long)s->total + before(t, t->node, s->k, b);
-    s->own_hi = s->own_lo + (long long)s->k * s->k * b;
     return PCOLL_SUCCESS;
 }
 
 /* The leader's part of init: memory, buffers, lists on the device. */
-static int leader_init(pcoll_plan_t *plan, ipc_t *s, const pcoll__node_t *t, long long b,
+static int leader_init(pcoll_plan_t *plan, ipc_t *s, const pcoll__node_t *t, const sizes_t *z,
                        const pcoll__gpu_segs_t *pack, const pcoll__gpu_segs_t *unpack,
                        const pcoll__a2a_args_t *a)
 {
     pcoll__gpu_segs_t all = {0};
     char **send = NULL, **recv = NULL;
+    size_t bytes = s->total + s->rtotal;
     int rc = PCOLL_SUCCESS;
     if (s->leader) {
         send = pcoll__plan_alloc(plan, sizeof *send * (size_t)s->k);
         recv = pcoll__plan_alloc(plan, sizeof *recv * (size_t)s->k);
         s->bases = pcoll__plan_alloc(plan, sizeof *s->bases * 2 * (size_t)s->k);
         if (!send || !recv || !s->bases)
-            rc = pcoll__error(PCOLL_ERR_NOMEM, "alltoall gpu_ipc: buffers");
-        if (rc == PCOLL_SUCCESS && !(s->bundles = pcoll__gpu_dev_alloc(2 * s->total)))
-            rc = pcoll__error(PCOLL_ERR_NOMEM, "alltoall gpu_ipc: %zu bytes of device memory",
-                              2 * s->total);
-        if (rc == PCOLL_SUCCESS && !s->aware && !(s->host = pcoll__gpu_host_alloc(2 * s->total)))
-            rc = pcoll__error(PCOLL_ERR_NOMEM, "alltoall gpu_ipc: %zu bytes of pinned memory",
-                              2 * s->total);
+            rc = pcoll__error(PCOLL_ERR_NOMEM, "%s gpu_ipc: buffers", plan->collective);
+        if (rc == PCOLL_SUCCESS && !(s->bundles = pcoll__gpu_dev_alloc(bytes)))
+            rc = pcoll__error(PCOLL_ERR_NOMEM, "%s gpu_ipc: %zu bytes of device memory",
+                              plan->collective, bytes);
+        if (rc == PCOLL_SUCCESS && !s->aware && !(s->host = pcoll__gpu_host_alloc(bytes)))
+            rc = pcoll__error(PCOLL_ERR_NOMEM, "%s gpu_ipc: %zu bytes of pinned memory",
+                              plan->collective, bytes);
         if (rc == PCOLL_SUCCESS)
-            rc = leader_peers(s, t, b);
+            rc = leader_peers(s, t, z);
     }
     /* Collective over the node from here on, whatever the leader found. */
     rc = open_buffers(s, a, send, recv, rc);
@@ -348,13 +444,16 @@ static int leader_init(pcoll_plan_t *plan, ipc_t *s, const pcoll__node_t *t, lon
     return rc;
 }
 
-int pcoll__alltoall_gpu_ipc(pcoll_plan_t *plan, const void *args)
+/* Both collectives: a holds the buffers, counts and types; staged is the
+ * collective's gpu_staged builder (args: the collective's own). */
+static int ipc_build(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, const void *args,
+                     int (*staged)(pcoll_plan_t *plan, const void *args))
 {
-    const pcoll__a2a_args_t *a = args;
     const pcoll__node_t *t = NULL;
     pcoll__gpu_segs_t pack = {0}, unpack = {0};
+    sizes_t z = {NULL, NULL};
     ipc_t *s;
-    long long b = a->blockbytes;
+    long long T = 0, R = 0, e;
     int ok, all_ok = 0, rc, worst;
 
     /* Device buffers on every rank, not in place; else (on every rank alike)
@@ -362,42 +461,58 @@ int pcoll__alltoall_gpu_ipc(pcoll_plan_t *plan, const void *args)
     ok = !a->inplace && (pcoll__gpu_kinds_alltoall(a, plan->size) ==
                          (PCOLL__GPU_SEND | PCOLL__GPU_RECV));
     if (MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, plan->comm) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "alltoall gpu_ipc: agreement");
+        return pcoll__error(PCOLL_ERR_MPI, "%s gpu_ipc: agreement", plan->collective);
     if (!all_ok)
-        return pcoll__alltoall_gpu_staged(plan, args);
+        return staged(plan, args);
     if ((rc = pcoll__node_get(plan->ctx, a->opts.cores_per_node, &t)) != PCOLL_SUCCESS)
         return rc;
     if (!(s = pcoll__plan_alloc(plan, sizeof *s)))
-        return pcoll__error(PCOLL_ERR_NOMEM, "alltoall gpu_ipc: state");
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s gpu_ipc: state", plan->collective);
     s->node = MPI_COMM_NULL;
     plan->priv = s;
     plan->ops = &ipc_ops;
     s->k = pcoll__node_size(t, t->node);
     s->leader = t->local == 0;
-    s->total = (size_t)s->k * (size_t)t->p * (size_t)b;
     s->aware = pcoll__gpu_mpi_aware();
     if (MPI_Comm_dup(t->comm, &s->node) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "alltoall gpu_ipc: node communicator");
-    rc = own_lists(a, t, &pack, &unpack);
+        return pcoll__error(PCOLL_ERR_MPI, "%s gpu_ipc: node communicator", plan->collective);
+    if ((rc = sizes_make(a, t, s->node, s->k, &z)) != PCOLL_SUCCESS)
+        return rc;
+    for (e = 0; e < (long long)s->k * t->p; e++)
+        T += z.sb[e], R += z.rb[e];
+    s->total = (size_t)T, s->rtotal = (size_t)R;
+    rc = own_lists(a, t, &z, s->k, T, &pack, &unpack);
     {
-        int r = leader_init(plan, s, t, b, &pack, &unpack, a);
+        int r = leader_init(plan, s, t, &z, &pack, &unpack, a);
         rc = rc != PCOLL_SUCCESS ? rc : r;
     }
+    sizes_free(&z);
     pcoll__gpu_segs_free(&pack);
     pcoll__gpu_segs_free(&unpack);
     /* The same verdict everywhere (the most severe code). */
     worst = rc;
     if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, plan->comm) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "alltoall gpu_ipc: agreement");
+        return pcoll__error(PCOLL_ERR_MPI, "%s gpu_ipc: agreement", plan->collective);
     if (worst == PCOLL_ERR_UNSUPPORTED) {
-        /* No IPC here (a memory pool's buffers, a sandbox without IPC):
-         * gpu_staged on every rank. */
+        /* No IPC here (a memory pool's buffers, a sandbox without IPC), or
+         * bundles past int counts: gpu_staged on every rank. */
         ipc_destroy(plan);
         plan->ops = NULL;
         plan->priv = NULL;
-        return pcoll__alltoall_gpu_staged(plan, args);
+        return staged(plan, args);
     }
     if (worst != PCOLL_SUCCESS && rc == PCOLL_SUCCESS)
-        rc = pcoll__error(worst, "alltoall gpu_ipc: init failed on another rank");
+        rc = pcoll__error(worst, "%s gpu_ipc: init failed on another rank", plan->collective);
     return rc;
+}
+
+int pcoll__alltoall_gpu_ipc(pcoll_plan_t *plan, const void *args)
+{
+    return ipc_build(plan, args, args, pcoll__alltoall_gpu_staged);
+}
+
+int pcoll__alltoallv_gpu_ipc(pcoll_plan_t *plan, const void *args)
+{
+    return ipc_build(plan, &((const pcoll__a2av_args_t *)args)->a, args,
+                     pcoll__alltoallv_gpu_staged);
 }

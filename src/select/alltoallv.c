@@ -32,6 +32,7 @@ enum {
     V_INPLACE,
     V_NATIVE,
     V_GPU_STAGED,
+    V_GPU_IPC,
     V_AUTO
 };
 
@@ -70,6 +71,11 @@ static const pcoll__algo_t algos[] = {
                      "copy, a host algorithm (pcoll_gpu_host_algorithm, else auto's), the "
                      "result back in one copy; auto's choice for device buffers",
                      pcoll__alltoallv_gpu_staged, PCOLL__ALGO_INPLACE},
+    [V_GPU_IPC] = {"gpu_ipc",
+                   "device buffers on every rank: as alltoall's gpu_ipc, the block sizes of "
+                   "each node's ranks gathered at init; auto's choice from 16 KiB per block "
+                   "on average (persistent)",
+                   pcoll__alltoallv_gpu_ipc, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
     [V_AUTO] = {"auto",
                 "persistent: a tuning file's rule, else the cost model over the sizes of "
                 "every rank (p, sizes, regularity) and native; one-shot: by p and the MPI "

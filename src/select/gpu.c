@@ -41,12 +41,12 @@ int pcoll__select_gpu(const pcoll__algo_table_t *t, int requested, int host, int
     return is_gpu(t, requested) ? requested : staged;
 }
 
-int pcoll__select_gpu_ipc(const pcoll__a2a_args_t *a, int requested, int algo, int device)
+int pcoll__select_gpu_ipc(const pcoll__algo_table_t *t, const pcoll__a2a_args_t *a, long long bytes,
+                          int requested, int algo, int device)
 {
-    const pcoll__algo_table_t *t = &pcoll__alltoall_table;
     int ipc = pcoll__algo_find(t, "gpu_ipc");
     if (ipc < 0 || !pcoll__algo_is_auto(t, requested) || a->inplace ||
-        a->blockbytes < PCOLL__GPU_IPC_MIN || device != (PCOLL__GPU_SEND | PCOLL__GPU_RECV) ||
+        bytes < PCOLL__GPU_IPC_MIN || device != (PCOLL__GPU_SEND | PCOLL__GPU_RECV) ||
         pcoll__gpu_pretend || pcoll__gpu_count() == 0)
         return algo;
     return ipc;

@@ -70,11 +70,13 @@ int pcoll__select_gpu_host(const pcoll__algo_table_t *t, const pcoll__opts_t *op
  * algorithm runs (NULL otherwise). */
 int pcoll__select_gpu(const pcoll__algo_table_t *t, int requested, int host, int device,
                       pcoll__opts_t *opts);
-/* alltoall, persistent: gpu_ipc instead of the choice algo when auto chose
- * (requested is auto), every rank's buffers are device memory (device: the
- * flags of every rank), not in place, blocks of PCOLL__GPU_IPC_MIN bytes or
- * more, and this process has a GPU. */
-int pcoll__select_gpu_ipc(const pcoll__a2a_args_t *a, int requested, int algo, int device);
+/* alltoall and alltoallv (table t), persistent: gpu_ipc instead of the
+ * choice algo when auto chose (requested is auto), every rank's buffers are
+ * device memory (device: the flags of every rank), not in place, blocks of
+ * bytes >= PCOLL__GPU_IPC_MIN (the same on every rank), and this process has
+ * a GPU. */
+int pcoll__select_gpu_ipc(const pcoll__algo_table_t *t, const pcoll__a2a_args_t *a, long long bytes,
+                          int requested, int algo, int device);
 
 /* Tuning rules (tuned.c): the index of the algorithm the tuning file in
  * opts names for this case (coll: the table's collective, or

@@ -6,7 +6,9 @@
  * device/host, and mixes across ranks (odd ranks device); in place; a vector
  * and a struct type with holes on the receive side; zero counts; the host
  * algorithm under gpu_staged chosen by auto, named (pairwise, native,
- * bruck_zerocopy) and hier on virtual nodes of 2 and 4 ranks; persistent
+ * bruck_zerocopy) and hier on virtual nodes of 2 and 4 ranks; gpu_ipc
+ * (alltoall and alltoallv) on physical nodes and virtual nodes of 2 and 3;
+ * persistent
  * plans restarted with new input, and the one-shot calls.
  *
  *   test_gpu            real device memory (cudaMalloc); without a GPU it
@@ -619,6 +621,11 @@ int main(int argc, char **argv)
             for (l = 1; l < 3; l++)
                 case_alltoall(&layouts[0], &layouts[l], 4, ALL_DD, 0, &ipc[i], 1);
             case_alltoall(&layouts[2], &layouts[1], 6, ALL_DD, 0, &ipc[i], 1);
+            for (l = 0; l < 3; l++)
+                case_alltoallv(&layouts[l], ALL_DD, 0, &ipc[i], 1);
+            /* gpu_staged underneath: in place, and host buffers on even ranks */
+            case_alltoallv(&layouts[1], ALL_DD, 1, &ipc[i], 1);
+            case_alltoallv(&layouts[0], MIXED, 0, &ipc[i], 1);
         }
         use_arena = 0;
     } else if (rank == 0) {
