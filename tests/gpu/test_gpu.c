@@ -13,6 +13,8 @@
  *
  *   test_gpu            real device memory (cudaMalloc); without a GPU it
  *                       prints "skipped: no GPU" and exits 77 (ctest's skip)
+ *   test_gpu --quick    fewer cases (for compute-sanitizer): auto and one
+ *                       named host algorithm, every gpu_ipc case
  *   test_gpu --pretend  host memory that the library takes for device
  *                       memory (pcoll__gpu_pretend): gpu_staged's copies,
  *                       mirrors and mixes, on any machine
@@ -34,7 +36,7 @@
 #include <cuda_runtime_api.h>
 #endif
 
-static int rank, np, pretend, failures, cases;
+static int rank, np, pretend, quick, failures, cases;
 
 static void fail(const char *fmt, ...)
 {
@@ -561,7 +563,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    pretend = argc > 1 && strcmp(argv[1], "--pretend") == 0;
+    for (i = 1; i < argc; i++) {
+        pretend |= strcmp(argv[i], "--pretend") == 0;
+        quick |= strcmp(argv[i], "--quick") == 0;
+    }
     if (!pretend) {
         if (gpus() == 0) {
             if (rank == 0)
@@ -584,8 +589,12 @@ int main(int argc, char **argv)
             use_arena = a->name && strcmp(a->name, "gpu_ipc") == 0;
             if (use_arena && pretend && !arena)
                 continue;
+            if (quick && i > 1)
+                continue;
             for (k = 0; k < NKINDS; k++)
                 for (ip = 0; ip < 2; ip++) {
+                    if (quick && (k == ALL_HD || k == ALL_DH))
+                        continue;
                     case_alltoall(&layouts[0], &layouts[0], 3, k, ip, a, persistent);
                     if (i > 3)
                         continue; /* the types once, under the flat algorithms */
@@ -602,7 +611,7 @@ int main(int argc, char **argv)
         }
     use_arena = 0;
     for (persistent = 1; persistent >= 0; persistent--)
-        for (i = 0; i < (int)(sizeof rs_algos / sizeof *rs_algos); i++)
+        for (i = 0; i < (quick ? 1 : (int)(sizeof rs_algos / sizeof *rs_algos)); i++)
             for (k = 0; k < NKINDS; k++)
                 for (ip = 0; ip < 2; ip++) {
                     case_reduce_scatter(1, 3, k, ip, &rs_algos[i], persistent);
