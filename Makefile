@@ -56,6 +56,9 @@
 #                         (empty: none)
 #   JOBS=n                parallel build and ctest jobs (default: cores)
 #   BUILD_TYPE=...        CMake build type of the normal build (RelWithDebInfo)
+#   CUDA=AUTO|ON|OFF      device-buffer support (PCOLL_CUDA; AUTO: when nvcc is
+#                         found; docs/gpu.md); the asan and tsan trees build without
+#                         it (OFF)
 #   NP=n                  ranks for `make demo` and `make bench` (4)
 #   BENCH_ARGS=...        pcoll-bench's options for `make bench` (--help lists them)
 #   DEMO_ARGS=...         pcoll-bench's options for `make demo`
@@ -84,6 +87,7 @@ NP ?= 4
 PREFIX ?= $(CURDIR)/_install
 CMAKE_ARGS ?=
 CTEST_ARGS ?=
+CUDA ?= AUTO
 
 # ---------------------------------------------------------------------------
 # Which MPI: FLAVOUR names the build directory, MPI_BIN holds mpicc + mpiexec.
@@ -160,11 +164,11 @@ CHECK_DIR := $(BUILD_DIR)/check-install
 GENERATOR := $(if $(shell command -v ninja 2>/dev/null),-G Ninja)
 COMMON_CMAKE_ARGS := $(GENERATOR) -DMPI_C_COMPILER=$(MPICC) -DMPIEXEC_EXECUTABLE=$(MPIEXEC) \
   "-DMPIEXEC_PREFLAGS=$(MPIEXEC_PREFLAGS)" "-DPCOLL_TEST_ENVIRONMENT=$(TEST_ENV)" \
-  -DPCOLL_WERROR=ON $(if $(filter-out default,$(origin CC)),-DCMAKE_C_COMPILER=$(CC)) \
+  -DPCOLL_WERROR=ON -DPCOLL_CUDA=$(CUDA) $(if $(filter-out default,$(origin CC)),-DCMAKE_C_COMPILER=$(CC)) \
   $(CMAKE_ARGS)
 BUILD_CMAKE_ARGS := $(COMMON_CMAKE_ARGS) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
   -DPCOLL_PYTHON=$(TEST_PYTHON)
-ASAN_CMAKE_ARGS := $(COMMON_CMAKE_ARGS) -DCMAKE_BUILD_TYPE=Debug -DPCOLL_SANITIZE=ON \
+ASAN_CMAKE_ARGS := $(COMMON_CMAKE_ARGS) -DCMAKE_BUILD_TYPE=Debug -DPCOLL_SANITIZE=ON -DPCOLL_CUDA=OFF \
   -DPCOLL_BUILD_EXAMPLES=OFF
 
 CTEST_FILTER := $(if $(LABELS),-L '$(LABELS)') $(if $(filter 0 no off OFF,$(FULL)),-LE full) \
@@ -483,7 +487,7 @@ asan: setup
 TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
 TSAN_OPTIONS_ := suppressions=$(ROOT)/tests/tsan.supp:history_size=4:second_deadlock_stack=1
 TSAN_TEST_ENV := $(TEST_ENV)$(if $(TEST_ENV),;)TSAN_OPTIONS=$(TSAN_OPTIONS_);UCX_MEM_EVENTS=no;PMIX_MCA_gds=hash
-TSAN_CMAKE_ARGS := $(COMMON_CMAKE_ARGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+TSAN_CMAKE_ARGS := $(COMMON_CMAKE_ARGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCOLL_CUDA=OFF \
   "-DCMAKE_C_FLAGS=$(TSAN_FLAGS)" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread" \
   "-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread" -DPCOLL_BUILD_EXAMPLES=OFF \
   "-DPCOLL_TEST_ENVIRONMENT=$(TSAN_TEST_ENV)"

@@ -33,6 +33,7 @@ RANK = {
     "reduce_scatter": 5,
     "alltoallv/inplace": 6,    # engines serving several collectives
     "hier": 6,
+    "gpu": 6,                  # device buffers: memory kinds, gpu_staged, copy kernel
     "select": 7,               # algorithm tables and automatic choices
     "api": 8,                  # public functions, the one entry path
     "pmpi": 9,                 # the drop-in library libpcoll_mpi

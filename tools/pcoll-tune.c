@@ -444,14 +444,15 @@ static void add_variants(cand_t *list, int *n, const char *algo, int p, int rpn,
     }
 }
 
-/* Every algorithm of c's table but auto, with variants, then native. */
+/* Every algorithm of c's table but auto and the device-buffer ones (gpu_*:
+ * host buffers here; docs/gpu.md), with variants, then native. */
 static int make_cands(const coll_t *c, int p, int rpn, long long rank_bytes, cand_t *list)
 {
     const char *name;
     int i, n = 0, native = 0;
     cand_t *k;
     for (i = 0; (name = pcoll_algorithm_name(c->table, i)) != NULL; i++) {
-        if (strcmp(name, "auto") == 0)
+        if (strcmp(name, "auto") == 0 || strncmp(name, "gpu_", 4) == 0)
             continue;
         if (strcmp(name, "native") == 0)
             native = 1;

@@ -17,6 +17,7 @@
 #include "core/check.h"
 #include "datatype/copy.h"
 #include "datatype/size.h"
+#include "gpu/gpu.h"
 #include "select/select.h"
 
 _Static_assert(sizeof(pcoll__a2a_args_t) <= PCOLL__ARGS_MAX, "alltoall arguments");
@@ -105,7 +106,8 @@ static int a2a_agree(pcoll__call_t *c, int local)
     return pcoll__agree(c->ctx->dup, local, vals, what, 5, c->fn);
 }
 
-/* Every argument that shapes the plan (the send side is zero in place). */
+/* Every argument that shapes the plan (the send side is zero in place), and
+ * the memory kinds of the buffers. */
 static int a2a_key(pcoll__call_t *c, pcoll__key_t *k)
 {
     const pcoll__a2a_args_t *r = c->raw;
@@ -114,9 +116,11 @@ static int a2a_key(pcoll__call_t *c, pcoll__key_t *k)
         void *rbuf;
         MPI_Datatype stype, rtype;
         int scount, rcount;
+        int kinds; /* device memory (gpu/gpu.h) */
     } *kr = pcoll__key_put(k, sizeof *kr);
     if (!kr)
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
+    kr->kinds = pcoll__gpu_key_kinds(r->sendbuf == MPI_IN_PLACE ? NULL : r->sendbuf, r->recvbuf);
     kr->sbuf = r->sendbuf, kr->rbuf = r->recvbuf;
     kr->rtype = r->recvtype, kr->rcount = r->recvcount;
     k->types[k->ntypes++] = r->recvtype;
@@ -127,14 +131,27 @@ static int a2a_key(pcoll__call_t *c, pcoll__key_t *k)
     return PCOLL_SUCCESS;
 }
 
+/* Device buffers (docs/gpu.md): the host choice, then gpu_staged around it
+ * when this rank's buffers (one-shot and local) or any rank's (persistent:
+ * one reduction of the memory kinds) are device memory. */
 static int a2a_choose(pcoll__call_t *c)
 {
     pcoll__a2a_args_t *a = (pcoll__a2a_args_t *)(void *)c->args;
     pcoll__shape_t shape = pcoll__call_shape(c);
-    int algo = pcoll__select_alltoall(a, &shape, &a->opts);
-    if (c->mode == PCOLL__PERSISTENT && !c->opts.no_comm)
+    int together = c->mode == PCOLL__PERSISTENT && !c->opts.no_comm;
+    int requested = a->opts.algorithm, algo;
+    int device = pcoll__gpu_kinds_alltoall(a, c->p);
+    if (together && pcoll__gpu_agree(c->ctx->dup, device, &device) != PCOLL_SUCCESS)
+        device = 1; /* host copies are right whatever the others do */
+    a->opts.algorithm = pcoll__select_gpu_host(&pcoll__alltoall_table, &a->opts);
+    algo = pcoll__select_alltoall(a, &shape, &a->opts);
+    if (together)
         algo = pcoll__select_alltoall_hier(c->ctx, a, algo);
-    return algo;
+    a->opts.algorithm = requested;
+    algo = pcoll__select_gpu(&pcoll__alltoall_table, requested, algo, device, &a->opts);
+    return together ? pcoll__select_gpu_ipc(&pcoll__alltoall_table, a, a->blockbytes, requested,
+                                            algo, device)
+                    : algo;
 }
 
 static int a2a_prepare(pcoll__call_t *c, pcoll_plan_t *plan)

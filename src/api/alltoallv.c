@@ -27,6 +27,7 @@
 #include "core/pmpi.h"
 #include "datatype/signature.h"
 #include "datatype/size.h"
+#include "gpu/gpu.h"
 #include "select/select.h"
 
 _Static_assert(sizeof(pcoll__a2av_args_t) <= PCOLL__ARGS_MAX, "alltoallv arguments");
@@ -466,8 +467,9 @@ static void key_types(pcoll__key_t *k, MPI_Datatype *to, const side_t *sd, MPI_D
         watch(k, sd->types[i]);
 }
 
-/* The key: buffers and types, then the four arrays as the call gave them
- * (send ones zero in place), then alltoallw's type arrays. */
+/* The key: buffers, their memory kinds and types, then the four arrays as
+ * the call gave them (send ones zero in place), then alltoallw's type
+ * arrays. */
 int pcoll__a2av_key(pcoll__call_t *c, pcoll__key_t *k)
 {
     const raw_t *r = c->raw;
@@ -489,6 +491,7 @@ int pcoll__a2av_key(pcoll__call_t *c, pcoll__key_t *k)
     arrays = (char *)(kr + 1);
     kr->sendbuf = r->sendbuf, kr->recvbuf = r->recvbuf, kr->recvtype = r->recvtype;
     kr->negative_ok = r->negative_ok, kr->wide = r->wide, kr->w = r->w;
+    kr->gpu_kinds = pcoll__gpu_key_kinds(inplace ? NULL : r->sendbuf, r->recvbuf);
     key_array(arrays + count_b + displ_b, &rs, 1, c->p);
     key_array(arrays + 2 * count_b + displ_b, &rs, 0, c->p);
     key_types(k, (MPI_Datatype *)(void *)(arrays + 2 * (count_b + displ_b) + types_b), &rs,
@@ -503,14 +506,27 @@ int pcoll__a2av_key(pcoll__call_t *c, pcoll__key_t *k)
     return PCOLL_SUCCESS;
 }
 
+/* Device buffers: as alltoall's choice (api/alltoall.c). */
 static int a2av_choose(pcoll__call_t *c)
 {
     pcoll__a2av_args_t *v = args_of(c);
     pcoll__shape_t shape = pcoll__call_shape(c);
-    int algo = pcoll__select_alltoallv(v, &shape, &v->a.opts);
-    if (c->mode == PCOLL__PERSISTENT && !c->opts.no_comm && v->maxbytes >= 0)
+    int together = c->mode == PCOLL__PERSISTENT && !c->opts.no_comm;
+    int requested = v->a.opts.algorithm, algo;
+    int device = pcoll__gpu_kinds_alltoall(&v->a, c->p);
+    if (together && pcoll__gpu_agree(c->ctx->dup, device, &device) != PCOLL_SUCCESS)
+        device = 1;
+    v->a.opts.algorithm = pcoll__select_gpu_host(&pcoll__alltoallv_table, &v->a.opts);
+    algo = pcoll__select_alltoallv(v, &shape, &v->a.opts);
+    if (together && v->maxbytes >= 0)
         algo = pcoll__select_alltoallv_hier(c->ctx, v, algo);
-    return algo;
+    v->a.opts.algorithm = requested;
+    algo = pcoll__select_gpu(&pcoll__alltoallv_table, requested, algo, device, &v->a.opts);
+    /* The mean block over all ranks (agreed by the persistent init). */
+    return together && v->maxtotal >= 0
+               ? pcoll__select_gpu_ipc(&pcoll__alltoallv_table, &v->a,
+                                       v->maxtotal / (c->p > 0 ? c->p : 1), requested, algo, device)
+               : algo;
 }
 
 /* alltoallw: every peer's types into the plan, each kept (a type that

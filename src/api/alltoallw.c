@@ -14,12 +14,23 @@
 
 #include "api/api.h"
 #include "api/entry.h"
+#include "gpu/gpu.h"
 #include "select/select.h"
 
+/* Device buffers (on any rank of a persistent plan, agreed; a one-shot
+ * call's on this rank) go to the MPI's own MPI_Alltoallw: pcoll has no
+ * device-memory algorithm for alltoallw (docs/gpu.md). */
 static int a2aw_choose(pcoll__call_t *c)
 {
     pcoll__a2av_args_t *v = (pcoll__a2av_args_t *)(void *)c->args;
     pcoll__shape_t shape = pcoll__call_shape(c);
+    int device = pcoll__gpu_is_device(v->a.recvbuf) ||
+                 (!v->a.inplace && pcoll__gpu_is_device(v->a.sendbuf));
+    if (c->mode == PCOLL__PERSISTENT && !c->opts.no_comm &&
+        pcoll__gpu_agree(c->ctx->dup, device, &device) != PCOLL_SUCCESS)
+        device = 1;
+    if (device)
+        return pcoll__algo_find(&pcoll__alltoallw_table, "native");
     return pcoll__select_alltoallw(v, &shape, &v->a.opts);
 }
 

@@ -77,6 +77,7 @@ typedef struct pcoll__a2av_raw {
      * displacements in bytes. */
     int w;
     const MPI_Datatype *stypes, *rtypes;
+    int gpu_kinds; /* in the one-shot key only: device memory (gpu/gpu.h) */
 } pcoll__a2av_raw_t;
 
 /* The hooks alltoallv's descriptor lends alltoallw's (api/alltoallv.c):

@@ -18,6 +18,7 @@
 #include "base/status.h"
 #include "core/check.h"
 #include "datatype/contents.h"
+#include "gpu/gpu.h"
 #include "select/select.h"
 
 _Static_assert(sizeof(pcoll__rs_args_t) <= PCOLL__ARGS_MAX, "reduce_scatter arguments");
@@ -39,6 +40,7 @@ typedef struct raw {
     int wide;
     const MPI_Count *wcounts;
     MPI_Count wrecvcount;
+    int gpu_kinds; /* in the one-shot key only: device memory (gpu/gpu.h) */
 } raw_t;
 
 static pcoll__rs_args_t *args_of(pcoll__call_t *c)
@@ -221,6 +223,8 @@ static int rs_key(pcoll__call_t *c, pcoll__key_t *k)
     kr->sendbuf = r->sendbuf, kr->recvbuf = r->recvbuf, kr->type = r->type, kr->op = r->op;
     kr->recvcount = r->recvcount, kr->wrecvcount = r->wrecvcount;
     kr->block = r->block, kr->wide = r->wide;
+    kr->gpu_kinds = pcoll__gpu_key_kinds(r->sendbuf == MPI_IN_PLACE ? NULL : r->sendbuf,
+                                         r->recvbuf);
     if (r->op != MPI_OP_NULL)
         MPI_Op_commutative(r->op, &kr->commutative);
     if (bytes)
@@ -229,11 +233,20 @@ static int rs_key(pcoll__call_t *c, pcoll__key_t *k)
     return PCOLL_SUCCESS;
 }
 
+/* Device buffers: as alltoall's choice (api/alltoall.c). */
 static int rs_choose(pcoll__call_t *c)
 {
     pcoll__rs_args_t *a = args_of(c);
     pcoll__shape_t shape = pcoll__call_shape(c);
-    return pcoll__select_reduce_scatter(a, &shape, &a->opts);
+    int requested = a->opts.algorithm, algo;
+    int device = pcoll__gpu_kinds_reduce_scatter(a, c->rank);
+    if (c->mode == PCOLL__PERSISTENT && !c->opts.no_comm &&
+        pcoll__gpu_agree(c->ctx->dup, device, &device) != PCOLL_SUCCESS)
+        device = 1;
+    a->opts.algorithm = pcoll__select_gpu_host(&pcoll__reduce_scatter_table, &a->opts);
+    algo = pcoll__select_reduce_scatter(a, &shape, &a->opts);
+    a->opts.algorithm = requested;
+    return pcoll__select_gpu(&pcoll__reduce_scatter_table, requested, algo, device, &a->opts);
 }
 
 /* Refuse a non-commutative op for the algorithms that reorder operands;
@@ -285,7 +298,7 @@ int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recv
                               MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                               pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, 0, NULL, 0};
+    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, 0, NULL, 0, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__PERSISTENT, "pcoll_reduce_scatter_init",
                         &r, comm, info, plan);
 }
@@ -294,7 +307,7 @@ int pcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recv
                                     MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                     pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0, 0, NULL, 0};
+    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0, 0, NULL, 0, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__PERSISTENT, "pcoll_reduce_scatter_block_init",
                         &r, comm, info, plan);
 }
@@ -302,7 +315,7 @@ int pcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recv
 int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, 0, NULL, 0};
+    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, 0, NULL, 0, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__ONESHOT, "pcoll_reduce_scatter",
                         &r, comm, MPI_INFO_NULL, NULL);
 }
@@ -310,7 +323,7 @@ int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 int pcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0, 0, NULL, 0};
+    raw_t r = {sendbuf, recvbuf, NULL, recvcount, 1, type, op, 0, 0, NULL, 0, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__ONESHOT, "pcoll_reduce_scatter_block",
                         &r, comm, MPI_INFO_NULL, NULL);
 }
@@ -372,7 +385,7 @@ int pcoll__reduce_scatter_plan_local(const void *sendbuf, void *recvbuf, const i
                                      MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                      pcoll_plan_t **plan)
 {
-    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, 0, NULL, 0};
+    raw_t r = {sendbuf, recvbuf, recvcounts, 0, 0, type, op, 0, 0, NULL, 0, 0};
     return pcoll__entry(&reduce_scatter, PCOLL__LOCAL, "pcoll__reduce_scatter_plan_local",
                         &r, comm, MPI_INFO_NULL, plan);
 }

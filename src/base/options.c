@@ -174,18 +174,21 @@ static int parse_number(const char *key, const char *text, int is_long, long lon
     return PCOLL_SUCCESS;
 }
 
-static int read_algorithm(const env_view_t *v, MPI_Info info, const pcoll__algo_table_t *t,
-                          int *index)
+/* An algorithm of t named by env_coll (NULL: none), else the info key or
+ * environment variable key / env, into *index (-1: not named). */
+static int read_algorithm_key(const env_view_t *v, MPI_Info info, const pcoll__algo_table_t *t,
+                              const char *env_coll, const char *key, const char *env,
+                              int *index)
 {
     char buf[128], list[512] = "";
     int i, found = 0;
-    const char *e = env_get(v, t->env);
+    const char *e = env_coll ? env_get(v, env_coll) : NULL;
     if (e) {
         strncpy(buf, e, sizeof buf - 1);
         buf[sizeof buf - 1] = '\0';
         found = 1;
     } else {
-        found = lookup_in(v, info, "pcoll_algorithm", "PCOLL_ALGORITHM", buf, (int)sizeof buf);
+        found = lookup_in(v, info, key, env, buf, (int)sizeof buf);
     }
     *index = -1;
     if (!found)
@@ -198,6 +201,12 @@ static int read_algorithm(const env_view_t *v, MPI_Info info, const pcoll__algo_
     }
     return pcoll__error(PCOLL_ERR_ARG, "unknown %s algorithm \"%s\"; valid: %s",
                         t->collective, buf, list);
+}
+
+static int read_algorithm(const env_view_t *v, MPI_Info info, const pcoll__algo_table_t *t,
+                          int *index)
+{
+    return read_algorithm_key(v, info, t, t->env, "pcoll_algorithm", "PCOLL_ALGORITHM", index);
 }
 
 /* A flag's text: 0, 1, true or false. */
@@ -267,6 +276,9 @@ int pcoll__opts_read(MPI_Info info, const pcoll__algo_table_t *table, pcoll__opt
     pcoll__set_verbose(opts->verbose);
     if (rc == PCOLL_SUCCESS)
         rc = read_algorithm(v, info, table, &opts->algorithm);
+    if (rc == PCOLL_SUCCESS)
+        rc = read_algorithm_key(v, info, table, NULL, "pcoll_gpu_host_algorithm",
+                                "PCOLL_GPU_HOST_ALGORITHM", &opts->gpu_host_algorithm);
     if (rc == PCOLL_SUCCESS)
         rc = flag_in(v, info, "pcoll_no_comm", "PCOLL_NO_COMM", &opts->no_comm);
     if (rc == PCOLL_SUCCESS)

@@ -25,6 +25,11 @@ typedef struct pcoll__opts {
      * the collective's table; NULL when no tuning file is named.  Lives
      * until the process ends (never freed). */
     const struct pcoll__rules *rules;
+    /* pcoll_gpu_host_algorithm: the host algorithm gpu_staged runs on its
+     * host copies (index in the collective's table; -1 = the host auto
+     * choice).  gpu_child: the one chosen, set by the choice (not an option). */
+    int gpu_host_algorithm;
+    const pcoll__algo_t *gpu_child;
 } pcoll__opts_t;
 
 /* A flag option: the environment variable env, else the info key; "1",

@@ -3,6 +3,7 @@
  * automatic choice (docs/algorithms.md, "auto").
  */
 #include "alltoall/bruck.h"
+#include "gpu/gpu.h"
 #include "hier/hier.h"
 #include "model/cost.h"
 #include "select/select.h"
@@ -20,6 +21,8 @@ enum {
     ALGO_BRUCK_RADIX,
     ALGO_HIER,
     ALGO_NATIVE,
+    ALGO_GPU_STAGED,
+    ALGO_GPU_IPC,
     ALGO_AUTO
 };
 
@@ -63,6 +66,17 @@ static const pcoll__algo_t algos[] = {
                      "the MPI's own MPI_Alltoall: auto's choice where no pcoll algorithm is "
                      "expected to be faster",
                      pcoll__alltoall_native, PCOLL__ALGO_INPLACE},
+    [ALGO_GPU_STAGED] = {"gpu_staged",
+                     "device buffers: this rank's device input to pinned host memory in one "
+                     "copy, a host algorithm (pcoll_gpu_host_algorithm, else auto's), the "
+                     "result back in one copy; auto's choice for device buffers",
+                     pcoll__alltoall_gpu_staged, PCOLL__ALGO_INPLACE},
+    [ALGO_GPU_IPC] = {"gpu_ipc",
+                      "device buffers on every rank: IPC handles exchanged on each (virtual) "
+                      "node at init, one copy-kernel launch bundles the node's blocks, leaders "
+                      "exchange bundles, one launch distributes them; auto's choice from 16 KiB "
+                      "blocks (persistent)",
+                      pcoll__alltoall_gpu_ipc, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
     [ALGO_AUTO] = {"auto",
                    "a tuning file's rule (pcoll_tuning_file), else the cost model over every "
                    "algorithm and native (docs/algorithms.md)",

@@ -16,6 +16,7 @@
 
 #include "alltoallv/inplace/inplace.h"
 #include "datatype/size.h"
+#include "gpu/gpu.h"
 #include "hier/hier.h"
 #include "model/cost.h"
 #include "select/select.h"
@@ -30,6 +31,8 @@ enum {
     V_HIER,
     V_INPLACE,
     V_NATIVE,
+    V_GPU_STAGED,
+    V_GPU_IPC,
     V_AUTO
 };
 
@@ -63,6 +66,16 @@ static const pcoll__algo_t algos[] = {
                   "the MPI's own MPI_Alltoallv: auto's choice where no pcoll algorithm is "
                   "expected to be faster, and on the one-shot path",
                   pcoll__alltoallv_native, PCOLL__ALGO_INPLACE},
+    [V_GPU_STAGED] = {"gpu_staged",
+                     "device buffers: this rank's device input to pinned host memory in one "
+                     "copy, a host algorithm (pcoll_gpu_host_algorithm, else auto's), the "
+                     "result back in one copy; auto's choice for device buffers",
+                     pcoll__alltoallv_gpu_staged, PCOLL__ALGO_INPLACE},
+    [V_GPU_IPC] = {"gpu_ipc",
+                   "device buffers on every rank: as alltoall's gpu_ipc, the block sizes of "
+                   "each node's ranks gathered at init; auto's choice from 16 KiB per block "
+                   "on average (persistent)",
+                   pcoll__alltoallv_gpu_ipc, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
     [V_AUTO] = {"auto",
                 "persistent: a tuning file's rule, else the cost model over the sizes of "
                 "every rank (p, sizes, regularity) and native; one-shot: by p and the MPI "

@@ -9,6 +9,7 @@
 #include "core/check.h"
 #include "datatype/contents.h"
 #include "datatype/size.h"
+#include "gpu/gpu.h"
 #include "model/cost.h"
 #include "select/select.h"
 
@@ -20,6 +21,7 @@ enum {
     ALGO_PAIRWISE,
     ALGO_CIRCULANT,
     ALGO_NATIVE,
+    ALGO_GPU_STAGED,
     ALGO_AUTO
 };
 
@@ -44,6 +46,11 @@ static const pcoll__algo_t algos[] = {
                      "the MPI's own MPI_Reduce_scatter(_block): auto's choice where no pcoll "
                      "algorithm is expected to be faster",
                      pcoll__reduce_scatter_native, PCOLL__ALGO_INPLACE},
+    [ALGO_GPU_STAGED] = {"gpu_staged",
+                     "device buffers: this rank's device input to pinned host memory in one "
+                     "copy, a host algorithm (pcoll_gpu_host_algorithm, else auto's), the "
+                     "result back in one copy; auto's choice for device buffers",
+                     pcoll__reduce_scatter_gpu_staged, PCOLL__ALGO_INPLACE},
     [ALGO_AUTO] = {"auto",
                    "a tuning file's rule, else the cost model (with the op's commutativity) "
                    "and native",

@@ -72,6 +72,25 @@ int pcoll__select_alltoallw(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
 int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t *s,
                                  pcoll__opts_t *tuned);
 
+/* Device buffers (gpu.c).  The host algorithm to plan (the child of
+ * gpu_staged, or the plan itself): opts->algorithm when it names a host
+ * algorithm, else pcoll_gpu_host_algorithm when set, else -1 (auto). */
+int pcoll__select_gpu_host(const pcoll__algo_table_t *t, const pcoll__opts_t *opts);
+/* The algorithm to build: requested (the options' algorithm, -1: none)
+ * when it is a GPU algorithm, else gpu_staged when device (memory-kind flags
+ * of this rank or, planned together, of every rank) is non-zero, else host
+ * (the host choice).  Sets opts->gpu_child to the host algorithm a GPU
+ * algorithm runs (NULL otherwise). */
+int pcoll__select_gpu(const pcoll__algo_table_t *t, int requested, int host, int device,
+                      pcoll__opts_t *opts);
+/* alltoall and alltoallv (table t), persistent: gpu_ipc instead of the
+ * choice algo when auto chose (requested is auto), every rank's buffers are
+ * device memory (device: the flags of every rank), not in place, blocks of
+ * bytes >= PCOLL__GPU_IPC_MIN (the same on every rank), and this process has
+ * a GPU. */
+int pcoll__select_gpu_ipc(const pcoll__algo_table_t *t, const pcoll__a2a_args_t *a, long long bytes,
+                          int requested, int algo, int device);
+
 /* Tuning rules (tuned.c): the index of the algorithm the tuning file in
  * opts names for this case (coll: the table's collective, or
  * "reduce_scatter_block"), its parameters written into *tuned (NULL: not

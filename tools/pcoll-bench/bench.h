@@ -78,6 +78,9 @@ enum { BENCH_EXTRA_MEASURE = -2 };
 /* colls.c: the registry.  find: NULL when unknown or not available yet. */
 const bench_coll_t *bench_coll_find(const char *name);
 int bench_coll_known(const char *name);
+/* --gpu: the collective on device buffers (coll_gpu.c); NULL when there is
+ * none (or pcoll-bench was built without CUDA). */
+const bench_coll_t *bench_coll_gpu_find(const char *name);
 void bench_coll_list(char *buf, size_t len);     /* "alltoall, alltoallv, ..." */
 void bench_coll_print(FILE *out);                /* one line each, with availability */
 

@@ -49,7 +49,13 @@ static int resolve_options(int argc, char **argv, bench_run_t *run, char *err, s
     bench_opts_t *o = &run->opts;
     if (bench_options_parse(argc, argv, o, err, len) || o->help)
         return o->help ? 0 : -1;
-    run->coll = bench_coll_find(o->coll);
+    run->coll = o->gpu ? bench_coll_gpu_find(o->coll) : bench_coll_find(o->coll);
+    if (!run->coll && o->gpu) {
+        snprintf(err, len, "--gpu --coll %s: %s", o->coll,
+                 bench_coll_gpu_find("alltoall") ? "alltoall only"
+                                                 : "this pcoll-bench was built without CUDA");
+        return -1;
+    }
     if (!run->coll) {
         snprintf(err, len, "--coll %s: not available yet in this pcoll", o->coll);
         return -1;

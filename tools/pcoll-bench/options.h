@@ -33,6 +33,7 @@ typedef struct bench_opts {
     int progress;                  /* --progress (also on when stderr is a terminal) */
     int sequential;                /* --sequential: each row's repetitions in a block,
                                       instead of every row once per round */
+    int gpu;                       /* --gpu: buffers in device memory (alltoall) */
     int help;                      /* --help */
 } bench_opts_t;
 
