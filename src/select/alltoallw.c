@@ -56,6 +56,14 @@ static int by_cost(const pcoll__a2av_args_t *v, const pcoll__cost_t *c, int p)
     return best * (1.0 + c->margin) < pcoll__cost_native_alltoallv(c, p, mean) ? algo : W_NATIVE;
 }
 
+/* The model's choice on one rank: its own message, never the MPI's call
+ * (Open MPI 4.1 and 5 move nothing in a blocking MPI_Alltoallw on a
+ * one-rank communicator).  A tuning rule's choice stands. */
+static int one_rank(const pcoll__shape_t *s, int algo)
+{
+    return s->p == 1 && algo == W_NATIVE ? W_SCATTERED : algo;
+}
+
 int pcoll__select_alltoallw(const pcoll__a2av_args_t *v, const pcoll__shape_t *s,
                             pcoll__opts_t *tuned)
 {
@@ -65,19 +73,15 @@ int pcoll__select_alltoallw(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
         return v->a.opts.algorithm;
     if (v->a.inplace)
         return W_NATIVE;
-    /* One rank: its own message, never the MPI's call (Open MPI 4.1 and 5
-     * move nothing in a blocking MPI_Alltoallw on a one-rank communicator). */
-    if (s->p == 1)
-        return W_SCATTERED;
     /* One-shot and local: every rank must choose alike without the others'
      * sizes: a direct exchange where the MPI's cost per call outweighs
      * pcoll's per message (both for empty messages), else the MPI's own. */
     if (v->maxbytes < 0)
-        return pcoll__cost_direct(&c, s->p, 0) * (1.0 + c.margin) <
-                       pcoll__cost_native_alltoallv(&c, s->p, 0)
-                   ? W_SCATTERED
-                   : W_NATIVE;
+        return one_rank(s, pcoll__cost_direct(&c, s->p, 0) * (1.0 + c.margin) <
+                                   pcoll__cost_native_alltoallv(&c, s->p, 0)
+                               ? W_SCATTERED
+                               : W_NATIVE);
     ruled = pcoll__select_rule(&pcoll__alltoallw_table, "alltoallw", &v->a.opts, s,
                                s->p > 0 ? v->maxtotal / s->p : 0, NULL, NULL, tuned);
-    return ruled >= 0 ? ruled : by_cost(v, &c, s->p);
+    return ruled >= 0 ? ruled : one_rank(s, by_cost(v, &c, s->p));
 }

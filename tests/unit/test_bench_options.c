@@ -123,17 +123,34 @@ static void test_invalid(void)
     }
 }
 
+/* Position of name in the alltoall table (-1: not there). */
+static int table_index(const char *name)
+{
+    const char *t;
+    for (int i = 0; (t = pcoll_algorithm_name("alltoall", i)) != NULL; i++)
+        if (strcmp(t, name) == 0)
+            return i;
+    return -1;
+}
+
 static void test_algorithms(void)
 {
     bench_opts_t o;
     char err[256];
-    int n = 0;
-    while (pcoll_algorithm_name("alltoall", n))
-        n++;
+    int n = 0, host = 0, i, order = 1;
+    const char *name;
+    for (; (name = pcoll_algorithm_name("alltoall", n)) != NULL; n++)
+        host += strncmp(name, "gpu_", 4) != 0;
     PARSE(&o, err, NULL);
-    is(bench_options_algorithms(&o, err, sizeof err) == 0 && o.nalgos == n && n > 0,
-       "--algorithms all: the whole alltoall table");
-    is(strcmp(o.algos[n - 1], pcoll_algorithm_name("alltoall", n - 1)) == 0, "in table order");
+    is(bench_options_algorithms(&o, err, sizeof err) == 0 && o.nalgos == host && host > 0,
+       "--algorithms all: the alltoall table but the gpu_ algorithms");
+    for (i = 0; i < o.nalgos; i++)
+        order &= strncmp(o.algos[i], "gpu_", 4) != 0 &&
+                 (i == 0 || table_index(o.algos[i]) > table_index(o.algos[i - 1]));
+    is(order, "in table order, no gpu_ algorithm");
+    PARSE(&o, err, "--gpu");
+    is(bench_options_algorithms(&o, err, sizeof err) == 0 && o.nalgos == n,
+       "--gpu --algorithms all: the whole alltoall table");
     PARSE(&o, err, "--algorithms", "pairwise,linear");
     is(bench_options_algorithms(&o, err, sizeof err) == 0 && o.nalgos == 2 &&
            strcmp(o.algos[0], "pairwise") == 0 && strcmp(o.algos[1], "linear") == 0,

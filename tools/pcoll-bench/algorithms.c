@@ -55,8 +55,11 @@ int bench_options_algorithms(bench_opts_t *o, char *err, size_t errlen)
     int i, more;
     o->nalgos = 0;
     if (strcmp(p, "all") == 0) {
+        /* The device-buffer algorithms only with --gpu: on host buffers
+         * they are their host child plus copies. */
         for (i = 0; pcoll_algorithm_name(o->coll, i) != NULL; i++)
-            if (add_algorithm(o, pcoll_algorithm_name(o->coll, i), err, errlen))
+            if ((o->gpu || strncmp(pcoll_algorithm_name(o->coll, i), "gpu_", 4) != 0) &&
+                add_algorithm(o, pcoll_algorithm_name(o->coll, i), err, errlen))
                 return -1;
         return 0;
     }

@@ -11,7 +11,8 @@ void bench_usage(FILE *out)
           "\n"
           "  --coll NAME          collective (default alltoall):\n", out);
     bench_coll_print(out);
-    fputs("  --algorithms LIST    comma-separated pcoll algorithms, or all (default)\n"
+    fputs("  --algorithms LIST    comma-separated pcoll algorithms, or all (default;\n"
+          "                       the gpu_ ones only with --gpu)\n"
           "  --sizes LIST         bytes per block (per destination for alltoall):\n"
           "                       N, N:M (doubling), N:M:xF, N:M:+D, comma-separated;\n"
           "                       k and m suffixes (default 8:65536:x4)\n"
