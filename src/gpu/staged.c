@@ -425,46 +425,39 @@ static void a2a_child(pcoll__a2a_args_t *c, const child_bufs_t *b, int inplace)
     }
 }
 
-int pcoll__alltoall_gpu_staged(pcoll_plan_t *plan, const void *args)
+/* alltoall's and alltoallv's staging alike: a is the alltoall part of
+ * child_args (the whole argument struct the host child's builder takes),
+ * both the plan's own copies. */
+static int a2a_staged(pcoll_plan_t *plan, pcoll__a2a_args_t *a, void *child_args)
 {
-    pcoll__a2a_args_t c = *(const pcoll__a2a_args_t *)args;
     staged_t *st;
     spans_t s;
     child_bufs_t b;
     int rc;
-    PCOLL_CHECK(begin(plan, &c.opts, &st), rc, out);
-    if (host_inplace(plan, st, &c, &rc)) {
+    PCOLL_CHECK(begin(plan, &a->opts, &st), rc, out);
+    if (host_inplace(plan, st, a, &rc)) {
         if (rc == PCOLL_SUCCESS)
-            rc = build_child(plan, st, c.opts.gpu_child, &c);
+            rc = build_child(plan, st, a->opts.gpu_child, child_args);
         return rc;
     }
-    spans_alltoall(&c, plan->size, &s);
-    PCOLL_CHECK(plan_copies(plan, st, &s, c.inplace, c.opts.gpu_child, &b), rc, out);
-    a2a_child(&c, &b, c.inplace);
-    rc = build_child(plan, st, c.opts.gpu_child, &c);
+    spans_alltoall(a, plan->size, &s);
+    PCOLL_CHECK(plan_copies(plan, st, &s, a->inplace, a->opts.gpu_child, &b), rc, out);
+    a2a_child(a, &b, a->inplace);
+    rc = build_child(plan, st, a->opts.gpu_child, child_args);
 out:
     return rc;
+}
+
+int pcoll__alltoall_gpu_staged(pcoll_plan_t *plan, const void *args)
+{
+    pcoll__a2a_args_t c = *(const pcoll__a2a_args_t *)args;
+    return a2a_staged(plan, &c, &c);
 }
 
 int pcoll__alltoallv_gpu_staged(pcoll_plan_t *plan, const void *args)
 {
     pcoll__a2av_args_t v = *(const pcoll__a2av_args_t *)args;
-    staged_t *st;
-    spans_t s;
-    child_bufs_t b;
-    int rc;
-    PCOLL_CHECK(begin(plan, &v.a.opts, &st), rc, out);
-    if (host_inplace(plan, st, &v.a, &rc)) {
-        if (rc == PCOLL_SUCCESS)
-            rc = build_child(plan, st, v.a.opts.gpu_child, &v);
-        return rc;
-    }
-    spans_alltoall(&v.a, plan->size, &s);
-    PCOLL_CHECK(plan_copies(plan, st, &s, v.a.inplace, v.a.opts.gpu_child, &b), rc, out);
-    a2a_child(&v.a, &b, v.a.inplace);
-    rc = build_child(plan, st, v.a.opts.gpu_child, &v);
-out:
-    return rc;
+    return a2a_staged(plan, &v.a, &v);
 }
 
 int pcoll__reduce_scatter_gpu_staged(pcoll_plan_t *plan, const void *args)
