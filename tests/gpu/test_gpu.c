@@ -284,6 +284,27 @@ static void compare(const unsigned char *got, const unsigned char *want, size_t 
         }
 }
 
+/* Start a plan and wait for it. */
+static int run_plan(pcoll_plan_t *plan)
+{
+    int rc = pcoll_start(plan);
+    return rc == PCOLL_SUCCESS ? pcoll_wait(plan) : rc;
+}
+
+/* After run `run` returned rc: 0 on failure (reported), else the receive
+ * buffer fetched into rimg and compared with want (bytes). */
+static int check_run(int rc, int run, const buf_t *rb, void *rimg, const void *want, size_t bytes,
+                     const char *what)
+{
+    if (rc != PCOLL_SUCCESS) {
+        fail("%s: run %d: %s (%s)", what, run, pcoll_err_name(rc), pcoll_last_error());
+        return 0;
+    }
+    buf_get(rb, rimg);
+    compare(rimg, want, bytes, what);
+    return 1;
+}
+
 /* alltoall: m ints per block; send layout ls (m / ls->per items), receive
  * layout lr; in place: the receive buffer holds the input. */
 static void case_alltoall(const layout_t *ls, const layout_t *lr, int m, int kind, int inplace,
@@ -336,20 +357,14 @@ static void case_alltoall(const layout_t *ls, const layout_t *lr, int m, int kin
                 }
                 check_algorithm(plan, a, kind, m > 0, what);
             }
-            rc = pcoll_start(plan);
-            if (rc == PCOLL_SUCCESS)
-                rc = pcoll_wait(plan);
+            rc = run_plan(plan);
         } else {
             rc = pcoll_alltoall(inplace ? MPI_IN_PLACE : sb.p, scount, ls->type, rb.p, rcount,
                                 lr->type, MPI_COMM_WORLD);
             check_oneshot(sdev && !inplace, rdev, m > 0, what);
         }
-        if (rc != PCOLL_SUCCESS) {
-            fail("%s: run %d: %s (%s)", what, run, pcoll_err_name(rc), pcoll_last_error());
+        if (!check_run(rc, run, &rb, rimg, want, rbytes, what))
             break;
-        }
-        buf_get(&rb, rimg);
-        compare(rimg, want, rbytes, what);
     }
     pcoll_plan_free(&plan);
     MPI_Info_free(&info);
@@ -427,20 +442,14 @@ static void case_alltoallv(const layout_t *l, int kind, int inplace, const algo_
                 }
                 check_algorithm(plan, a, kind, data > 0, what);
             }
-            rc = pcoll_start(plan);
-            if (rc == PCOLL_SUCCESS)
-                rc = pcoll_wait(plan);
+            rc = run_plan(plan);
         } else {
             rc = pcoll_alltoallv(inplace ? MPI_IN_PLACE : sb.p, sc, sd, l->type, rb.p, rc_, rd,
                                  l->type, MPI_COMM_WORLD);
             check_oneshot(sdev && !inplace, rdev, data > 0, what);
         }
-        if (rc != PCOLL_SUCCESS) {
-            fail("%s: run %d: %s (%s)", what, run, pcoll_err_name(rc), pcoll_last_error());
+        if (!check_run(rc, run, &rb, rimg, want, rbytes, what))
             break;
-        }
-        buf_get(&rb, rimg);
-        compare(rimg, want, rbytes, what);
     }
     pcoll_plan_free(&plan);
     MPI_Info_free(&info);
@@ -506,21 +515,15 @@ static void case_reduce_scatter(int block, int c, int kind, int inplace, const a
                 }
                 check_algorithm(plan, a, kind, total > 0, what);
             }
-            rc = pcoll_start(plan);
-            if (rc == PCOLL_SUCCESS)
-                rc = pcoll_wait(plan);
+            rc = run_plan(plan);
         } else {
             rc = block ? pcoll_reduce_scatter_block(inplace ? MPI_IN_PLACE : sb.p, rb.p, c,
                                                     MPI_INT, MPI_SUM, MPI_COMM_WORLD)
                        : pcoll_reduce_scatter(inplace ? MPI_IN_PLACE : sb.p, rb.p, counts,
                                               MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         }
-        if (rc != PCOLL_SUCCESS) {
-            fail("%s: run %d: %s (%s)", what, run, pcoll_err_name(rc), pcoll_last_error());
+        if (!check_run(rc, run, &rb, rimg, want, sizeof(int) * (size_t)mine, what))
             break;
-        }
-        buf_get(&rb, rimg);
-        compare((unsigned char *)rimg, (unsigned char *)want, sizeof(int) * (size_t)mine, what);
     }
     pcoll_plan_free(&plan);
     MPI_Info_free(&info);
