@@ -238,9 +238,11 @@ PCOLL_API int pcoll_reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
 
 /* Begin one run of the plan (non-blocking).  PCOLL_ERR_STATE if it is active.
  * Device buffers (docs/gpu.md): pcoll_start, like the one-shot calls, assumes
- * that the program's writes to device send buffers are complete (synchronize
- * the stream that wrote them first), as CUDA-aware MPIs do; the receive
- * buffer is complete on the device when the run completes. */
+ * that the program's writes to device buffers are complete (synchronize the
+ * stream that wrote them first: a cudaMemcpy from pageable host memory and a
+ * cudaMemset can return before the device memory is written, and gpu_ipc
+ * reads and writes the buffers from another process), as CUDA-aware MPIs
+ * do; the receive buffer is complete on the device when the run completes. */
 PCOLL_API int pcoll_start(pcoll_plan_t *plan);
 /* Make progress without blocking; *flag = 1 once the run is complete (the plan
  * is then inactive again).  PCOLL_ERR_STATE if the plan is not active. */

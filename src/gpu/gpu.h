@@ -89,6 +89,12 @@ int pcoll__gpu_segs_push(pcoll__gpu_segs_t *l, long long src, long long dst, lon
  * (pcoll__flatten). */
 int pcoll__gpu_segs_zip(pcoll__gpu_segs_t *l, const pcoll__blocks_t *from, long long from_base,
                         const pcoll__blocks_t *to, long long to_base);
+/* Append the segments of `second` after `first`: every byte that first
+ * copies from a to b and second then copies from b to c is copied from a to
+ * c directly (in first's order).  Every destination byte of first must be
+ * the source of exactly one segment of second (else PCOLL_ERR_INTERNAL). */
+int pcoll__gpu_segs_compose(pcoll__gpu_segs_t *l, const pcoll__gpu_segs_t *first,
+                            const pcoll__gpu_segs_t *second);
 void pcoll__gpu_segs_free(pcoll__gpu_segs_t *l);
 
 /* Upload l to the device (PCOLL_ERR_UNSUPPORTED without a GPU). */
@@ -138,10 +144,6 @@ int pcoll__alltoallv_gpu_staged(pcoll_plan_t *plan, const void *args);
 int pcoll__reduce_scatter_gpu_staged(pcoll_plan_t *plan, const void *args);
 
 /* ---- gpu_ipc (ipc.c) ----------------------------------------------------------- */
-
-/* Auto takes gpu_ipc from this many bytes per block (persistent plans,
- * device buffers on every rank, not in place). */
-#define PCOLL__GPU_IPC_MIN 16384
 
 /* The paper's second way (section III-C): at init the ranks of each
  * (virtual) node exchange IPC handles of their buffers and gather their

@@ -25,9 +25,12 @@
  *
  * A run: node barrier (every rank's send buffer written, its receive buffer
  * free); the leader launches pack, exchanges bundles with the other leaders
- * (device pointers when the MPI is CUDA-aware, else one copy to pinned
- * memory and one back, each in at most two pieces), launches unpack; node
- * barrier (the receive buffers are complete).  The leader's part runs inside
+ * (device pointers when the MPI is CUDA-aware, else one copy of the bundles
+ * for other nodes to pinned memory and one of theirs back, each in at most
+ * two pieces), launches unpack; node barrier (the receive buffers are
+ * complete).  On one node there is nothing to exchange: the leader composes
+ * pack and unpack into one list at init (user send buffers straight into
+ * the receive buffers, no bundle memory), one launch a run.  The leader's part runs inside
  * pcoll_test / pcoll_wait once every rank of its node has started.
  *
  * Where some rank's buffers are host memory, or in place, or the buffers
@@ -60,6 +63,8 @@ typedef struct ipc {
     long long *soff, *roff;       /* [npeers] bundle offsets (send; receive, past T) */
     long long *slen, *rlen;       /* [npeers] their bytes */
     long long own_lo, own_hi;     /* this node's receive bundle, [lo, hi) */
+    long long own_slo, own_shi;   /* its slot among the send bundles (unused) */
+    int direct;             /* one node: pack is the whole run */
     MPI_Request *reqs;      /* [2 npeers] */
     /* The run. */
     MPI_Request bar;
@@ -97,14 +102,16 @@ static int ipc_start(pcoll_plan_t *plan)
 }
 
 /* Copy [lo, hi) of the bundle memory from one side to the other, leaving
- * out this node's own receive bundle (written by pack on the device). */
-static int bundle_copy(ipc_t *s, int to_host, long long lo, long long hi)
+ * out [out_lo, out_hi): this node's own bundle, which pack writes on the
+ * device (receive side) or leaves empty (send side). */
+static int bundle_copy(ipc_t *s, int to_host, long long lo, long long hi, long long out_lo,
+                       long long out_hi)
 {
     long long cut[2][2] = {{lo, hi}, {0, 0}};
     int i, rc = PCOLL_SUCCESS;
-    if (s->own_lo >= lo && s->own_hi <= hi) {
-        cut[0][1] = s->own_lo;
-        cut[1][0] = s->own_hi, cut[1][1] = hi;
+    if (out_lo >= lo && out_hi <= hi) {
+        cut[0][1] = out_lo;
+        cut[1][0] = out_hi, cut[1][1] = hi;
     }
     for (i = 0; i < 2 && rc == PCOLL_SUCCESS; i++)
         if (cut[i][1] > cut[i][0])
@@ -121,9 +128,9 @@ static int leader_run(pcoll_plan_t *plan, ipc_t *s)
     char *mem = s->aware ? s->bundles : s->host;
     long long T = (long long)s->total;
     int i, n = 0, rc;
-    if ((rc = pcoll__gpu_dsegs_copy(&s->pack)) != PCOLL_SUCCESS)
+    if ((rc = pcoll__gpu_dsegs_copy(&s->pack)) != PCOLL_SUCCESS || s->direct)
         return rc;
-    if (!s->aware && (rc = bundle_copy(s, 1, 0, T)) != PCOLL_SUCCESS)
+    if (!s->aware && (rc = bundle_copy(s, 1, 0, T, s->own_slo, s->own_shi)) != PCOLL_SUCCESS)
         return rc;
     for (i = 0; i < s->npeers; i++) {
         if (MPI_Irecv(mem + T + s->roff[i], (int)s->rlen[i], MPI_BYTE, s->peer[i], plan->tag,
@@ -134,7 +141,9 @@ static int leader_run(pcoll_plan_t *plan, ipc_t *s)
     }
     if (n && PCOLL__MPI(Waitall)(n, s->reqs, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "alltoall gpu_ipc: bundle exchange");
-    if (!s->aware && (rc = bundle_copy(s, 0, T, T + (long long)s->rtotal)) != PCOLL_SUCCESS)
+    if (!s->aware &&
+        (rc = bundle_copy(s, 0, T, T + (long long)s->rtotal, s->own_lo, s->own_hi)) !=
+            PCOLL_SUCCESS)
         return rc;
     return pcoll__gpu_dsegs_copy(&s->unpack);
 }
@@ -392,6 +401,7 @@ static int leader_peers(ipc_t *s, const pcoll__node_t *t, const sizes_t *z)
         if (d == t->node) {
             s->own_lo = (long long)s->total + ro;
             s->own_hi = s->own_lo + rl;
+            s->own_slo = so, s->own_shi = so + sl;
         } else {
             s->peer[n] = t->members[t->first[d]];
             s->soff[n] = so, s->roff[n] = ro;
@@ -412,7 +422,7 @@ static int leader_init(pcoll_plan_t *plan, ipc_t *s, const pcoll__node_t *t, con
                        const pcoll__gpu_segs_t *pack, const pcoll__gpu_segs_t *unpack,
                        const pcoll__a2a_args_t *a)
 {
-    pcoll__gpu_segs_t all = {0};
+    pcoll__gpu_segs_t all = {0}, all_pack = {0}, direct = {0};
     char **send = NULL, **recv = NULL;
     size_t bytes = s->total + s->rtotal;
     int rc = PCOLL_SUCCESS;
@@ -422,10 +432,11 @@ static int leader_init(pcoll_plan_t *plan, ipc_t *s, const pcoll__node_t *t, con
         s->bases = pcoll__plan_alloc(plan, sizeof *s->bases * 2 * (size_t)s->k);
         if (!send || !recv || !s->bases)
             rc = pcoll__error(PCOLL_ERR_NOMEM, "%s gpu_ipc: buffers", plan->collective);
-        if (rc == PCOLL_SUCCESS && !(s->bundles = pcoll__gpu_dev_alloc(bytes)))
+        if (rc == PCOLL_SUCCESS && !s->direct && !(s->bundles = pcoll__gpu_dev_alloc(bytes)))
             rc = pcoll__error(PCOLL_ERR_NOMEM, "%s gpu_ipc: %zu bytes of device memory",
                               plan->collective, bytes);
-        if (rc == PCOLL_SUCCESS && !s->aware && !(s->host = pcoll__gpu_host_alloc(bytes)))
+        if (rc == PCOLL_SUCCESS && !s->direct && !s->aware &&
+            !(s->host = pcoll__gpu_host_alloc(bytes)))
             rc = pcoll__error(PCOLL_ERR_NOMEM, "%s gpu_ipc: %zu bytes of pinned memory",
                               plan->collective, bytes);
         if (rc == PCOLL_SUCCESS)
@@ -433,14 +444,19 @@ static int leader_init(pcoll_plan_t *plan, ipc_t *s, const pcoll__node_t *t, con
     }
     /* Collective over the node from here on, whatever the leader found. */
     rc = open_buffers(s, a, send, recv, rc);
-    rc = gather_list(s, pack, send, 1, &all, rc);
-    if (rc == PCOLL_SUCCESS && s->leader)
-        rc = pcoll__gpu_dsegs_make(&all, &s->pack);
-    pcoll__gpu_segs_free(&all);
+    rc = gather_list(s, pack, send, 1, &all_pack, rc);
     rc = gather_list(s, unpack, recv, 0, &all, rc);
+    /* One node: the bundle side of both lists is offsets (no bundle
+     * memory); pack then unpack becomes one list, user to user. */
+    if (rc == PCOLL_SUCCESS && s->leader && s->direct)
+        rc = pcoll__gpu_segs_compose(&direct, &all_pack, &all);
     if (rc == PCOLL_SUCCESS && s->leader)
+        rc = pcoll__gpu_dsegs_make(s->direct ? &direct : &all_pack, &s->pack);
+    if (rc == PCOLL_SUCCESS && s->leader && !s->direct)
         rc = pcoll__gpu_dsegs_make(&all, &s->unpack);
+    pcoll__gpu_segs_free(&all_pack);
     pcoll__gpu_segs_free(&all);
+    pcoll__gpu_segs_free(&direct);
     return rc;
 }
 
@@ -474,6 +490,7 @@ static int ipc_build(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, const void 
     s->k = pcoll__node_size(t, t->node);
     s->leader = t->local == 0;
     s->aware = pcoll__gpu_mpi_aware();
+    s->direct = t->nnodes == 1;
     if (MPI_Comm_dup(t->comm, &s->node) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "%s gpu_ipc: node communicator", plan->collective);
     if ((rc = sizes_make(a, t, s->node, s->k, &z)) != PCOLL_SUCCESS)

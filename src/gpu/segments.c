@@ -8,6 +8,8 @@
  * only, so it is tested without a GPU (tests/unit/test_gpu_segments.c).
  */
 #include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "base/mem.h"
 #include "base/status.h"
@@ -126,6 +128,63 @@ int pcoll__gpu_segs_zip(pcoll__gpu_segs_t *l, const pcoll__blocks_t *from, long 
     if (fn || tn)
         return pcoll__error(PCOLL_ERR_MISMATCH,
                             "device buffers: the two type maps hold different byte counts");
+    return rc;
+}
+
+static int by_src(const void *x, const void *y)
+{
+    long long a = ((const pcoll__gpu_seg_t *)x)->src, b = ((const pcoll__gpu_seg_t *)y)->src;
+    return a < b ? -1 : a > b;
+}
+
+/* The index of the last segment of sorted (by src) starting at or before
+ * addr, -1 if none. */
+static long at_or_before(const pcoll__gpu_seg_t *sorted, long n, long long addr)
+{
+    long lo = 0, hi = n; /* first with src > addr */
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (sorted[mid].src <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - 1;
+}
+
+int pcoll__gpu_segs_compose(pcoll__gpu_segs_t *l, const pcoll__gpu_segs_t *first,
+                            const pcoll__gpu_segs_t *second)
+{
+    pcoll__gpu_seg_t *sorted = NULL;
+    long i, k;
+    int rc = PCOLL_SUCCESS;
+    if (!first->n)
+        return PCOLL_SUCCESS;
+    if (!(sorted = pcoll__malloc(sizeof *sorted * (size_t)(second->n ? second->n : 1))))
+        return pcoll__error(PCOLL_ERR_NOMEM, "device buffers: segment list of %ld entries",
+                            second->n);
+    if (second->n)
+        memcpy(sorted, second->s, sizeof *sorted * (size_t)second->n);
+    qsort(sorted, (size_t)second->n, sizeof *sorted, by_src);
+    for (i = 0; i < first->n && rc == PCOLL_SUCCESS; i++) {
+        long long src = first->s[i].src, mid = first->s[i].dst, len = first->s[i].len;
+        k = at_or_before(sorted, second->n, mid);
+        while (len > 0 && rc == PCOLL_SUCCESS) {
+            long long skip, take;
+            if (k < 0 || k >= second->n || mid < sorted[k].src ||
+                mid >= sorted[k].src + sorted[k].len) {
+                rc = pcoll__error(PCOLL_ERR_INTERNAL,
+                                  "device buffers: composed segment lists do not meet");
+                break;
+            }
+            skip = mid - sorted[k].src;
+            take = sorted[k].len - skip < len ? sorted[k].len - skip : len;
+            rc = pcoll__gpu_segs_push(l, src, sorted[k].dst + skip, take);
+            src += take, mid += take, len -= take;
+            k++;
+        }
+    }
+    pcoll__free(sorted);
     return rc;
 }
 

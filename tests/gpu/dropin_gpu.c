@@ -22,6 +22,7 @@ static void *dev_of(const void *host, size_t bytes)
     cudaMalloc(&d, bytes ? bytes : 1);
     if (host)
         cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice);
+    cudaDeviceSynchronize(); /* the writes complete before the collective (pcoll.h) */
     return d;
 }
 

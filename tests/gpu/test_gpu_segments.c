@@ -121,6 +121,49 @@ static void test_type(MPI_Datatype type, int count, const char *name)
     free(src), free(back), free(ref), free(packed), free(mine);
 }
 
+/* compose: a list from src into a middle buffer (blocks in a permuted
+ * order, lengths cut differently) and one from the middle into dst; the
+ * composed list must leave dst as the two applied in turn. */
+static void test_compose(void)
+{
+    enum { N = 3000, B = 7 };
+    unsigned char *src = malloc(N), *mid = malloc(N), *dst = malloc(N), *ref = malloc(N);
+    pcoll__gpu_segs_t a = {0}, b = {0}, c = {0}, gap = {0};
+    long long base_s = (long long)(intptr_t)src, base_m = (long long)(intptr_t)mid;
+    long long base_d = (long long)(intptr_t)dst, off;
+    int i, blocks = N / 100;
+    for (i = 0; i < N; i++)
+        src[i] = (unsigned char)(i * 7 + 3), mid[i] = dst[i] = ref[i] = 0xEE;
+    /* first: block i of 100 bytes to middle block (i * B) % blocks, in two pieces */
+    for (i = 0; i < blocks; i++) {
+        long long to = base_m + 100LL * ((i * B) % blocks);
+        CHECK(pcoll__gpu_segs_push(&a, base_s + 100LL * i, to, 37) == PCOLL_SUCCESS);
+        CHECK(pcoll__gpu_segs_push(&a, base_s + 100LL * i + 37, to + 37, 63) == PCOLL_SUCCESS);
+    }
+    /* second: the middle in pieces of 45 bytes, reversed into dst */
+    for (off = 0; off < N; off += 45) {
+        long long len = N - off < 45 ? N - off : 45;
+        CHECK(pcoll__gpu_segs_push(&b, base_m + off, base_d + N - off - len, len) ==
+              PCOLL_SUCCESS);
+    }
+    apply(&a), apply(&b);
+    memcpy(ref, dst, N);
+    memset(dst, 0xEE, N);
+    CHECK(pcoll__gpu_segs_compose(&c, &a, &b) == PCOLL_SUCCESS);
+    for (i = 0; i < c.n; i++) /* every segment straight from src to dst */
+        CHECK(c.s[i].src >= base_s && c.s[i].src + c.s[i].len <= base_s + N &&
+              c.s[i].dst >= base_d && c.s[i].dst + c.s[i].len <= base_d + N);
+    apply(&c);
+    CHECK(memcmp(dst, ref, N) == 0);
+    /* A byte of the middle that second does not read: refused. */
+    CHECK(pcoll__gpu_segs_push(&gap, base_m, base_d, 10) == PCOLL_SUCCESS);
+    pcoll__gpu_segs_free(&c);
+    CHECK(pcoll__gpu_segs_compose(&c, &a, &gap) == PCOLL_ERR_INTERNAL);
+    pcoll__gpu_segs_free(&a), pcoll__gpu_segs_free(&b), pcoll__gpu_segs_free(&c);
+    pcoll__gpu_segs_free(&gap);
+    free(src), free(mid), free(dst), free(ref);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Datatype vec, st, sr;
@@ -129,6 +172,7 @@ int main(int argc, char **argv)
     MPI_Datatype t[3] = {MPI_DOUBLE, MPI_INT, MPI_CHAR};
     MPI_Init(&argc, &argv);
     test_push();
+    test_compose();
     test_type(MPI_INT, 100, "int");
     MPI_Type_vector(3, 2, 5, MPI_INT, &vec);
     MPI_Type_commit(&vec);

@@ -91,13 +91,20 @@ static int setup(MPI_Comm comm, long size, bench_pattern_t pattern, bench_case_t
         for (i = 0; i < (size_t)c->count; i++)
             c->hsend[j * c->count + i] = (unsigned char)(c->rank * 29 + j * 7 + i * 13 + 1);
     cudaMemcpy(c->send, c->hsend, c->total, cudaMemcpyHostToDevice);
+    cudaDeviceSynchronize(); /* complete before any start (pcoll.h) */
     return MPI_Alltoall(c->hsend, c->count, MPI_BYTE, c->ref, c->count, MPI_BYTE, comm) ==
                    MPI_SUCCESS ? PCOLL_SUCCESS : PCOLL_ERR_MPI;
 }
 
 static long long bytes(const bench_case_t *c) { return (long long)c->total; }
 
-static void poison(bench_case_t *c) { cudaMemset(c->recv, 0xA5, c->total); }
+/* cudaMemset returns before the memory is written: wait for it (gpu_ipc
+ * writes this buffer from another process). */
+static void poison(bench_case_t *c)
+{
+    cudaMemset(c->recv, 0xA5, c->total);
+    cudaDeviceSynchronize();
+}
 
 static int check(const bench_case_t *c)
 {

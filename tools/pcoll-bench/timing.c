@@ -80,6 +80,7 @@ void bench_time_interleaved(const bench_method_t *const *m, bench_target_t *cons
                             int *status)
 {
     double total = 0, one, *local = NULL, est[BENCH_MAX_ROWS];
+    size_t nrep;
     int rank, i, k, rc = PCOLL_SUCCESS, batch[BENCH_MAX_ROWS];
 
     MPI_Comm_rank(comm, &rank);
@@ -99,9 +100,10 @@ void bench_time_interleaved(const bench_method_t *const *m, bench_target_t *cons
         total += est[i] * batch[i];
     }
     *reps = repetitions(o, total);
-    local = malloc(sizeof *local * (size_t)*reps * (size_t)(n ? n : 1));
+    nrep = *reps > 0 ? (size_t)*reps : 1;
+    local = malloc(sizeof *local * nrep * (size_t)(n > 0 ? n : 1));
     for (i = 0; rank == 0 && i < n; i++)
-        if (!(samples[i] = malloc(sizeof **samples * (size_t)*reps)))
+        if (!(samples[i] = malloc(sizeof **samples * nrep)))
             rc = PCOLL_ERR_NOMEM;
     if (!local)
         rc = PCOLL_ERR_NOMEM;
