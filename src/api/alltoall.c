@@ -149,8 +149,8 @@ static int a2a_choose(pcoll__call_t *c)
         algo = pcoll__select_alltoall_hier(c->ctx, a, algo);
     a->opts.algorithm = requested;
     algo = pcoll__select_gpu(&pcoll__alltoall_table, requested, algo, device, &a->opts);
-    return together ? pcoll__select_gpu_ipc(c->ctx, &pcoll__alltoall_table, a, a->blockbytes,
-                                            requested, algo, device)
+    return together ? pcoll__select_gpu_ipc(c->ctx, &pcoll__alltoall_table, &a->opts,
+                                            a->inplace, a->blockbytes, requested, algo, device)
                     : algo;
 }
 

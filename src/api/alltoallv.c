@@ -524,8 +524,9 @@ static int a2av_choose(pcoll__call_t *c)
     algo = pcoll__select_gpu(&pcoll__alltoallv_table, requested, algo, device, &v->a.opts);
     /* The mean block over all ranks (agreed by the persistent init). */
     return together && v->maxtotal >= 0
-               ? pcoll__select_gpu_ipc(c->ctx, &pcoll__alltoallv_table, &v->a,
-                                       v->maxtotal / (c->p > 0 ? c->p : 1), requested, algo, device)
+               ? pcoll__select_gpu_ipc(c->ctx, &pcoll__alltoallv_table, &v->a.opts, v->a.inplace,
+                                       v->maxtotal / (c->p > 0 ? c->p : 1), requested, algo,
+                                       device)
                : algo;
 }
 

@@ -238,15 +238,20 @@ static int rs_choose(pcoll__call_t *c)
 {
     pcoll__rs_args_t *a = args_of(c);
     pcoll__shape_t shape = pcoll__call_shape(c);
-    int requested = a->opts.algorithm, algo;
+    int requested = a->opts.algorithm, algo, tc, oc;
     int device = pcoll__gpu_kinds_reduce_scatter(a, c->rank);
-    if (c->mode == PCOLL__PERSISTENT && !c->opts.no_comm &&
-        pcoll__gpu_agree(c->ctx->dup, device, &device) != PCOLL_SUCCESS)
+    int together = c->mode == PCOLL__PERSISTENT && !c->opts.no_comm;
+    if (together && pcoll__gpu_agree(c->ctx->dup, device, &device) != PCOLL_SUCCESS)
         device = 1;
     a->opts.algorithm = pcoll__select_gpu_host(&pcoll__reduce_scatter_table, &a->opts);
     algo = pcoll__select_reduce_scatter(a, &shape, &a->opts);
     a->opts.algorithm = requested;
-    return pcoll__select_gpu(&pcoll__reduce_scatter_table, requested, algo, device, &a->opts);
+    algo = pcoll__select_gpu(&pcoll__reduce_scatter_table, requested, algo, device, &a->opts);
+    /* The device kernel's ops and types only (the same on every rank). */
+    return together && pcoll__gpu_reduce_codes(a->type, a->op, &tc, &oc)
+               ? pcoll__select_gpu_ipc(c->ctx, &pcoll__reduce_scatter_table, &a->opts, a->inplace,
+                                       a->total, requested, algo, device)
+               : algo;
 }
 
 /* Refuse a non-commutative op for the algorithms that reorder operands;

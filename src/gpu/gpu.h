@@ -128,6 +128,42 @@ int pcoll__gpu_ipc_get(const void *p, pcoll__gpu_ipc_t *h);
 int pcoll__gpu_ipc_open(const pcoll__gpu_ipc_t *h, void **base, void **p);
 void pcoll__gpu_ipc_close(void *base);
 
+/* ---- the node barriers around a gpu_ipc run (bracket.c) ----------------- */
+
+typedef struct pcoll__gpu_bracket {
+    MPI_Comm node;   /* the plan's own duplicate of the node's communicator */
+    MPI_Request bar;
+    int phase;       /* 0: the first barrier, 1: the second */
+} pcoll__gpu_bracket_t;
+/* A run starts: the first node barrier (non-blocking). */
+int pcoll__gpu_bracket_start(pcoll__gpu_bracket_t *b, const char *what);
+/* Progress: once the first barrier completes, work(arg) (blocking, once),
+ * then the second barrier; *done = 1 once that completes.  what names the
+ * algorithm in errors. */
+int pcoll__gpu_bracket_test(pcoll__gpu_bracket_t *b, int (*work)(void *arg), void *arg,
+                            const char *what, int *done);
+
+/* The end of a gpu_ipc builder, collective: the most severe code of rc over
+ * all ranks; where it is PCOLL_ERR_UNSUPPORTED (no IPC handle somewhere),
+ * destroy the half-built state and build gpu_staged (staged) on every rank
+ * instead. */
+int pcoll__gpu_ipc_verdict(pcoll_plan_t *plan, int rc, void (*destroy)(pcoll_plan_t *plan),
+                           int (*staged)(pcoll_plan_t *plan, const void *args),
+                           const void *args);
+
+/* ---- the device reduction (reduce.c, reduce_kernel.cu) --------------------- */
+
+/* Whether the device kernel serves op on type (a predefined operation on a
+ * predefined integer or floating type, as MPI allows the pair: logical and
+ * bitwise operations on integers, MPI_BYTE bitwise only); its codes. */
+int pcoll__gpu_reduce_codes(MPI_Datatype type, MPI_Op op, int *tcode, int *ocode);
+/* out = in[0] op ... op in[p-1], n elements (rank order).  dev_in: the p
+ * input pointers in device memory (for the kernel); host_in the same
+ * pointers in host memory (under the tests' pretence the reduction runs on
+ * the host, MPI_Reduce_local).  Complete on return. */
+int pcoll__gpu_reduce(int tcode, int ocode, MPI_Datatype type, MPI_Op op, void *out,
+                      const void *const *dev_in, const void *const *host_in, int p, long long n);
+
 /* ---- gpu_staged (staged.c) -------------------------------------------------- */
 
 /* The memory-kind flags (PCOLL__GPU_*) of this rank's buffers (with data) in the
@@ -158,5 +194,12 @@ int pcoll__alltoall_gpu_ipc(pcoll_plan_t *plan, const void *args);
 /* The same for alltoallv: the block sizes of every pair of ranks of a node
  * are gathered there at init (one allgather each way). */
 int pcoll__alltoallv_gpu_ipc(pcoll_plan_t *plan, const void *args);
+/* reduce_scatter (both forms) on one node (ipc_reduce.c): every rank opens
+ * the input vectors of the node's ranks by IPC at init and at run reduces
+ * its own block from all of them with one launch of the device reduction
+ * kernel, between two node barriers.  Where that cannot serve (several
+ * nodes, a rank's buffers in host memory, in place, an op or type the
+ * kernel lacks, a buffer without IPC): gpu_staged on every rank. */
+int pcoll__reduce_scatter_gpu_ipc(pcoll_plan_t *plan, const void *args);
 
 #endif

@@ -47,7 +47,7 @@
 #include "gpu/gpu.h"
 
 typedef struct ipc {
-    MPI_Comm node;          /* the plan's own duplicate of the node */
+    pcoll__gpu_bracket_t br; /* br.node: the plan's own duplicate of the node */
     int leader;
     int k;                  /* ranks of this node */
     /* Leader only. */
@@ -66,9 +66,7 @@ typedef struct ipc {
     long long own_slo, own_shi;   /* its slot among the send bundles (unused) */
     int direct;             /* one node: pack is the whole run */
     MPI_Request *reqs;      /* [2 npeers] */
-    /* The run. */
-    MPI_Request bar;
-    int phase;              /* 0: first barrier, 1: second barrier */
+    pcoll_plan_t *plan;
 } ipc_t;
 
 static void ipc_destroy(pcoll_plan_t *plan)
@@ -88,17 +86,14 @@ static void ipc_destroy(pcoll_plan_t *plan)
     pcoll__free(s->peer), pcoll__free(s->soff), pcoll__free(s->roff);
     pcoll__free(s->slen), pcoll__free(s->rlen), pcoll__free(s->reqs);
     s->peer = NULL, s->soff = s->roff = s->slen = s->rlen = NULL, s->reqs = NULL;
-    if (s->node != MPI_COMM_NULL)
-        MPI_Comm_free(&s->node);
+    if (s->br.node != MPI_COMM_NULL)
+        MPI_Comm_free(&s->br.node);
 }
 
 static int ipc_start(pcoll_plan_t *plan)
 {
     ipc_t *s = plan->priv;
-    s->phase = 0;
-    if (MPI_Ibarrier(s->node, &s->bar) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "alltoall gpu_ipc: MPI_Ibarrier");
-    return PCOLL_SUCCESS;
+    return pcoll__gpu_bracket_start(&s->br, "alltoall gpu_ipc");
 }
 
 /* Copy [lo, hi) of the bundle memory from one side to the other, leaving
@@ -148,25 +143,17 @@ static int leader_run(pcoll_plan_t *plan, ipc_t *s)
     return pcoll__gpu_dsegs_copy(&s->unpack);
 }
 
+/* Between the node barriers: the leader's part; the others wait. */
+static int leader_part(void *arg)
+{
+    ipc_t *s = arg;
+    return s->leader ? leader_run(s->plan, s) : PCOLL_SUCCESS;
+}
+
 static int ipc_test(pcoll_plan_t *plan, int *done)
 {
     ipc_t *s = plan->priv;
-    int flag = 0, rc;
-    *done = 0;
-    if (PCOLL__MPI(Test)(&s->bar, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "alltoall gpu_ipc: node barrier");
-    if (!flag)
-        return PCOLL_SUCCESS;
-    if (s->phase == 1) {
-        *done = 1;
-        return PCOLL_SUCCESS;
-    }
-    if (s->leader && (rc = leader_run(plan, s)) != PCOLL_SUCCESS)
-        return rc;
-    s->phase = 1;
-    if (MPI_Ibarrier(s->node, &s->bar) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "alltoall gpu_ipc: MPI_Ibarrier");
-    return PCOLL_SUCCESS;
+    return pcoll__gpu_bracket_test(&s->br, leader_part, s, "alltoall gpu_ipc", done);
 }
 
 static const pcoll__plan_ops_t ipc_ops = {
@@ -321,7 +308,7 @@ static int gather_list(ipc_t *s, const pcoll__gpu_segs_t *l, char *const *user, 
         if (!counts || !bytes || !displs)
             return pcoll__error(PCOLL_ERR_NOMEM, "alltoall gpu_ipc: lists"); /* hangs the node */
     }
-    MPI_Gather(&n, 1, MPI_LONG_LONG, counts, 1, MPI_LONG_LONG, 0, s->node);
+    MPI_Gather(&n, 1, MPI_LONG_LONG, counts, 1, MPI_LONG_LONG, 0, s->br.node);
     for (i = 0; s->leader && i < s->k; i++) {
         if ((total + counts[i]) * seg > INT32_MAX)
             return pcoll__error(PCOLL_ERR_UNSUPPORTED, "alltoall gpu_ipc: segment lists too long");
@@ -332,7 +319,7 @@ static int gather_list(ipc_t *s, const pcoll__gpu_segs_t *l, char *const *user, 
     if (s->leader && total && !(out->s = pcoll__malloc((size_t)(total * seg))))
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoall gpu_ipc: lists"); /* hangs the node */
     out->n = out->cap = (long)total;
-    MPI_Gatherv(l->s, (int)(n * seg), MPI_BYTE, out->s, bytes, displs, MPI_BYTE, 0, s->node);
+    MPI_Gatherv(l->s, (int)(n * seg), MPI_BYTE, out->s, bytes, displs, MPI_BYTE, 0, s->br.node);
     for (i = 0; s->leader && rc == PCOLL_SUCCESS && i < s->k; i++)
         for (e = displs[i] / seg; e < displs[i] / seg + counts[i]; e++) {
             long long ub = (long long)(intptr_t)user[i], bb = (long long)(intptr_t)s->bundles;
@@ -355,7 +342,7 @@ static int open_buffers(ipc_t *s, const pcoll__a2a_args_t *a, char **send, char 
     rc = rc != PCOLL_SUCCESS ? rc : r;
     if (s->leader && !(all = pcoll__calloc((size_t)s->k * 2, sizeof *all)))
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoall gpu_ipc: handles"); /* hangs the node */
-    MPI_Gather(mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, s->node);
+    MPI_Gather(mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, s->br.node);
     for (i = 0; s->leader && rc == PCOLL_SUCCESS && i < s->k; i++) {
         if (i == 0) { /* the leader's own */
             send[i] = (char *)(intptr_t)mine[0].addr, recv[i] = (char *)(intptr_t)mine[1].addr;
@@ -470,7 +457,7 @@ static int ipc_build(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, const void 
     sizes_t z = {NULL, NULL};
     ipc_t *s;
     long long T = 0, R = 0, e;
-    int ok, all_ok = 0, rc, worst;
+    int ok, all_ok = 0, rc;
 
     /* Device buffers on every rank, not in place; else (on every rank alike)
      * gpu_staged, which serves any buffers. */
@@ -484,16 +471,17 @@ static int ipc_build(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, const void 
         return rc;
     if (!(s = pcoll__plan_alloc(plan, sizeof *s)))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s gpu_ipc: state", plan->collective);
-    s->node = MPI_COMM_NULL;
+    s->br.node = MPI_COMM_NULL;
+    s->plan = plan;
     plan->priv = s;
     plan->ops = &ipc_ops;
     s->k = pcoll__node_size(t, t->node);
     s->leader = t->local == 0;
     s->aware = pcoll__gpu_mpi_aware();
     s->direct = t->nnodes == 1;
-    if (MPI_Comm_dup(t->comm, &s->node) != MPI_SUCCESS)
+    if (MPI_Comm_dup(t->comm, &s->br.node) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "%s gpu_ipc: node communicator", plan->collective);
-    if ((rc = sizes_make(a, t, s->node, s->k, &z)) != PCOLL_SUCCESS)
+    if ((rc = sizes_make(a, t, s->br.node, s->k, &z)) != PCOLL_SUCCESS)
         return rc;
     for (e = 0; e < (long long)s->k * t->p; e++)
         T += z.sb[e], R += z.rb[e];
@@ -506,21 +494,8 @@ static int ipc_build(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, const void 
     sizes_free(&z);
     pcoll__gpu_segs_free(&pack);
     pcoll__gpu_segs_free(&unpack);
-    /* The same verdict everywhere (the most severe code). */
-    worst = rc;
-    if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, plan->comm) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "%s gpu_ipc: agreement", plan->collective);
-    if (worst == PCOLL_ERR_UNSUPPORTED) {
-        /* No IPC here (a memory pool's buffers, a sandbox without IPC), or
-         * bundles past int counts: gpu_staged on every rank. */
-        ipc_destroy(plan);
-        plan->ops = NULL;
-        plan->priv = NULL;
-        return staged(plan, args);
-    }
-    if (worst != PCOLL_SUCCESS && rc == PCOLL_SUCCESS)
-        rc = pcoll__error(worst, "%s gpu_ipc: init failed on another rank", plan->collective);
-    return rc;
+    /* The same verdict everywhere (bundles past int counts: staged too). */
+    return pcoll__gpu_ipc_verdict(plan, rc, ipc_destroy, staged, args);
 }
 
 int pcoll__alltoall_gpu_ipc(pcoll_plan_t *plan, const void *args)

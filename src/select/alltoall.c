@@ -74,8 +74,8 @@ static const pcoll__algo_t algos[] = {
     [ALGO_GPU_IPC] = {"gpu_ipc",
                       "device buffers on every rank: IPC handles exchanged on each (virtual) "
                       "node at init, one copy-kernel launch bundles the node's blocks, leaders "
-                      "exchange bundles, one launch distributes them; auto's choice from 16 KiB "
-                      "blocks (persistent)",
+                      "exchange bundles, one launch distributes them (one node: one launch "
+                      "user to user); auto's choice on one node (persistent)",
                       pcoll__alltoall_gpu_ipc, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
     [ALGO_AUTO] = {"auto",
                    "a tuning file's rule (pcoll_tuning_file), else the cost model over every "

@@ -73,8 +73,8 @@ static const pcoll__algo_t algos[] = {
                      pcoll__alltoallv_gpu_staged, PCOLL__ALGO_INPLACE},
     [V_GPU_IPC] = {"gpu_ipc",
                    "device buffers on every rank: as alltoall's gpu_ipc, the block sizes of "
-                   "each node's ranks gathered at init; auto's choice from 16 KiB per block "
-                   "on average (persistent)",
+                   "each node's ranks gathered at init; auto's choice on one node "
+                   "(persistent)",
                    pcoll__alltoallv_gpu_ipc, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
     [V_AUTO] = {"auto",
                 "persistent: a tuning file's rule, else the cost model over the sizes of "

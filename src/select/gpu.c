@@ -42,8 +42,8 @@ int pcoll__select_gpu(const pcoll__algo_table_t *t, int requested, int host, int
     return is_gpu(t, requested) ? requested : staged;
 }
 
-int pcoll__select_gpu_ipc(pcoll__ctx_t *ctx, const pcoll__algo_table_t *t, pcoll__a2a_args_t *a,
-                          long long bytes, int requested, int algo, int device)
+int pcoll__select_gpu_ipc(pcoll__ctx_t *ctx, const pcoll__algo_table_t *t, pcoll__opts_t *opts,
+                          int inplace, long long bytes, int requested, int algo, int device)
 {
     int ipc = pcoll__algo_find(t, "gpu_ipc"), native = pcoll__algo_find(t, "native");
     int scattered = pcoll__algo_find(t, "scattered");
@@ -54,19 +54,18 @@ int pcoll__select_gpu_ipc(pcoll__ctx_t *ctx, const pcoll__algo_table_t *t, pcoll
      * persistent collective, which measured slower than the blocking call
      * on staged copies (MPICH 5.0.2, p = 16, 2 KiB blocks: 0.66x); scattered
      * measured at least as fast as that call at every size and p measured. */
-    if (a->opts.gpu_child && native >= 0 && scattered >= 0 &&
-        a->opts.gpu_child == &t->algos[native] &&
-        pcoll__algo_is_auto(t, a->opts.gpu_host_algorithm))
-        a->opts.gpu_child = &t->algos[scattered];
+    if (opts->gpu_child && native >= 0 && scattered >= 0 && opts->gpu_child == &t->algos[native] &&
+        pcoll__algo_is_auto(t, opts->gpu_host_algorithm))
+        opts->gpu_child = &t->algos[scattered];
     /* The same on every rank first (nodes is collective), then local facts. */
-    if (ipc < 0 || a->inplace || device != (PCOLL__GPU_SEND | PCOLL__GPU_RECV) || bytes <= 0)
+    if (ipc < 0 || inplace || device != (PCOLL__GPU_SEND | PCOLL__GPU_RECV) || bytes <= 0)
         return algo;
     /* One node only (there gpu_ipc measured faster at every size from 8 B,
      * p = 2 to 16); across nodes the leaders' bundles go through the MPI
      * (host copies where it is not CUDA-aware) and the host choice on every
      * rank's staged copies measured faster from 64 KiB (docs/gpu.md,
      * Results). */
-    if (pcoll__hier_nodes(ctx, &a->opts, &nodes) != PCOLL_SUCCESS || nodes->nnodes != 1)
+    if (pcoll__hier_nodes(ctx, opts, &nodes) != PCOLL_SUCCESS || nodes->nnodes != 1)
         return algo;
     if (pcoll__gpu_pretend || pcoll__gpu_count() == 0)
         return algo;

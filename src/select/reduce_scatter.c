@@ -22,6 +22,7 @@ enum {
     ALGO_CIRCULANT,
     ALGO_NATIVE,
     ALGO_GPU_STAGED,
+    ALGO_GPU_IPC,
     ALGO_AUTO
 };
 
@@ -51,6 +52,12 @@ static const pcoll__algo_t algos[] = {
                      "copy, a host algorithm (pcoll_gpu_host_algorithm, else auto's), the "
                      "result back in one copy; auto's choice for device buffers",
                      pcoll__reduce_scatter_gpu_staged, PCOLL__ALGO_INPLACE},
+    [ALGO_GPU_IPC] = {"gpu_ipc",
+                      "device buffers on one node: each rank reduces its block from every "
+                      "rank's input (CUDA IPC) with one launch of the device reduction kernel "
+                      "(predefined ops and types; else gpu_staged); auto's choice there",
+                      pcoll__reduce_scatter_gpu_ipc,
+                      PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
     [ALGO_AUTO] = {"auto",
                    "a tuning file's rule, else the cost model (with the op's commutativity) "
                    "and native",

@@ -83,15 +83,16 @@ int pcoll__select_gpu_host(const pcoll__algo_table_t *t, const pcoll__opts_t *op
  * algorithm runs (NULL otherwise). */
 int pcoll__select_gpu(const pcoll__algo_table_t *t, int requested, int host, int device,
                       pcoll__opts_t *opts);
-/* alltoall and alltoallv (table t), persistent, auto (requested): gpu_ipc
- * instead of the choice algo when every rank's buffers are device memory
- * (device: the flags of every rank), not in place, blocks of bytes > 0 (the
- * same on every rank), the communicator is one node (for the plan's pcoll_cores_per_node) and this
- * process has a GPU; with device buffers and no gpu_ipc, gpu_staged runs
- * scattered where the host choice was native.  Collective over ctx->dup
- * where the first conditions hold. */
-int pcoll__select_gpu_ipc(pcoll__ctx_t *ctx, const pcoll__algo_table_t *t, pcoll__a2a_args_t *a,
-                          long long bytes, int requested, int algo, int device);
+/* Persistent plans, auto (requested) chose algo on table t (alltoall,
+ * alltoallv, reduce_scatter): gpu_ipc instead when every rank's buffers
+ * are device memory (device: the flags of every rank), not in place, the
+ * blocks non-empty (bytes > 0, the same on every rank), the communicator
+ * one node (for opts' pcoll_cores_per_node) and this process has a GPU;
+ * with device buffers and no gpu_ipc, gpu_staged runs scattered where the
+ * host choice in opts->gpu_child was native (tables that have it).
+ * Collective over ctx->dup where the first conditions hold. */
+int pcoll__select_gpu_ipc(pcoll__ctx_t *ctx, const pcoll__algo_table_t *t, pcoll__opts_t *opts,
+                          int inplace, long long bytes, int requested, int algo, int device);
 
 /* Tuning rules (tuned.c): the index of the algorithm the tuning file in
  * opts names for this case (coll: the table's collective, or

@@ -292,6 +292,15 @@ static void compare(const unsigned char *got, const unsigned char *want, size_t 
         }
 }
 
+/* The end of a case: the plan, the info and both buffers freed. */
+static void case_end(pcoll_plan_t **plan, MPI_Info *info, buf_t *sb, buf_t *rb)
+{
+    pcoll_plan_free(plan);
+    MPI_Info_free(info);
+    buf_free(sb);
+    buf_free(rb);
+}
+
 /* Start a plan and wait for it. */
 static int run_plan(pcoll_plan_t *plan)
 {
@@ -374,10 +383,7 @@ static void case_alltoall(const layout_t *ls, const layout_t *lr, int m, int kin
         if (!check_run(rc, run, &rb, rimg, want, rbytes, what))
             break;
     }
-    pcoll_plan_free(&plan);
-    MPI_Info_free(&info);
-    buf_free(&sb);
-    buf_free(&rb);
+    case_end(&plan, &info, &sb, &rb);
     free(simg), free(rimg), free(want);
     pcoll__gpu_pretend = 0;
 }
@@ -459,10 +465,7 @@ static void case_alltoallv(const layout_t *l, int kind, int inplace, const algo_
         if (!check_run(rc, run, &rb, rimg, want, rbytes, what))
             break;
     }
-    pcoll_plan_free(&plan);
-    MPI_Info_free(&info);
-    buf_free(&sb);
-    buf_free(&rb);
+    case_end(&plan, &info, &sb, &rb);
     free(simg), free(rimg), free(want);
     free(sc), free(rc_), free(sd), free(rd);
     pcoll__gpu_pretend = 0;
@@ -533,12 +536,112 @@ static void case_reduce_scatter(int block, int c, int kind, int inplace, const a
         if (!check_run(rc, run, &rb, rimg, want, sizeof(int) * (size_t)mine, what))
             break;
     }
-    pcoll_plan_free(&plan);
-    MPI_Info_free(&info);
-    buf_free(&sb);
-    buf_free(&rb);
+    case_end(&plan, &info, &sb, &rb);
     free(simg), free(rimg), free(want), free(counts);
     pcoll__gpu_pretend = 0;
+}
+
+/* reduce_scatter_block with `type` and `op` on device buffers of every
+ * rank (persistent, c elements a rank, run twice with new input) against
+ * the MPI's own call on host copies: the device reduction kernel's
+ * operations and types under gpu_ipc (and what falls back to gpu_staged:
+ * a user op, several virtual nodes). */
+static void user_sum(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    int i;
+    (void)type;
+    for (i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((const int *)in)[i];
+}
+
+static void case_rs_op(MPI_Datatype type, MPI_Op op, const char *name, const algo_t *a)
+{
+    enum { C = 5 };
+    pcoll_plan_t *plan = NULL;
+    MPI_Info info = info_of(a);
+    buf_t sb, rb;
+    int size = 0, run, rc;
+    size_t i, sbytes, rbytes;
+    unsigned char *simg, *rimg, *want;
+    char what[160];
+    MPI_Type_size(type, &size);
+    sbytes = (size_t)size * C * (size_t)np, rbytes = (size_t)size * C;
+    simg = malloc(sbytes), rimg = malloc(rbytes), want = malloc(rbytes);
+    snprintf(what, sizeof what, "reduce_scatter_block init %s %s%s%s", name,
+             a->name ? a->name : "auto", a->vnode ? " nodes of " : "", a->vnode ? a->vnode : "");
+    cases++;
+    pretend_for(ALL_DD);
+    buf_make(&sb, sbytes, 1);
+    buf_make(&rb, rbytes, 1);
+    for (run = 0; run < 2; run++) {
+        /* Small values, 1..3 in the low byte: products stay in range, floats exact. */
+        for (i = 0; i < sbytes; i++)
+            simg[i] = (unsigned char)(i % (size_t)size
+                                          ? 0
+                                          : 1 + (i / (size_t)size + (size_t)rank + (size_t)run) % 3);
+        memset(rimg, POISON, rbytes);
+        if (type == MPI_FLOAT || type == MPI_DOUBLE) /* as numbers, not bytes */
+            for (i = 0; i < sbytes / (size_t)size; i++) {
+                double v = (double)(1 + (i + (size_t)rank + (size_t)run) % 3);
+                if (type == MPI_FLOAT)
+                    ((float *)simg)[i] = (float)v;
+                else
+                    ((double *)simg)[i] = v;
+            }
+        MPI_Reduce_scatter_block(simg, want, C, type, op, MPI_COMM_WORLD);
+        buf_put(&sb, simg);
+        buf_put(&rb, rimg);
+        if (run == 0) {
+            rc = pcoll_reduce_scatter_block_init(sb.p, rb.p, C, type, op, MPI_COMM_WORLD, info,
+                                                 &plan);
+            if (rc != PCOLL_SUCCESS) {
+                fail("%s: init: %s (%s)", what, pcoll_err_name(rc), pcoll_last_error());
+                break;
+            }
+            check_algorithm(plan, a, ALL_DD, 0, 1, what);
+        }
+        rc = run_plan(plan);
+        if (!check_run(rc, run, &rb, rimg, want, rbytes, what))
+            break;
+    }
+    case_end(&plan, &info, &sb, &rb);
+    free(simg), free(rimg), free(want);
+    pcoll__gpu_pretend = 0;
+}
+
+static void cases_rs_ops(void)
+{
+    static const algo_t algos[] = {{"gpu_ipc", NULL, NULL, 1}, {NULL, NULL, NULL, 1},
+                                   {"gpu_ipc", NULL, "2", 1}};
+    struct {
+        MPI_Datatype type;
+        MPI_Op op;
+        const char *name;
+    } pairs[] = {
+        {MPI_INT, MPI_SUM, "int sum"},
+        {MPI_DOUBLE, MPI_MAX, "double max"},
+        {MPI_FLOAT, MPI_MIN, "float min"},
+        {MPI_FLOAT, MPI_SUM, "float sum"},
+        {MPI_SIGNED_CHAR, MPI_MIN, "signed char min"},
+        {MPI_UNSIGNED_CHAR, MPI_BXOR, "unsigned char bxor"},
+        {MPI_SHORT, MPI_LAND, "short land"},
+        {MPI_UNSIGNED, MPI_LXOR, "unsigned lxor"},
+        {MPI_LONG_LONG, MPI_PROD, "long long prod"},
+        {MPI_INT64_T, MPI_MAX, "int64 max"},
+        {MPI_UINT64_T, MPI_BOR, "uint64 bor"},
+        {MPI_UINT16_T, MPI_LOR, "uint16 lor"},
+        {MPI_BYTE, MPI_BAND, "byte band"},
+        {MPI_INT, MPI_OP_NULL, "int user op (gpu_staged)"},
+    };
+    MPI_Op user;
+    size_t i, k;
+    MPI_Op_create(user_sum, 0, &user);
+    pairs[sizeof pairs / sizeof *pairs - 1].op = user;
+    for (k = 0; k < sizeof algos / sizeof *algos; k++)
+        for (i = 0; i < sizeof pairs / sizeof *pairs; i++)
+            if (k == 0 || i == 0 || i + 1 == sizeof pairs / sizeof *pairs)
+                case_rs_op(pairs[i].type, pairs[i].op, pairs[i].name, &algos[k]);
+    MPI_Op_free(&user);
 }
 
 /* ---- main ------------------------------------------------------------------- */
@@ -569,6 +672,7 @@ int main(int argc, char **argv)
         {NULL, NULL, NULL, 0},
         {"gpu_staged", "recursive_halving", NULL, 0},
         {"gpu_staged", "native", NULL, 0},
+        {"gpu_ipc", NULL, NULL, 1}, /* gpu_staged where not device everywhere, or in place */
     };
     int i, k, l, ip, persistent, total;
     MPI_Init(&argc, &argv);
@@ -620,11 +724,14 @@ int main(int argc, char **argv)
                         case_alltoallv(&layouts[l], k, ip, a, persistent);
                 }
         }
-    use_arena = 0;
     for (persistent = 1; persistent >= 0; persistent--)
         for (i = 0; i < (quick ? 1 : (int)(sizeof rs_algos / sizeof *rs_algos)); i++)
             for (k = 0; k < NKINDS; k++)
                 for (ip = 0; ip < 2; ip++) {
+                    use_arena = rs_algos[i].name && strcmp(rs_algos[i].name, "gpu_ipc") == 0;
+                    if ((rs_algos[i].persistent_only && !persistent) ||
+                        (use_arena && pretend && !arena))
+                        continue;
                     case_reduce_scatter(1, 3, k, ip, &rs_algos[i], persistent);
                     case_reduce_scatter(1, 0, k, ip, &rs_algos[i], persistent);
                     case_reduce_scatter(0, 1, k, ip, &rs_algos[i], persistent);
@@ -647,6 +754,7 @@ int main(int argc, char **argv)
             case_alltoallv(&layouts[1], ALL_DD, 1, &ipc[i], 1);
             case_alltoallv(&layouts[0], MIXED, 0, &ipc[i], 1);
         }
+        cases_rs_ops();
         use_arena = 0;
     } else if (rank == 0) {
         printf("gpu_ipc cases skipped: no shared mapping at a fixed address\n");
