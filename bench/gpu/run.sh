@@ -3,7 +3,8 @@
 # GPU: build with PCOLL_CUDA=ON, `ctest -L gpu`, compute-sanitizer (memcheck
 # and racecheck on the copy kernel, memcheck on test_gpu --quick at np 2),
 # then pcoll-bench --gpu (alltoall, persistent) at np 2, 4, 8, 16 as one node
-# and at np 16 as 4 virtual nodes of 4, under MPS where its control daemon
+# and at np 16 as 4 virtual nodes of 4, reduce_scatter_block at np 16 and 4
+# as one node, under MPS where its control daemon
 # exists (docs/gpu.md, Results: without it the ranks' contexts time-slice).
 #
 #   bash bench/gpu/run.sh            # results in build/gpu-results
@@ -50,14 +51,17 @@ if [ "${MPS:-1}" != 0 ] && command -v nvidia-cuda-mps-control > /dev/null; then
 fi
 S=8,128,2048,8192,16384,65536,262144,1048576,4194304
 A=auto,gpu_ipc,gpu_staged,scattered,native
-bench() { # name np cores-per-node [options]
-    local name=$1 n=$2 c=$3; shift 3
+bench() { # name np cores-per-node collective algorithms [options]
+    local name=$1 n=$2 c=$3 coll=$4 algs=$5; shift 5
     PCOLL_CORES_PER_NODE=$c timeout "$(left 90)" "$MPIEXEC" -n "$n" "$B/tools/pcoll-bench" --gpu \
-        --coll alltoall --mode persistent --algorithms $A --sizes $S --max-time "$MT" \
+        --coll $coll --mode persistent --algorithms $algs --sizes $S --max-time "$MT" \
         --csv "$RES/$name.csv" "$@" > "$RES/$name.txt" 2>&1
     echo "bench $name: rc $?"
 }
-bench np16-node1 16 16 --plot "$RES/np16-node1.png"
-bench np16-vn4 16 4 --plot "$RES/np16-vn4.png"
-for n in 8 4 2; do bench np$n-node1 $n 16; done
+R_A=auto,gpu_ipc,gpu_staged,native
+bench np16-node1 16 16 alltoall $A --plot "$RES/np16-node1.png"
+bench np16-vn4 16 4 alltoall $A --plot "$RES/np16-vn4.png"
+bench rs-np16-node1 16 16 reduce_scatter_block $R_A --plot "$RES/rs-np16-node1.png"
+for n in 8 4 2; do bench np$n-node1 $n 16 alltoall $A; done
+bench rs-np4-node1 4 16 reduce_scatter_block $R_A
 stamp done
