@@ -15,20 +15,6 @@
 #define ROUNDTRIP_TOL 1e-13
 #define TWO_PI 6.283185307179586476925286766559
 
-/* A real input as a function of the global coordinates. */
-typedef double input_fn(const fft3d_grid_t *g, int x, int y, int z);
-
-/* The test input: a hash of the global coordinates in [-1, 1). */
-static double hash_input(const fft3d_grid_t *g, int x, int y, int z)
-{
-    unsigned h = (unsigned)x * 73856093u ^ (unsigned)y * 19349663u ^ (unsigned)z * 83492791u;
-    (void)g;
-    h ^= h >> 13;
-    h *= 0x5bd1e995u;
-    h ^= h >> 15;
-    return (double)(h % 20001u) / 10000.0 - 1.0;
-}
-
 /* Frequencies of the known-spectrum input along x, y, z: 1, 2, 3, each
  * lowered to (n-1)/2 so that k and n-k are distinct modes and k lies in the
  * stored half of the r2c axis.  Returns 0 when some n < 3 leaves none. */
@@ -53,20 +39,6 @@ static double sines_input(const fft3d_grid_t *g, int x, int y, int z)
     for (int d = 0; d < 3; d++)
         u *= sin(TWO_PI * (double)((long)k[d] * pos[d] % g->n[d]) / g->n[d]);
     return u;
-}
-
-static void fill(fft3d_t *f, input_fn *u)
-{
-    const fft3d_grid_t *g = f->g;
-    for (int z = 0; z < g->nzA; z++)
-        for (int y = 0; y < g->nyA; y++)
-            for (int x = 0; x < g->n[0]; x++)
-                f->real[((size_t)z * g->nyA + y) * g->n[0] + x] = u(g, x, g->ys_A + y, g->zs + z);
-}
-
-void fft3d_fill(fft3d_t *f)
-{
-    fill(f, hash_input);
 }
 
 static size_t c_size(const fft3d_grid_t *g)
@@ -103,7 +75,7 @@ static double serial_error(fft3d_t *f)
     for (int z = 0; z < n[2]; z++)
         for (int y = 0; y < n[1]; y++)
             for (int x = 0; x < n[0]; x++)
-                in[((size_t)z * n[1] + y) * n[0] + x] = hash_input(g, x, y, z);
+                in[((size_t)z * n[1] + y) * n[0] + x] = fft3d_hash_input(g, x, y, z);
     fftw_plan p = fftw_plan_dft_r2c_3d(n[2], n[1], n[0], in, out, FFTW_ESTIMATE);
     fftw_execute(p);
     err = rel_diff(all, out, nc);
@@ -132,7 +104,7 @@ static double known_error(fft3d_t *f, int mode, int *peaks)
     int k[3], mine = 0;
     double peak = (double)n[0] * n[1] * n[2] / 8, err = 0, gl;
     sine_freqs(g, k);
-    fill(f, sines_input);
+    fft3d_fill_with(f, sines_input);
     if (fft3d_forward(f, mode))
         err = INFINITY;
     for (int kx = 0; kx < g->kxB; kx++)

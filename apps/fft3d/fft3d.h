@@ -116,8 +116,12 @@ void fft3d_free(fft3d_t *f);
  * ones with mode, the round trip with every planned mode; prints on rank 0;
  * returns 0 if all pass, 1 otherwise. */
 int fft3d_check(fft3d_t *f, int mode);
-/* Fill f->real with the test function of the global coordinates (a hash in
- * [-1, 1), the same on every grid). */
+/* input.c: a real input as a function of the global coordinates; the test
+ * input, a hash of them in [-1, 1) (the same on every grid); f->real filled
+ * with u, or with the test input. */
+typedef double fft3d_input_fn(const fft3d_grid_t *g, int x, int y, int z);
+double fft3d_hash_input(const fft3d_grid_t *g, int x, int y, int z);
+void fft3d_fill_with(fft3d_t *f, fft3d_input_fn *u);
 void fft3d_fill(fft3d_t *f);
 
 /* Gather the spectrum (layout C, f->c) on rank 0 into *out, a new array

@@ -30,8 +30,9 @@
  * two pieces), launches unpack; node barrier (the receive buffers are
  * complete).  On one node there is nothing to exchange: the leader composes
  * pack and unpack into one list at init (user send buffers straight into
- * the receive buffers, no bundle memory), one launch a run.  The leader's part runs inside
- * pcoll_test / pcoll_wait once every rank of its node has started.
+ * the receive buffers, no bundle memory), one launch a run.  The leader's
+ * part runs inside pcoll_test / pcoll_wait once every rank of its node has
+ * started.
  *
  * Where some rank's buffers are host memory, or in place, or the buffers
  * have no IPC handles (memory pools, sandboxes), every rank builds
@@ -319,7 +320,8 @@ static int gather_list(ipc_t *s, const pcoll__gpu_segs_t *l, char *const *user, 
     if (s->leader && total && !(out->s = pcoll__malloc((size_t)(total * seg))))
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoall gpu_ipc: lists"); /* hangs the node */
     out->n = out->cap = (long)total;
-    MPI_Gatherv(l->s, (int)(n * seg), MPI_BYTE, out->s, bytes, displs, MPI_BYTE, 0, s->br.node);
+    MPI_Gatherv(l->s, (int)(n * seg), MPI_BYTE, out->s, bytes, displs, MPI_BYTE, 0,
+                s->br.node);
     for (i = 0; s->leader && rc == PCOLL_SUCCESS && i < s->k; i++)
         for (e = displs[i] / seg; e < displs[i] / seg + counts[i]; e++) {
             long long ub = (long long)(intptr_t)user[i], bb = (long long)(intptr_t)s->bundles;
@@ -342,7 +344,8 @@ static int open_buffers(ipc_t *s, const pcoll__a2a_args_t *a, char **send, char 
     rc = rc != PCOLL_SUCCESS ? rc : r;
     if (s->leader && !(all = pcoll__calloc((size_t)s->k * 2, sizeof *all)))
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoall gpu_ipc: handles"); /* hangs the node */
-    MPI_Gather(mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, s->br.node);
+    MPI_Gather(mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
+               s->br.node);
     for (i = 0; s->leader && rc == PCOLL_SUCCESS && i < s->k; i++) {
         if (i == 0) { /* the leader's own */
             send[i] = (char *)(intptr_t)mine[0].addr, recv[i] = (char *)(intptr_t)mine[1].addr;

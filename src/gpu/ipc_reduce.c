@@ -6,9 +6,12 @@
  * p inputs.  A run: node barrier (every input written, every output free);
  * each rank launches the device reduction kernel once (gpu/reduce_kernel.cu)
  * over its block, reading the p inputs in rank order and writing its
- * receive buffer; node barrier (no rank reads an input any more).  Every
- * input byte is read once, by the rank whose block it is in; nothing is
- * copied through the host.
+ * receive buffer; node barrier (no rank reads an input any more).
+ *
+ * Cost per run: two node barriers and one launch; each rank reads its block
+ * (n elements) from each of the p inputs over IPC and writes n: every input
+ * byte is read once, nothing goes through the host or over MPI.  Scratch:
+ * p pointers on the device.  In place: no (gpu_staged).
  *
  * The op must be a predefined one the kernel serves on the predefined type
  * (pcoll__gpu_reduce_codes; those are commutative).  Where not, or with

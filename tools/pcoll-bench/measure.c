@@ -1,47 +1,12 @@
 /*
- * bench_measure: options, environment and MPI description, then the sweep;
- * and the bench_run_t that holds the rows for the report.
+ * bench_measure: options, environment and MPI description, then the sweep
+ * (driver.c), whose rows run.c keeps for the report.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "driver.h"
-
-static const char *const kind_names[BENCH_ROW_KINDS] = {
-    [BENCH_ROW_NATIVE] = "native",
-    [BENCH_ROW_NATIVE_PERSISTENT] = "native_persistent",
-    [BENCH_ROW_NATIVE_FORCED] = "native_forced",
-    [BENCH_ROW_PCOLL] = "pcoll"};
-
-const char *bench_kind_name(bench_kind_t k) { return kind_names[k]; }
-
-int bench_run_add(bench_run_t *run, const bench_result_t *r)
-{
-    if (run->nrows == run->cap) {
-        int cap = run->cap ? 2 * run->cap : 64;
-        bench_result_t *rows = realloc(run->rows, sizeof *rows * (size_t)cap);
-        if (!rows)
-            return -1;
-        run->rows = rows;
-        run->cap = cap;
-    }
-    run->rows[run->nrows++] = *r;
-    return 0;
-}
-
-void bench_run_note(bench_run_t *run, const char *msg)
-{
-    bench_append(run->note, sizeof run->note, run->note[0] ? "\n" : "", msg);
-    fprintf(stderr, "pcoll-bench: %s\n", msg);
-}
-
-void bench_run_free(bench_run_t *run)
-{
-    free(run->rows);
-    run->rows = NULL;
-    run->nrows = run->cap = 0;
-}
 
 /* Options, the collective and its algorithms; 0 or -1 with a message. */
 static int resolve_options(int argc, char **argv, bench_run_t *run, char *err, size_t len)
@@ -52,7 +17,7 @@ static int resolve_options(int argc, char **argv, bench_run_t *run, char *err, s
     run->coll = o->gpu ? bench_coll_gpu_find(o->coll) : bench_coll_find(o->coll);
     if (!run->coll && o->gpu) {
         snprintf(err, len, "--gpu --coll %s: %s", o->coll,
-                 bench_coll_gpu_find("alltoall") ? "alltoall only"
+                 bench_coll_gpu_find("alltoall") ? "alltoall and reduce_scatter_block only"
                                                  : "this pcoll-bench was built without CUDA");
         return -1;
     }
