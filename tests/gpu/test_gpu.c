@@ -292,6 +292,22 @@ static void compare(const unsigned char *got, const unsigned char *want, size_t 
         }
 }
 
+/* The start of a case of `kind`: counted, the pretence set, the send and
+ * receive buffers made where the kind puts this rank's (sdev, rdev: where,
+ * when wanted). */
+static void case_begin(int kind, buf_t *sb, size_t sbytes, buf_t *rb, size_t rbytes, int *sdev,
+                       int *rdev)
+{
+    int s, r;
+    cases++;
+    kinds_of(kind, rank, &s, &r);
+    pretend_for(kind);
+    buf_make(sb, sbytes, s);
+    buf_make(rb, rbytes, r);
+    if (sdev)
+        *sdev = s, *rdev = r;
+}
+
 /* The end of a case: the plan, the info and both buffers freed. */
 static void case_end(pcoll_plan_t **plan, MPI_Info *info, buf_t *sb, buf_t *rb)
 {
@@ -340,11 +356,7 @@ static void case_alltoall(const layout_t *ls, const layout_t *lr, int m, int kin
     snprintf(what, sizeof what, "alltoall %s %s->%s m=%d %s%s %s%s%s", persistent ? "init" : "oneshot",
              ls->name, lr->name, m, kind_names[kind], inplace ? " in place" : "",
              a->name ? a->name : "auto", a->host ? "+" : "", a->host ? a->host : "");
-    cases++;
-    kinds_of(kind, rank, &sdev, &rdev);
-    pretend_for(kind);
-    buf_make(&sb, sbytes, sdev);
-    buf_make(&rb, rbytes, rdev);
+    case_begin(kind, &sb, sbytes, &rb, rbytes, &sdev, &rdev);
     for (run = 0; run < (persistent ? 2 : 1); run++) {
         memset(simg, 0x5a, sbytes);
         memset(rimg, POISON, rbytes);
@@ -423,11 +435,7 @@ static void case_alltoallv(const layout_t *l, int kind, int inplace, const algo_
     snprintf(what, sizeof what, "alltoallv %s %s %s%s %s%s%s", persistent ? "init" : "oneshot",
              l->name, kind_names[kind], inplace ? " in place" : "", a->name ? a->name : "auto",
              a->host ? "+" : "", a->host ? a->host : "");
-    cases++;
-    kinds_of(kind, rank, &sdev, &rdev);
-    pretend_for(kind);
-    buf_make(&sb, sbytes, sdev);
-    buf_make(&rb, rbytes, rdev);
+    case_begin(kind, &sb, sbytes, &rb, rbytes, &sdev, &rdev);
     for (run = 0; run < (persistent ? 2 : 1); run++) {
         memset(simg, 0x5a, sbytes);
         memset(rimg, POISON, rbytes);
@@ -497,11 +505,7 @@ static void case_reduce_scatter(int block, int c, int kind, int inplace, const a
     snprintf(what, sizeof what, "reduce_scatter%s %s c=%d %s%s %s%s%s", block ? "_block" : "",
              persistent ? "init" : "oneshot", c, kind_names[kind], inplace ? " in place" : "",
              a->name ? a->name : "auto", a->host ? "+" : "", a->host ? a->host : "");
-    cases++;
-    kinds_of(kind, rank, &sdev, &rdev);
-    pretend_for(kind);
-    buf_make(&sb, sbytes, sdev);
-    buf_make(&rb, rbytes, rdev);
+    case_begin(kind, &sb, sbytes, &rb, rbytes, &sdev, &rdev);
     for (run = 0; run < (persistent ? 2 : 1); run++) {
         memset(rimg, POISON, rbytes);
         for (i = 0; i < total; i++)
@@ -569,10 +573,7 @@ static void case_rs_op(MPI_Datatype type, MPI_Op op, const char *name, const alg
     simg = malloc(sbytes), rimg = malloc(rbytes), want = malloc(rbytes);
     snprintf(what, sizeof what, "reduce_scatter_block init %s %s%s%s", name,
              a->name ? a->name : "auto", a->vnode ? " nodes of " : "", a->vnode ? a->vnode : "");
-    cases++;
-    pretend_for(ALL_DD);
-    buf_make(&sb, sbytes, 1);
-    buf_make(&rb, rbytes, 1);
+    case_begin(ALL_DD, &sb, sbytes, &rb, rbytes, NULL, NULL);
     for (run = 0; run < 2; run++) {
         /* Small values, 1..3 in the low byte: products stay in range, floats exact. */
         for (i = 0; i < sbytes; i++)
