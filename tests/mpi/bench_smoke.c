@@ -138,6 +138,28 @@ static void test_extra(void)
     bench_run_free(&run);
 }
 
+/* --choice: one untimed row per size naming what auto's plan takes, a
+ * name of the collective's table or native. */
+static void test_choice(void)
+{
+    bench_run_t run;
+    int rc = measure(&run, (const char *const[]){"--coll", "alltoallv", "--pattern", "normal",
+                                                  "--sizes", "8,65536", "--choice", NULL});
+    is(rc == 0, "--choice: exit status 0");
+    if (rank == 0) {
+        int bad = run.nrows != 2;
+        for (int i = 0; i < run.nrows && !bad; i++) {
+            const char *t;
+            int known = strcmp(run.rows[i].runs, "native") == 0;
+            for (int k = 0; (t = pcoll_algorithm_name("alltoallv", k)) != NULL; k++)
+                known |= strcmp(run.rows[i].runs, t) == 0;
+            bad = !known || strcmp(run.rows[i].status, "ok") != 0 || run.rows[i].st.n != 0;
+        }
+        is(!bad, "--choice: a row per size, each an algorithm of the table, untimed");
+    }
+    bench_run_free(&run);
+}
+
 int main(int argc, char **argv)
 {
     bench_run_t run;
@@ -147,6 +169,7 @@ int main(int argc, char **argv)
     test_mode("persistent", 1, BENCH_HAVE_MPI_PERSISTENT);
     test_mode("nocomm", 0, 0);
     test_extra();
+    test_choice();
     is(measure(&run, (const char *const[]){"--coll", "nonsense", NULL}) == 2,
        "an unknown collective: exit status 2");
     is(measure(&run, (const char *const[]){"--reps", "x", NULL}) == 2, "bad option: 2");

@@ -112,6 +112,7 @@ static void test_invalid(void)
         {"--sizes", "1073741825"}, {"--sizes", "1:65:+1"}, {"--sizes", "-8"},
         {"--sizes", "8k8"}, {"--csv"}, {"--csv", "--json", "x"}, {"--json", ""},
         {"--native-sweep", "--mode", "nocomm"}, {"--native-sweep", "--native-only"},
+        {"--choice", "--csv", "x"}, {"--choice", "--native-sweep"}, {"--choice=1"},
         {"--progress=1"}, {"--unknown"}, {"positional"}, {"-x"}, {"--reps"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         bench_opts_t o;

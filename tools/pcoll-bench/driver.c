@@ -244,11 +244,59 @@ static int measure_size(bench_run_t *run, MPI_Comm comm, long size, const row_t 
     return any_failed;
 }
 
+/* --choice at one size: the algorithm auto's plan takes (made and freed,
+ * never started): a row named auto with the choice as its `runs`, nothing
+ * timed, and one line on rank 0; 1 if the case or the plan failed. */
+static int choose_size(bench_run_t *run, MPI_Comm comm, long size, int rank)
+{
+    const row_t row = {run->opts.mode == BENCH_NOCOMM ? &bench_method_nocomm : &bench_method_planned,
+                       "auto"};
+    bench_case_t *c = NULL;
+    pcoll_plan_t *plan = NULL;
+    bench_result_t r;
+    MPI_Info info;
+    int rc = bench_agree(run->coll->setup(comm, size, run->opts.pattern, &c), comm);
+    start_result(run, &row, size, rc == PCOLL_SUCCESS ? run->coll->bytes(c) : 0, &r);
+    if (rc == PCOLL_SUCCESS) {
+        info = bench_make_info("auto", run->opts.mode == BENCH_NOCOMM);
+        rc = bench_agree(run->coll->plan_init(c, info, &plan), comm);
+        MPI_Info_free(&info);
+    }
+    if (rc == PCOLL_SUCCESS)
+        snprintf(r.runs, sizeof r.runs, "%s", pcoll_plan_algorithm(plan));
+    snprintf(r.status, sizeof r.status, "%s", bench_status_name(rc));
+    pcoll_plan_free(&plan);
+    run->coll->teardown(c);
+    if (rank != 0)
+        return failed(rc);
+    printf("%-10ld %-16lld %s\n", size, r.bytes, rc == PCOLL_SUCCESS ? r.runs : r.status);
+    return failed(rc) || bench_run_add(run, &r) != 0;
+}
+
+static int choice_sweep(bench_run_t *run, MPI_Comm comm)
+{
+    int i, rank, nprocs, any_failed = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nprocs);
+    if (rank == 0)
+        printf("# pcoll-bench --choice: %s, %d ranks, what auto takes (nothing timed)\n"
+               "%-10s %-16s %s\n",
+               run->coll->name, nprocs, "size", "bytes/rank", "auto");
+    for (i = 0; i < run->opts.nsizes; i++)
+        any_failed |= choose_size(run, comm, run->opts.sizes[i], rank);
+    if (rank == 0)
+        fflush(stdout);
+    return any_failed;
+}
+
 int bench_sweep(bench_run_t *run, MPI_Comm comm)
 {
     row_t rows[BENCH_MAX_ALGOS + 2];
-    int nrows = list_rows(run, rows), total = nrows * run->opts.nsizes;
-    int i, k = 0, any_failed = 0, rank;
+    int nrows, total, i, k = 0, any_failed = 0, rank;
+    if (run->opts.choice)
+        return choice_sweep(run, comm);
+    nrows = list_rows(run, rows);
+    total = nrows * run->opts.nsizes;
     for (i = 0; i < run->opts.nsizes; i++)
         any_failed |= measure_size(run, comm, run->opts.sizes[i], rows, nrows, &k, total);
     MPI_Comm_rank(comm, &rank);

@@ -34,6 +34,7 @@ typedef struct bench_opts {
     int sequential;                /* --sequential: each row's repetitions in a block,
                                       instead of every row once per round */
     int gpu;                       /* --gpu: buffers in device memory (alltoall) */
+    int choice;                    /* --choice: print auto's choice per size, time nothing */
     int help;                      /* --help */
 } bench_opts_t;
 

@@ -30,6 +30,8 @@ void bench_usage(FILE *out)
           "  --native-sweep       also time the MPI call under each algorithm the MPI\n"
           "                       can be forced to use (relaunches itself through\n"
           "                       $PCOLL_BENCH_MPIEXEC, else mpiexec from PATH)\n"
+          "  --choice             time nothing: per size, print the algorithm auto's\n"
+          "                       plan takes (--mode nocomm: made without communicating)\n"
           "  --csv FILE           write every row as CSV\n"
           "  --json FILE          write every row as JSON\n"
           "  --plot FILE.png      plot time vs size with tools/pcoll-plot.py\n"

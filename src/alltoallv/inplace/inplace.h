@@ -15,7 +15,8 @@
  * transfers), inplace_update.c (the update of 3.4, per transfer),
  * inplace_aux.c (the aux slots of 3.5), inplace_move.c (typed local moves),
  * inplace_cost.c (the choice against pairwise exchange), inplace_state.c
- * (its memory), inplace_swap.c (the fast path for equal layouts).
+ * (its memory), inplace_wait.c (completing requests), inplace_swap.c (the
+ * fast path for equal layouts).
  *
  * Which engine: the grant-free pairwise swap of inplace_swap.c whenever the
  * send and receive layouts are equal on every rank (the MPI_IN_PLACE case;
@@ -36,6 +37,9 @@
  * slots, at least 2 and at most PCOLL__IP_MAX_SLOTS (inplace_aux.c). */
 #define PCOLL__IP_SLOT_BYTES (32 * 1024)
 #define PCOLL__IP_MAX_SLOTS 16
+/* A grant into direct room smaller than slot size / this waits while a
+ * data transfer of the rank is in flight (inplace_phase.c). */
+#define PCOLL__IP_SMALL_GRANT 3
 /* Items of a non-contiguous type are moved through a staging buffer of at
  * most this many bytes (at least one item, at most pcoll_aux_bytes). */
 #define PCOLL__IP_STAGE_BYTES (64 * 1024)
@@ -84,9 +88,6 @@ typedef struct pcoll__ip_swap {
     int *lfirst;         /* lane l's pairs: lfirst[l] .. lfirst[l+1]-1 */
     pcoll__ip_lane_t *lane;
     MPI_Request *req; /* 2 per aux buffer: the receive, the send */
-    int *idx;
-    MPI_Status *st; /* Testsome's (a real array: some MPIs' headers make GCC
-                       refuse MPI_STATUSES_IGNORE there) */
     int left; /* lanes not finished in this run */
 } pcoll__ip_swap_t;
 
@@ -113,6 +114,7 @@ typedef struct pcoll__ip {
     /* The state of a run. */
     long long items_left;   /* items still to send plus items still to put in place */
     int nact;         /* requests in flight */
+    int ndata;        /* data transfers in flight, either way */
     long long grants; /* grants of the last run (messages each way) */
     long long moved;  /* items moved up by the updates of the last run */
     pcoll__ip_sub_t *sub;
@@ -129,8 +131,6 @@ typedef struct pcoll__ip {
     pcoll__ip_aux_t *aux;
     int *freeslot, nfree; /* stack of free slots */
     MPI_Request *req;     /* PCOLL__IP_NREQ per peer */
-    int *idx;
-    MPI_Status *st;
     pcoll__ip_swap_t *swap; /* equal layouts: the fast path's plan (else NULL) */
 } pcoll__ip_t;
 
@@ -248,6 +248,11 @@ int pcoll__ip_move_up(const pcoll__ip_t *ip, long long src, long long dst, long 
 int pcoll__ip_unstage(const pcoll__ip_t *ip, const char *from, long long dst, long long n);
 
 /* ---- state (inplace_state.c) and the run (inplace_run.c) -------------- */
+
+/* One completed request among req[0 .. nr-1] (inplace_wait.c): its index
+ * into *index and its status into *st, or *index = -1 when none has
+ * completed (polling) or none is active; `block` waits for one. */
+int pcoll__ip_next(int nr, MPI_Request *req, int block, int *index, MPI_Status *st);
 
 /* Allocate the arrays of ip for ip->p peers and ip->nbuf aux slots of
  * ip->cap items (the counted allocator: pcoll_mem_peak shows them). */

@@ -16,9 +16,12 @@
  * peer is in flight, and none while items of q still wait in an aux slot
  * (q's items are placed in arrival order).  Direct room is taken when it
  * holds a whole transfer (min(items left, slot size)); else a free slot;
- * else whatever room there is (holding small room back until more of it
- * is free was measured slower: a grant withheld delays its sender's own
- * sends, and the room they would free elsewhere).
+ * else whatever room there is, unless it is less than a third of a slot
+ * and a data transfer of this rank is in flight: then it waits for that
+ * transfer, after which it is offered again, larger (every message costs
+ * its overheads at both ends; with many peers and little room most grants
+ * were of a few hundred bytes).  The rank with nothing in flight grants
+ * whatever it has, so the run still ends (inplace_run.c).
  *
  * Response.  q answers a grant of n with one message: the next min(n, |first
  * unsent subset|) items of its message to us, straight from that subset
@@ -73,6 +76,8 @@ static long long grant_size(pcoll__ip_t *ip, int q, int *kind)
         *kind = 1;
         return whole;
     }
+    if (room < ip->cap / PCOLL__IP_SMALL_GRANT && ip->ndata > 0)
+        return 0; /* small: wait for more room, a completion will come */
     return room;
 }
 
@@ -101,6 +106,7 @@ int pcoll__ip_grant(pcoll__ip_t *ip, int q)
         err = MPI_Isend(&ip->gval[q], 1, MPI_INT, q, ip->tag, ip->ctl,
                         req_of(ip, q, PCOLL__IP_GRANT_OUT));
     ip->nact += 2;
+    ip->ndata++;
     if (err != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: grant to rank %d (%d)", q, err);
     return PCOLL_SUCCESS;
@@ -113,6 +119,7 @@ int pcoll__ip_respond(pcoll__ip_t *ip, int q)
     int err;
     ip->sfly[q] = n;
     ip->nact++;
+    ip->ndata++;
     err = pcoll__ip_isend(ip, s->lo, n, q, req_of(ip, q, PCOLL__IP_DATA_OUT));
     if (err != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: items to rank %d (%d)", q, err);

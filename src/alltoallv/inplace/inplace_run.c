@@ -5,8 +5,8 @@
  * start resets the index sets to those computed at init, joins the free
  * space inside each receive set at its bottom (section 3.4), posts the receive
  * of a grant from every peer this rank sends to, and offers the first
- * grants.  test (and wait, which blocks in MPI_Waitsome instead of polling)
- * completes what has arrived and reacts: a grant from q is answered with
+ * grants.  test (and wait, which blocks in MPI_Waitany instead of polling;
+ * inplace_wait.c) completes what has arrived and reacts: a grant from q is answered with
  * q's next items (inplace_phase.c); items that arrived are accounted for;
  * items that left update the index sets (inplace_update.c), and a new grant
  * receive is posted while q still has items.  Then every peer that may send
@@ -22,7 +22,8 @@
  * would be held; summed over all ranks the unsent items would then cover
  * every item not yet in place, so no slot could hold anything (Siegel and
  * Siegel's argument, section 3.1, restricted to the usable free space R_j)
- * and every rank could grant into a free one.
+ * and every rank could grant into a free one.  (A small grant held back
+ * waits only for a data transfer in flight, so not in such a state.)
  *
  * Nothing is allocated here: every array was sized at init.
  */
@@ -55,7 +56,7 @@ static void reset(pcoll__ip_t *ip)
     }
     ip->nfree = ip->nbuf;
     ip->grants = ip->moved = 0;
-    ip->nact = 0;
+    ip->nact = ip->ndata = 0;
 }
 
 /* Wait for q's next grant while items to q are left. */
@@ -88,11 +89,13 @@ static int complete(pcoll__ip_t *ip, int r, const MPI_Status *st)
     ip->nact--;
     switch (r % PCOLL__IP_NREQ) {
     case PCOLL__IP_DATA_IN:
+        ip->ndata--;
         MPI_Get_count(st, ip->gkind[q] ? ip->sig : ip->type, &n);
         return pcoll__ip_received(ip, q, n);
     case PCOLL__IP_GRANT_IN:
         return pcoll__ip_respond(ip, q);
     case PCOLL__IP_DATA_OUT: {
+        ip->ndata--;
         int rc = pcoll__ip_sent(ip, q);
         return rc == PCOLL_SUCCESS ? expect_grant(ip, q) : rc;
     }
@@ -101,18 +104,17 @@ static int complete(pcoll__ip_t *ip, int r, const MPI_Status *st)
     }
 }
 
-/* One round: the completed requests (waiting for one if `block`), then the
- * new grants. */
+/* One round: the completed requests (one, waited for, if `block`; else
+ * every one that has completed), then the new grants. */
 static int step(pcoll__ip_t *ip, int block)
 {
-    int n = 0, i, rc = PCOLL_SUCCESS, nr = PCOLL__IP_NREQ * ip->p;
-    int err = block ? PCOLL__MPI(Waitsome)(nr, ip->req, &n, ip->idx, ip->st)
-                    : PCOLL__MPI(Testsome)(nr, ip->req, &n, ip->idx, ip->st);
-    if (err != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: MPI_%s (%d)",
-                            block ? "Waitsome" : "Testsome", err);
-    for (i = 0; i < n && n != MPI_UNDEFINED && rc == PCOLL_SUCCESS; i++)
-        rc = complete(ip, ip->idx[i], &ip->st[i]);
+    int i, rc = PCOLL_SUCCESS, nr = PCOLL__IP_NREQ * ip->p;
+    MPI_Status st;
+    do {
+        rc = pcoll__ip_next(nr, ip->req, block, &i, &st);
+        if (rc == PCOLL_SUCCESS && i >= 0)
+            rc = complete(ip, i, &st);
+    } while (rc == PCOLL_SUCCESS && i >= 0 && !block);
     return rc == PCOLL_SUCCESS ? offer_grants(ip) : rc;
 }
 

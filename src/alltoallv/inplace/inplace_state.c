@@ -3,8 +3,8 @@
  * through the counted allocator.
  *
  * Besides the user's buffer: at most 3p subsets twice (initial and current,
- * 24 bytes each), about 20 integers per peer, PCOLL__IP_NREQ requests,
- * indices and statuses per peer (Testsome's), the aux slots (at most
+ * 24 bytes each), about 20 integers per peer, PCOLL__IP_NREQ requests
+ * per peer, the aux slots (at most
  * pcoll_aux_bytes, shrunk to what a run can use), and for a non-contiguous type
  * a staging buffer of at most min(pcoll_aux_bytes, PCOLL__IP_STAGE_BYTES)
  * (or one item).  None of it depends on the message sizes.  The fast path
@@ -39,14 +39,12 @@ static int alloc_arrays(pcoll__ip_t *ip)
     ip->gval = pcoll__calloc(p, sizeof *ip->gval);
     ip->gin = pcoll__calloc(p, sizeof *ip->gin);
     ip->req = pcoll__calloc(nreq, sizeof *ip->req);
-    ip->idx = pcoll__calloc(nreq, sizeof *ip->idx);
-    ip->st = pcoll__calloc(nreq, sizeof *ip->st);
     ip->aux = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->aux);
     ip->freeslot = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->freeslot);
     if (!ip->sub0 || !ip->sub || !ip->rorder || !ip->sfirst || !ip->rfirst || !ip->rbeg ||
         !ip->rend || !ip->order || !ip->scur || !ip->srem || !ip->sfly || !ip->rcur || !ip->rlo ||
         !ip->auxn || !ip->gout || !ip->slot || !ip->gkind || !ip->gval || !ip->gin || !ip->req ||
-        !ip->idx || !ip->st || !ip->aux || !ip->freeslot)
+        !ip->aux || !ip->freeslot)
         return PCOLL_ERR_NOMEM;
     for (size_t i = 0; i < nreq; i++)
         ip->req[i] = MPI_REQUEST_NULL;
@@ -83,7 +81,7 @@ static void free_swap(pcoll__ip_swap_t *sw)
 {
     if (!sw)
         return;
-    void *all[] = {sw->peer, sw->lo, sw->len, sw->lfirst, sw->lane, sw->req, sw->idx, sw->st, sw};
+    void *all[] = {sw->peer, sw->lo, sw->len, sw->lfirst, sw->lane, sw->req, sw};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         pcoll__free(all[i]);
 }
@@ -97,7 +95,7 @@ void pcoll__ip_free(pcoll__ip_t *ip)
     void *all[] = {ip->sub0,  ip->sub,   ip->rorder, ip->sfirst,   ip->rfirst, ip->rbeg,
                    ip->rend,  ip->order, ip->scur,   ip->srem,     ip->sfly,   ip->rcur,
                    ip->rlo,   ip->auxn,  ip->gout,   ip->slot,     ip->gkind,  ip->gval,
-                   ip->gin,   ip->req,   ip->idx,    ip->st,       ip->aux,    ip->freeslot,
+                   ip->gin,   ip->req,   ip->aux,    ip->freeslot,
                    ip->auxmem, ip->stage, ip};
     for (i = 0; i < sizeof all / sizeof *all; i++)
         pcoll__free(all[i]);

@@ -20,8 +20,9 @@
  * buffer n mod depth and is posted once chunk n - depth is copied, so with
  * depth 2 the next chunk (possibly the next partner's first) is in flight
  * while one is copied (double buffering), and `lanes` partners' transfers
- * overlap.  All lanes progress together: one Testsome (test) or Waitsome
- * (wait) over all requests, then every chunk whose two requests are
+ * overlap.  All lanes progress together: the completed requests of all
+ * lanes (every one that has completed for test, one waited for for wait;
+ * inplace_wait.c), then every chunk whose two requests are
  * complete is copied and new chunks are posted.  No deadlock: the lowest
  * unfinished round has, on both partners, every earlier round of its lane
  * finished, so both post its chunks.
@@ -106,10 +107,7 @@ int pcoll__ip_swap_plan(pcoll__ip_t *ip, const int *counts, const int *displs, l
     sw->lfirst = pcoll__calloc((size_t)sw->lanes + 1, sizeof *sw->lfirst);
     sw->lane = pcoll__calloc((size_t)sw->lanes, sizeof *sw->lane);
     sw->req = pcoll__calloc(nreq, sizeof *sw->req);
-    sw->idx = pcoll__calloc(nreq, sizeof *sw->idx);
-    sw->st = pcoll__calloc(nreq, sizeof *sw->st);
-    if (!sw->peer || !sw->lo || !sw->len || !sw->lfirst || !sw->lane || !sw->req || !sw->idx ||
-        !sw->st)
+    if (!sw->peer || !sw->lo || !sw->len || !sw->lfirst || !sw->lane || !sw->req)
         return pcoll__error(PCOLL_ERR_NOMEM, "in-place alltoallv: swap of %d ranks", ip->p);
     for (size_t i = 0; i < nreq; i++)
         sw->req[i] = MPI_REQUEST_NULL;
@@ -210,20 +208,19 @@ static int swap_start(pcoll_plan_t *plan)
     return advance(ip);
 }
 
-/* Complete what has arrived (waiting for something if `block`), then
- * advance. */
+/* Complete what has arrived (one request, waited for, if `block`; else
+ * every one that has completed), then advance. */
 static int step(pcoll__ip_t *ip, int block)
 {
     pcoll__ip_swap_t *sw = ip->swap;
-    int n = 0, nr = 2 * sw->lanes * sw->depth;
-    int err = block ? PCOLL__MPI(Waitsome)(nr, sw->req, &n, sw->idx, sw->st)
-                    : PCOLL__MPI(Testsome)(nr, sw->req, &n, sw->idx, sw->st);
-    if (err != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: MPI_%s (%d)",
-                            block ? "Waitsome" : "Testsome", err);
-    if (block && n == MPI_UNDEFINED)
+    int i, rc, nr = 2 * sw->lanes * sw->depth;
+    MPI_Status st;
+    do
+        rc = pcoll__ip_next(nr, sw->req, block, &i, &st);
+    while (rc == PCOLL_SUCCESS && i >= 0 && !block);
+    if (rc == PCOLL_SUCCESS && block && i < 0)
         return pcoll__error(PCOLL_ERR_INTERNAL, "in-place alltoallv: swap with nothing in flight");
-    return advance(ip);
+    return rc == PCOLL_SUCCESS ? advance(ip) : rc;
 }
 
 static int swap_test(pcoll_plan_t *plan, int *done)
