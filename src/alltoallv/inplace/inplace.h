@@ -123,6 +123,7 @@ typedef struct pcoll__ip {
     long long *sfly; /* items to peer i in flight (from sub[scur[i]]) */
     int *rcur;       /* smatch(R_j): rorder[rcur[j]], or none at rfirst[j+1] */
     long long *rlo;  /* R_j's first item not received in place */
+    int *holes;      /* R_j has free space not yet joined at its bottom */
     long long *auxn; /* items of peer j waiting in its aux slot */
     long long *gout; /* items granted to peer j and not arrived (0: none) */
     int *slot;       /* peer j's aux slot, or -1 */
@@ -225,8 +226,13 @@ int pcoll__ip_respond(pcoll__ip_t *ip, int q);
 /* q's items of our grant arrived (n of them): account for them. */
 int pcoll__ip_received(pcoll__ip_t *ip, int q, long long n);
 /* Section 3.4 for the items just sent to q: they leave the front of the
- * message, their receive set is compacted and refilled from the aux slot. */
+ * message; their receive set is compacted and refilled from the aux slot
+ * at once if items wait there, else when it is next granted from
+ * (pcoll__ip_join). */
 int pcoll__ip_sent(pcoll__ip_t *ip, int q);
+/* Join R_j's free space at its bottom if it has holes, then refill it
+ * from j's aux slot. */
+int pcoll__ip_join(pcoll__ip_t *ip, int j);
 /* Step 2 of section 3.4 for every receive set: the free space the layout
  * leaves inside R_j joined at its bottom (at start, before any grant). */
 int pcoll__ip_settle(pcoll__ip_t *ip);

@@ -88,6 +88,8 @@ int pcoll__ip_grant(pcoll__ip_t *ip, int q)
     if (ip->gout[q] > 0 || ip->auxn[q] > 0 || left_of(ip, q) <= 0 ||
         *req_of(ip, q, PCOLL__IP_GRANT_OUT) != MPI_REQUEST_NULL)
         return PCOLL_SUCCESS;
+    if (ip->holes[q] && (err = pcoll__ip_join(ip, q)) != PCOLL_SUCCESS)
+        return err;
     n = grant_size(ip, q, &kind);
     if (n <= 0)
         return PCOLL_SUCCESS;
@@ -135,5 +137,5 @@ int pcoll__ip_received(pcoll__ip_t *ip, int q, long long n)
         return PCOLL_SUCCESS;
     }
     pcoll__ip_aux_append(ip, q, n);
-    return pcoll__ip_refill(ip, q);
+    return pcoll__ip_join(ip, q);
 }

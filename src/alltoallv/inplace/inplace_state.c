@@ -32,6 +32,7 @@ static int alloc_arrays(pcoll__ip_t *ip)
     ip->sfly = pcoll__calloc(p, sizeof *ip->sfly);
     ip->rcur = pcoll__calloc(p, sizeof *ip->rcur);
     ip->rlo = pcoll__calloc(p, sizeof *ip->rlo);
+    ip->holes = pcoll__calloc(p, sizeof *ip->holes);
     ip->auxn = pcoll__calloc(p, sizeof *ip->auxn);
     ip->gout = pcoll__calloc(p, sizeof *ip->gout);
     ip->slot = pcoll__calloc(p, sizeof *ip->slot);
@@ -42,7 +43,7 @@ static int alloc_arrays(pcoll__ip_t *ip)
     ip->aux = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->aux);
     ip->freeslot = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->freeslot);
     if (!ip->sub0 || !ip->sub || !ip->rorder || !ip->sfirst || !ip->rfirst || !ip->rbeg ||
-        !ip->rend || !ip->order || !ip->scur || !ip->srem || !ip->sfly || !ip->rcur || !ip->rlo ||
+        !ip->rend || !ip->order || !ip->scur || !ip->srem || !ip->sfly || !ip->rcur || !ip->rlo || !ip->holes ||
         !ip->auxn || !ip->gout || !ip->slot || !ip->gkind || !ip->gval || !ip->gin || !ip->req ||
         !ip->aux || !ip->freeslot)
         return PCOLL_ERR_NOMEM;
@@ -94,7 +95,7 @@ void pcoll__ip_free(pcoll__ip_t *ip)
     free_swap(ip->swap);
     void *all[] = {ip->sub0,  ip->sub,   ip->rorder, ip->sfirst,   ip->rfirst, ip->rbeg,
                    ip->rend,  ip->order, ip->scur,   ip->srem,     ip->sfly,   ip->rcur,
-                   ip->rlo,   ip->auxn,  ip->gout,   ip->slot,     ip->gkind,  ip->gval,
+                   ip->rlo,   ip->holes,   ip->auxn,  ip->gout,   ip->slot,     ip->gkind,  ip->gval,
                    ip->gin,   ip->req,   ip->aux,    ip->freeslot,
                    ip->auxmem, ip->stage, ip};
     for (i = 0; i < sizeof all / sizeof *all; i++)

@@ -15,6 +15,10 @@
  *    move up to it), and the next update of R_j moves it;
  * 3. items of peer j waiting in an aux slot move into the freed bottom of
  *    R_j, as many as fit (also when they arrive).
+ * Steps 2 and 3 wait until R_j's room is asked for: items of j wait in a
+ * slot, or j is about to be granted (pcoll__ip_join).  Until then R_j only
+ * notes that it has holes, so several transfers out of it cost one pass of
+ * moves instead of one each.
  * The paper also recomputes |S_i|; srem holds it.
  *
  * Cost: O(subsets of R_j) per transfer, plus the moves: in the worst case
@@ -78,22 +82,34 @@ int pcoll__ip_refill(pcoll__ip_t *ip, int j)
     return n > 0 ? pcoll__ip_aux_drain(ip, j, n) : PCOLL_SUCCESS;
 }
 
+int pcoll__ip_join(pcoll__ip_t *ip, int j)
+{
+    int rc = PCOLL_SUCCESS;
+    if (ip->holes[j]) {
+        ip->holes[j] = 0;
+        rc = compact(ip, j);
+    }
+    return rc == PCOLL_SUCCESS ? pcoll__ip_refill(ip, j) : rc;
+}
+
 int pcoll__ip_sent(pcoll__ip_t *ip, int q)
 {
     long long n = ip->sfly[q];
-    int j, rc;
+    int j;
     ip->sfly[q] = 0;
     j = consume(ip, q, n);
     if (j < 0)
         return PCOLL_SUCCESS;
-    rc = compact(ip, j);
-    return rc == PCOLL_SUCCESS ? pcoll__ip_refill(ip, j) : rc;
+    ip->holes[j] = 1;
+    return ip->auxn[j] > 0 ? pcoll__ip_join(ip, j) : PCOLL_SUCCESS;
 }
 
 int pcoll__ip_settle(pcoll__ip_t *ip)
 {
     int j, rc = PCOLL_SUCCESS;
-    for (j = 0; j < ip->p && rc == PCOLL_SUCCESS; j++)
+    for (j = 0; j < ip->p && rc == PCOLL_SUCCESS; j++) {
+        ip->holes[j] = 0;
         rc = compact(ip, j);
+    }
     return rc;
 }
