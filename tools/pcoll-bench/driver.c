@@ -249,8 +249,9 @@ static int measure_size(bench_run_t *run, MPI_Comm comm, long size, const row_t 
  * timed, and one line on rank 0; 1 if the case or the plan failed. */
 static int choose_size(bench_run_t *run, MPI_Comm comm, long size, int rank)
 {
-    const row_t row = {run->opts.mode == BENCH_NOCOMM ? &bench_method_nocomm : &bench_method_planned,
-                       "auto"};
+    const bench_method_t *m =
+        run->opts.mode == BENCH_NOCOMM ? &bench_method_nocomm : &bench_method_planned;
+    const row_t row = {m, "auto"};
     bench_case_t *c = NULL;
     pcoll_plan_t *plan = NULL;
     bench_result_t r;

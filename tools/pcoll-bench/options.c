@@ -207,7 +207,8 @@ static int check_combination(const bench_opts_t *o, char *err, size_t errlen)
     if (o->gpu && (o->native_sweep || o->native_only))
         return bench_fail(err, errlen, "--gpu: the native row is the staged MPI call; no --native-sweep");
     if (o->choice && (o->native_sweep || o->csv || o->json || o->plot))
-        return bench_fail(err, errlen, "--choice times nothing: no --native-sweep, --csv, --json or --plot");
+        return bench_fail(err, errlen,
+                          "--choice times nothing: no --native-sweep, --csv, --json or --plot");
     if (o->native_sweep && o->native_only)
         return bench_fail(err, errlen, "--native-sweep and --native-only exclude each other");
     return 0;

@@ -6,8 +6,8 @@
  * space inside each receive set at its bottom (section 3.4), posts the receive
  * of a grant from every peer this rank sends to, and offers the first
  * grants.  test (and wait, which blocks in MPI_Waitany instead of polling;
- * inplace_wait.c) completes what has arrived and reacts: a grant from q is answered with
- * q's next items (inplace_phase.c); items that arrived are accounted for;
+ * inplace_wait.c) completes what has arrived and reacts: a grant from q is
+ * answered with q's next items (inplace_phase.c); items that arrived are accounted for;
  * items that left update the index sets (inplace_update.c), and a new grant
  * receive is posted while q still has items.  Then every peer that may send
  * and has room is offered a grant, peers in the order (s - rank) mod p for

@@ -4,8 +4,8 @@
  *
  * Besides the user's buffer: at most 3p subsets twice (initial and current,
  * 24 bytes each), about 20 integers per peer, PCOLL__IP_NREQ requests
- * per peer, the aux slots (at most
- * pcoll_aux_bytes, shrunk to what a run can use), and for a non-contiguous type
+ * per peer, the aux slots (at most pcoll_aux_bytes, shrunk to what a run
+ * can use), and for a non-contiguous type
  * a staging buffer of at most min(pcoll_aux_bytes, PCOLL__IP_STAGE_BYTES)
  * (or one item).  None of it depends on the message sizes.  The fast path
  * for equal layouts (inplace_swap.c) holds its own O(p) arrays instead of
@@ -43,9 +43,9 @@ static int alloc_arrays(pcoll__ip_t *ip)
     ip->aux = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->aux);
     ip->freeslot = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->freeslot);
     if (!ip->sub0 || !ip->sub || !ip->rorder || !ip->sfirst || !ip->rfirst || !ip->rbeg ||
-        !ip->rend || !ip->order || !ip->scur || !ip->srem || !ip->sfly || !ip->rcur || !ip->rlo || !ip->holes ||
-        !ip->auxn || !ip->gout || !ip->slot || !ip->gkind || !ip->gval || !ip->gin || !ip->req ||
-        !ip->aux || !ip->freeslot)
+        !ip->rend || !ip->order || !ip->scur || !ip->srem || !ip->sfly || !ip->rcur || !ip->rlo ||
+        !ip->holes || !ip->auxn || !ip->gout || !ip->slot || !ip->gkind || !ip->gval || !ip->gin ||
+        !ip->req || !ip->aux || !ip->freeslot)
         return PCOLL_ERR_NOMEM;
     for (size_t i = 0; i < nreq; i++)
         ip->req[i] = MPI_REQUEST_NULL;
@@ -93,10 +93,10 @@ void pcoll__ip_free(pcoll__ip_t *ip)
     if (!ip)
         return;
     free_swap(ip->swap);
-    void *all[] = {ip->sub0,  ip->sub,   ip->rorder, ip->sfirst,   ip->rfirst, ip->rbeg,
-                   ip->rend,  ip->order, ip->scur,   ip->srem,     ip->sfly,   ip->rcur,
-                   ip->rlo,   ip->holes,   ip->auxn,  ip->gout,   ip->slot,     ip->gkind,  ip->gval,
-                   ip->gin,   ip->req,   ip->aux,    ip->freeslot,
+    void *all[] = {ip->sub0,  ip->sub,   ip->rorder, ip->sfirst, ip->rfirst, ip->rbeg,
+                   ip->rend,  ip->order, ip->scur,   ip->srem,   ip->sfly,   ip->rcur,
+                   ip->rlo,   ip->holes, ip->auxn,   ip->gout,   ip->slot,   ip->gkind,
+                   ip->gval,  ip->gin,   ip->req,    ip->aux,    ip->freeslot,
                    ip->auxmem, ip->stage, ip};
     for (i = 0; i < sizeof all / sizeof *all; i++)
         pcoll__free(all[i]);
