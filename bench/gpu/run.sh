@@ -12,7 +12,9 @@
 # Environment: MPICC, MPIEXEC (default: mpicc, mpiexec on PATH), RESULTS
 # (the results folder), CUDA_ARCH (default native), MAX_TIME (per row and
 # size, default 0.03 s), DEADLINE (seconds; later steps get what is left,
-# default 480), MPS (0: do not start it).
+# default 480), MPS (0: do not start it), BENCHES (the benchmark rows to run,
+# by name, e.g. "np16-vn4 rs-np4-node1"; default all), TESTS (0: skip ctest
+# and the sanitizers).
 set -u
 R=$(cd "$(dirname "$0")/../.." && pwd)
 RES=${RESULTS:-$R/build/gpu-results}; B=$R/build/gpu
@@ -30,6 +32,7 @@ cmake -S "$R" -B "$B" -G Ninja -DMPI_C_COMPILER="$MPICC" -DMPIEXEC_EXECUTABLE="$
     > "$RES/cmake.log" 2>&1 || { tail -30 "$RES/cmake.log"; exit 1; }
 cmake --build "$B" -j"$(nproc)" > "$RES/build.log" 2>&1 || { grep -A8 error: "$RES/build.log" | head -60; exit 1; }
 stamp built
+if [ "${TESTS:-1}" != 0 ]; then
 (cd "$B" && timeout "$(left 150)" ctest -L gpu --output-on-failure -j"$(nproc)" > "$RES/ctest-gpu.txt" 2>&1
  echo "ctest -L gpu: rc $?")
 grep -E "tests passed|Failed|FAIL" "$RES/ctest-gpu.txt" | head -40
@@ -44,6 +47,7 @@ timeout "$(left 120)" "$MPIEXEC" -n 2 $CS --tool memcheck "$T/test_gpu" --quick 
 echo "memcheck test_gpu --quick np 2: rc $?"
 grep -hE "cases|ERROR SUMMARY" "$RES"/*check-*.txt
 stamp tests
+fi
 if [ "${MPS:-1}" != 0 ] && command -v nvidia-cuda-mps-control > /dev/null; then
     export CUDA_MPS_PIPE_DIRECTORY=/tmp/pcoll-mps CUDA_MPS_LOG_DIRECTORY=/tmp/pcoll-mps-log
     mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
@@ -53,6 +57,7 @@ S=8,128,2048,8192,16384,65536,262144,1048576,4194304
 A=auto,gpu_ipc,gpu_staged,scattered,native
 bench() { # name np cores-per-node collective algorithms [options]
     local name=$1 n=$2 c=$3 coll=$4 algs=$5; shift 5
+    case " ${BENCHES:-$name} " in *" $name "*) ;; *) return 0 ;; esac
     PCOLL_CORES_PER_NODE=$c timeout "$(left 90)" "$MPIEXEC" -n "$n" "$B/tools/pcoll-bench" --gpu \
         --coll $coll --mode persistent --algorithms $algs --sizes $S --max-time "$MT" \
         --csv "$RES/$name.csv" "$@" > "$RES/$name.txt" 2>&1
@@ -62,6 +67,7 @@ R_A=auto,gpu_ipc,gpu_staged,native
 bench np16-node1 16 16 alltoall $A --plot "$RES/np16-node1.png"
 bench np16-vn4 16 4 alltoall $A --plot "$RES/np16-vn4.png"
 bench rs-np16-node1 16 16 reduce_scatter_block $R_A --plot "$RES/rs-np16-node1.png"
+bench rs-np16-vn4 16 4 reduce_scatter_block $R_A
 for n in 8 4 2; do bench np$n-node1 $n 16 alltoall $A; done
 bench rs-np4-node1 4 16 reduce_scatter_block $R_A
 stamp done

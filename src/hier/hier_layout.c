@@ -55,13 +55,21 @@ int pcoll__hier_radix(const pcoll__opts_t *opts, int N, int m, long long z)
 int pcoll__hier_pays(pcoll__ctx_t *ctx, const pcoll__opts_t *opts, long long n, double flat)
 {
     pcoll__cost_t c = pcoll__cost_params();
-    const pcoll__node_t *t;
+    const pcoll__node_t *t, *phys;
     long long z;
     int m;
     if (pcoll__hier_nodes(ctx, opts, &t) != PCOLL_SUCCESS)
         return 0;
     m = t->maxlocal;
     if (t->nnodes < 2 || m < 2)
+        return 0;
+    /* Virtual nodes (pcoll_cores_per_node) inside one shared-memory node:
+     * the traffic between them costs what the traffic within them costs, so
+     * bundling buys nothing (np 16 as 4 virtual nodes on one GPU machine:
+     * hier under gpu_staged took 0.83x of the staged alltoall's speed at
+     * 2 KiB; docs/gpu.md).  The same on every rank (collective, cached). */
+    if (opts->cores_per_node > 0 &&
+        (pcoll__node_get(ctx, 0, &phys) != PCOLL_SUCCESS || phys->nnodes == 1))
         return 0;
     z = (long long)m * m * n;
     return pcoll__cost_hier(&c, t->nnodes, m, opts->ports, z,

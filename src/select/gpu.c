@@ -48,6 +48,7 @@ int pcoll__select_gpu_ipc(pcoll__ctx_t *ctx, const pcoll__algo_table_t *t, pcoll
     int ipc = pcoll__algo_find(t, "gpu_ipc"), native = pcoll__algo_find(t, "native");
     int scattered = pcoll__algo_find(t, "scattered");
     const pcoll__node_t *nodes;
+    int physical;
     if (!pcoll__algo_is_auto(t, requested) || !(device & (PCOLL__GPU_SEND | PCOLL__GPU_RECV)))
         return algo;
     /* The host choice under gpu_staged: a persistent native runs the MPI's
@@ -64,10 +65,20 @@ int pcoll__select_gpu_ipc(pcoll__ctx_t *ctx, const pcoll__algo_table_t *t, pcoll
      * p = 2 to 16); across nodes the leaders' bundles go through the MPI
      * (host copies where it is not CUDA-aware) and the host choice on every
      * rank's staged copies measured faster from 64 KiB (docs/gpu.md,
-     * Results). */
-    if (pcoll__hier_nodes(ctx, opts, &nodes) != PCOLL_SUCCESS || nodes->nnodes != 1)
+     * Results).  Virtual nodes (pcoll_cores_per_node) inside one physical
+     * node: the whole node shares its device memory through IPC handles,
+     * so auto plans gpu_ipc on the physical node (an explicit gpu_ipc keeps
+     * the virtual nodes: their bundles travel as between real nodes). */
+    if (pcoll__hier_nodes(ctx, opts, &nodes) != PCOLL_SUCCESS)
+        return algo;
+    physical = nodes->nnodes != 1 && opts->cores_per_node > 0;
+    if (physical && pcoll__node_get(ctx, 0, &nodes) != PCOLL_SUCCESS)
+        return algo;
+    if (nodes->nnodes != 1)
         return algo;
     if (pcoll__gpu_pretend || pcoll__gpu_count() == 0)
         return algo;
+    if (physical)
+        opts->cores_per_node = 0;
     return ipc;
 }
