@@ -40,17 +40,28 @@
 /* A grant into direct room smaller than slot size / this waits while a
  * data transfer of the rank is in flight (inplace_phase.c). */
 #define PCOLL__IP_SMALL_GRANT 3
+/* Pieces per peer a run may split subsets into, beyond the initial 3p
+ * subsets (inplace_update.c: the free space of a receive set is made by
+ * moving its lowest items into its holes; when no piece is left, by
+ * shifting the subsets up instead). */
+#define PCOLL__IP_PIECES 4
+/* Subsets one answer to a grant may take (inplace_phase.c). */
+#define PCOLL__IP_SEND_PIECES 16
 /* Items of a non-contiguous type are moved through a staging buffer of at
  * most this many bytes (at least one item, at most pcoll_aux_bytes). */
 #define PCOLL__IP_STAGE_BYTES (64 * 1024)
 
 /* One send subset S_i^k (section 3.2): contiguous items of the message to
- * `peer`, inside the receive set R_rset (rmatch) or in none (rset = -1). */
+ * `peer`, inside the receive set R_rset (rmatch) or in none (rset = -1).
+ * A run may split a subset into pieces (inplace_update.c), so the subsets
+ * of a message and those of a receive set are linked lists. */
 typedef struct pcoll__ip_sub {
     long long lo;  /* first unsent item; moves toward higher indices (3.4) */
     long long len; /* items not sent yet */
     int peer;
     int rset;
+    int next;  /* the next subset of the message to peer (-1: none) */
+    int rnext; /* the next subset of R_rset by position (-1: none) */
 } pcoll__ip_sub_t;
 
 /* One aux slot (section 3.5, dynamic): any peer may get any free slot; it
@@ -101,6 +112,7 @@ typedef struct pcoll__ip {
     int p, rank, tag;
     MPI_Comm comm, ctl; /* data, and the grants (control) */
     int nsub;
+    int npool;              /* subsets a run may hold (nsub + pieces) */
     pcoll__ip_sub_t *sub0;  /* initial subsets, peer by peer in message order */
     int *sfirst;            /* peer i's: sub[sfirst[i]] .. sub[sfirst[i+1]-1] */
     int *rorder, *rfirst;   /* R_j's, lowest first: rorder[rfirst[j] .. rfirst[j+1]-1] */
@@ -117,11 +129,14 @@ typedef struct pcoll__ip {
     int ndata;        /* data transfers in flight, either way */
     long long grants; /* grants of the last run (messages each way) */
     long long moved;  /* items moved up by the updates of the last run */
-    pcoll__ip_sub_t *sub;
-    int *scur;       /* peer i's first subset with unsent items */
+    pcoll__ip_sub_t *sub; /* [npool]: the initial subsets, then pieces */
+    int ntop;             /* sub[ntop ..] never used in this run */
+    int *spare, nspare;   /* stack of emptied subsets, reusable as pieces */
+    int *scratch;         /* [npool] the subsets of one receive set */
+    int *scur;       /* peer i's first subset with unsent items (-1: none) */
     long long *srem; /* items still to send to peer i */
     long long *sfly; /* items to peer i in flight (from sub[scur[i]]) */
-    int *rcur;       /* smatch(R_j): rorder[rcur[j]], or none at rfirst[j+1] */
+    int *rcur;       /* R_j's lowest subset (smatch(R_j) or emptied below it; -1: none) */
     long long *rlo;  /* R_j's first item not received in place */
     int *holes;      /* R_j has free space not yet joined at its bottom */
     long long *auxn; /* items of peer j waiting in its aux slot */

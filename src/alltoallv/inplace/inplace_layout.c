@@ -128,7 +128,7 @@ static void split_one(pcoll__ip_t *ip, const span_t *r, int nr, long long lo, lo
         } else if (k < nr && r[k].lo < hi) {
             end = r[k].lo;
         }
-        ip->sub0[ip->nsub++] = (pcoll__ip_sub_t){lo, end - lo, peer, rset};
+        ip->sub0[ip->nsub++] = (pcoll__ip_sub_t){lo, end - lo, peer, rset, -1, -1};
         lo = end;
     }
 }

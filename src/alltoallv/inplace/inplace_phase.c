@@ -23,12 +23,14 @@
  * were of a few hundred bytes).  The rank with nothing in flight grants
  * whatever it has, so the run still ends (inplace_run.c).
  *
- * Response.  q answers a grant of n with one message: the next min(n, |first
- * unsent subset|) items of its message to us, straight from that subset
- * (one subset is contiguous, so no datatype is made while running).  The
+ * Response.  q answers a grant of n with one message: its next items to us,
+ * up to n, from at most PCOLL__IP_SEND_PIECES subsets in message order:
+ * straight from the buffer when they are one subset, else through an
+ * hindexed type over the subsets (made, used and freed at once).  The
  * receiver learns the count from the status.  A shorter answer only means
- * another grant later: a message has one subset per receive set it crosses
- * (3p subsets in all, section 3.2).
+ * another grant later.  (A message has one subset per receive set it crosses,
+ * 3p in all, section 3.2; the updates split subsets into pieces,
+ * inplace_update.c, which is why one answer may take several.)
  *
  * So a transfer costs one int and one data message, and it begins as soon
  * as its room exists: the sends that free room (and the local moves that
@@ -114,15 +116,41 @@ int pcoll__ip_grant(pcoll__ip_t *ip, int q)
     return PCOLL_SUCCESS;
 }
 
+/* Send the n items of the k subsets (their first items: lens[i] from
+ * item lo[i]) to q in one message. */
+static int send_pieces(pcoll__ip_t *ip, int k, const long long *lo, int *lens, int q,
+                       MPI_Request *r)
+{
+    MPI_Aint disp[PCOLL__IP_SEND_PIECES];
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    int i, err;
+    if (k == 1)
+        return pcoll__ip_isend(ip, lo[0], lens[0], q, r);
+    for (i = 0; i < k; i++)
+        disp[i] = (MPI_Aint)lo[i] * ip->extent;
+    err = MPI_Type_create_hindexed(k, lens, disp, ip->type, &t);
+    if (err == MPI_SUCCESS && (err = MPI_Type_commit(&t)) == MPI_SUCCESS)
+        err = MPI_Isend(ip->buf, 1, t, q, ip->tag, ip->comm, r);
+    if (t != MPI_DATATYPE_NULL)
+        MPI_Type_free(&t); /* the send in flight keeps what it needs */
+    return err;
+}
+
 int pcoll__ip_respond(pcoll__ip_t *ip, int q)
 {
-    const pcoll__ip_sub_t *s = &ip->sub[ip->scur[q]];
-    long long n = ip->gin[q] < s->len ? ip->gin[q] : s->len;
-    int err;
+    long long lo[PCOLL__IP_SEND_PIECES], n = 0;
+    int lens[PCOLL__IP_SEND_PIECES], k = 0, x, err;
+    for (x = ip->scur[q]; x >= 0 && n < ip->gin[q] && k < PCOLL__IP_SEND_PIECES;
+         x = ip->sub[x].next) {
+        long long c = ip->gin[q] - n < ip->sub[x].len ? ip->gin[q] - n : ip->sub[x].len;
+        lo[k] = ip->sub[x].lo;
+        lens[k++] = (int)c;
+        n += c;
+    }
     ip->sfly[q] = n;
     ip->nact++;
     ip->ndata++;
-    err = pcoll__ip_isend(ip, s->lo, n, q, req_of(ip, q, PCOLL__IP_DATA_OUT));
+    err = send_pieces(ip, k, lo, lens, q, req_of(ip, q, PCOLL__IP_DATA_OUT));
     if (err != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: items to rank %d (%d)", q, err);
     return PCOLL_SUCCESS;

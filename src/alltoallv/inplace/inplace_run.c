@@ -38,13 +38,20 @@ static void reset(pcoll__ip_t *ip)
 {
     int i;
     memcpy(ip->sub, ip->sub0, (size_t)ip->nsub * sizeof *ip->sub);
+    ip->ntop = ip->nsub;
+    ip->nspare = 0;
     ip->items_left = 0;
     for (i = 0; i < ip->p; i++) {
-        ip->scur[i] = ip->sfirst[i];
+        int a = ip->sfirst[i], b = ip->sfirst[i + 1], ra = ip->rfirst[i], rb = ip->rfirst[i + 1];
+        ip->scur[i] = a < b ? a : -1;
         ip->srem[i] = 0;
-        for (int s = ip->sfirst[i]; s < ip->sfirst[i + 1]; s++)
+        for (int s = a; s < b; s++) {
             ip->srem[i] += ip->sub0[s].len;
-        ip->rcur[i] = ip->rfirst[i];
+            ip->sub[s].next = s + 1 < b ? s + 1 : -1;
+        }
+        ip->rcur[i] = ra < rb ? ip->rorder[ra] : -1;
+        for (int x = ra; x < rb; x++)
+            ip->sub[ip->rorder[x]].rnext = x + 1 < rb ? ip->rorder[x + 1] : -1;
         ip->rlo[i] = ip->rbeg[i];
         ip->auxn[i] = ip->gout[i] = ip->sfly[i] = 0;
         ip->slot[i] = -1;

@@ -2,8 +2,8 @@
  * In-place alltoallv: the memory of a plan, all of it allocated at init
  * through the counted allocator.
  *
- * Besides the user's buffer: at most 3p subsets twice (initial and current,
- * 24 bytes each), about 20 integers per peer, PCOLL__IP_NREQ requests
+ * Besides the user's buffer: at most 3p initial subsets and 3p +
+ * PCOLL__IP_PIECES p current ones (32 bytes each, with two ints per subset), about 20 integers per peer, PCOLL__IP_NREQ requests
  * per peer, the aux slots (at most pcoll_aux_bytes, shrunk to what a run
  * can use), and for a non-contiguous type
  * a staging buffer of at most min(pcoll_aux_bytes, PCOLL__IP_STAGE_BYTES)
@@ -19,8 +19,11 @@
 static int alloc_arrays(pcoll__ip_t *ip)
 {
     size_t p = (size_t)ip->p, nsub = 3 * p, nreq = PCOLL__IP_NREQ * p;
+    ip->npool = (int)(nsub + PCOLL__IP_PIECES * p);
     ip->sub0 = pcoll__calloc(nsub, sizeof *ip->sub0);
-    ip->sub = pcoll__calloc(nsub, sizeof *ip->sub);
+    ip->sub = pcoll__calloc((size_t)ip->npool, sizeof *ip->sub);
+    ip->spare = pcoll__calloc((size_t)ip->npool, sizeof *ip->spare);
+    ip->scratch = pcoll__calloc((size_t)ip->npool, sizeof *ip->scratch);
     ip->rorder = pcoll__calloc(nsub, sizeof *ip->rorder);
     ip->sfirst = pcoll__calloc(p + 1, sizeof *ip->sfirst);
     ip->rfirst = pcoll__calloc(p + 1, sizeof *ip->rfirst);
@@ -42,7 +45,7 @@ static int alloc_arrays(pcoll__ip_t *ip)
     ip->req = pcoll__calloc(nreq, sizeof *ip->req);
     ip->aux = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->aux);
     ip->freeslot = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->freeslot);
-    if (!ip->sub0 || !ip->sub || !ip->rorder || !ip->sfirst || !ip->rfirst || !ip->rbeg ||
+    if (!ip->sub0 || !ip->sub || !ip->spare || !ip->scratch || !ip->rorder || !ip->sfirst || !ip->rfirst || !ip->rbeg ||
         !ip->rend || !ip->order || !ip->scur || !ip->srem || !ip->sfly || !ip->rcur || !ip->rlo ||
         !ip->holes || !ip->auxn || !ip->gout || !ip->slot || !ip->gkind || !ip->gval || !ip->gin ||
         !ip->req || !ip->aux || !ip->freeslot)
@@ -93,8 +96,9 @@ void pcoll__ip_free(pcoll__ip_t *ip)
     if (!ip)
         return;
     free_swap(ip->swap);
-    void *all[] = {ip->sub0,  ip->sub,   ip->rorder, ip->sfirst, ip->rfirst, ip->rbeg,
-                   ip->rend,  ip->order, ip->scur,   ip->srem,   ip->sfly,   ip->rcur,
+    void *all[] = {ip->sub0,  ip->sub,   ip->spare,  ip->scratch, ip->rorder, ip->sfirst,
+                   ip->rfirst, ip->rbeg, ip->rend,   ip->order,  ip->scur,   ip->srem,
+                   ip->sfly,  ip->rcur,
                    ip->rlo,   ip->holes, ip->auxn,   ip->gout,   ip->slot,   ip->gkind,
                    ip->gval,  ip->gin,   ip->req,    ip->aux,    ip->freeslot,
                    ip->auxmem, ip->stage, ip};
