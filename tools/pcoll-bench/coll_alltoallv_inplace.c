@@ -10,6 +10,8 @@
  *   powerlaw  weight 1/(1+d)^1.5 for the peer d ranks away;
  * and for every pattern but uniform each rank puts its send blocks and its
  * receive blocks in two independent random orders, so the layouts differ.
+ * PCOLL_BENCH_SEED=s (default 0) draws another set of counts and orders,
+ * the same on every rank, to see how much a result owes to one draw.
  *
  * Rows: the native MPI_Alltoallv, out of place (it needs a second buffer as
  * large as the receive layout); MPI-4's MPI_Alltoallv_init (persistent
@@ -84,11 +86,18 @@ static double weight(bench_pattern_t pat, int p, int i, int j, unsigned long lon
     }
 }
 
+/* The draw's offset from PCOLL_BENCH_SEED (0 if unset). */
+static unsigned long long seed_offset(void)
+{
+    const char *e = getenv("PCOLL_BENCH_SEED");
+    return e ? 1000003ULL * strtoull(e, NULL, 10) : 0;
+}
+
 /* Rank i's counts (w: p doubles of scratch): `items` in all, split by the
  * weights; the rounding rest goes to itself. */
 static void counts_of(bench_pattern_t pat, int p, int i, long items, double *w, int *out)
 {
-    unsigned long long s = 12345 + (unsigned long long)i;
+    unsigned long long s = 12345 + (unsigned long long)i + seed_offset();
     double sum = 0;
     long given = 0;
     int j;
@@ -140,8 +149,10 @@ static int layout(bench_case_t *c, bench_pattern_t pat)
         c->rc[j] = row[c->rank];
     }
     c->same = pat == BENCH_UNIFORM;
-    send_end = place(c->p, c->sc, c->sd, 777 + (unsigned long long)c->rank, !c->same);
-    recv_end = place(c->p, c->rc, c->rd, 999 + (unsigned long long)c->rank, !c->same);
+    send_end = place(c->p, c->sc, c->sd, 777 + (unsigned long long)c->rank + seed_offset(),
+                     !c->same);
+    recv_end = place(c->p, c->rc, c->rd, 999 + (unsigned long long)c->rank + seed_offset(),
+                     !c->same);
     c->items = send_end > recv_end ? send_end : recv_end;
     free(w);
     free(row);

@@ -66,9 +66,11 @@ typedef struct pcoll__ip_sub {
 
 /* One aux slot (section 3.5, dynamic): any peer may get any free slot; it
  * holds that peer's next items in arrival order, in the signature form of
- * the type (size bytes each), until they are all in place. */
+ * the type (size bytes each), until they are all in place.  A peer may hold
+ * several slots, chained oldest first. */
 typedef struct pcoll__ip_aux {
     int owner;            /* -1: free */
+    int next;             /* the owner's next slot in arrival order (-1: none) */
     long long head, tail; /* items [head, tail) of the slot are held */
 } pcoll__ip_aux_t;
 
@@ -141,11 +143,12 @@ typedef struct pcoll__ip {
     int *holes;      /* R_j has free space not yet joined at its bottom */
     long long *auxn; /* items of peer j waiting in its aux slot */
     long long *gout; /* items granted to peer j and not arrived (0: none) */
-    int *slot;       /* peer j's aux slot, or -1 */
+    int *slot;       /* peer j's oldest aux slot, or -1 */
     int *gkind;      /* the grant in flight goes to: 0 R_j, 1 the aux slot */
     int *gval, *gin; /* grant messages: ours to j, j's to us */
     pcoll__ip_aux_t *aux;
     int *freeslot, nfree; /* stack of free slots */
+    long long freed;      /* slots released so far (inplace_run.c's offers) */
     MPI_Request *req;     /* PCOLL__IP_NREQ per peer */
     pcoll__ip_swap_t *swap; /* equal layouts: the fast path's plan (else NULL) */
 } pcoll__ip_t;
@@ -221,21 +224,34 @@ int pcoll__ip_aux_config(int p, int size, const pcoll__opts_t *opts, const char 
 /* Shrink the slots to what a run can use: no grant exceeds the largest
  * receive block, no more slots than peers that send anything. */
 void pcoll__ip_aux_fit(int p, const int *rcounts, int *nbuf, long long *cap);
-/* A free slot for peer q (-1: none free). */
+/* A free slot for peer q, after the slots it holds (-1: none free). */
 int pcoll__ip_aux_take(pcoll__ip_t *ip, int q);
-/* Where the items of peer q's slot are received. */
+/* Where the items of peer q's newest slot are received. */
 char *pcoll__ip_aux_slot(const pcoll__ip_t *ip, int q);
 /* n items of peer q arrived in its slot. */
 void pcoll__ip_aux_append(pcoll__ip_t *ip, int q, long long n);
-/* Move n of peer q's waiting items to the bottom of R_q (the slot is free
- * again once it is empty). */
+/* Move n of peer q's waiting items, oldest first, to the bottom of R_q (a
+ * slot is free again once it is empty). */
 int pcoll__ip_aux_drain(pcoll__ip_t *ip, int q, long long n);
 
 /* ---- transfers (inplace_phase.c, inplace_update.c) --------------------- */
 
-/* Offer peer q a grant if it may send and there is room for it (in R_q or
- * in a free aux slot): post the receive of its items and the grant. */
-int pcoll__ip_grant(pcoll__ip_t *ip, int q);
+/* The offer rounds of a step (inplace_run.c), flags: SOON takes only room
+ * that a transfer fills whole or that opens soon (a slot for a peer whose
+ * receive set's lowest unsent items are in flight); MORE offers only the
+ * peers with items waiting in a slot (another slot), else only the
+ * others. */
+enum { PCOLL__IP_SOON = 1, PCOLL__IP_MORE = 2 };
+/* Offer peer q a grant in round `pass` if it may send and there is room for
+ * it (in R_q or in a free aux slot): post the receive of its items and the
+ * grant. */
+int pcoll__ip_grant(pcoll__ip_t *ip, int q, int pass);
+/* Place as many of this rank's items to itself as the room in R_self
+ * takes, without messages (*placed: how many; 0 when it may not now: items
+ * to itself wait in a slot or move by message). */
+int pcoll__ip_place_self(pcoll__ip_t *ip, long long *placed);
+/* Post the receive of q's next grant (a grant to itself: just before it). */
+int pcoll__ip_expect_grant(pcoll__ip_t *ip, int q);
 /* q's grant arrived: send it the next items of its message. */
 int pcoll__ip_respond(pcoll__ip_t *ip, int q);
 /* q's items of our grant arrived (n of them): account for them. */
@@ -253,6 +269,9 @@ int pcoll__ip_join(pcoll__ip_t *ip, int j);
 int pcoll__ip_settle(pcoll__ip_t *ip);
 /* The lowest item of smatch(R_j), or the end of R_j if there is none. */
 long long pcoll__ip_free_end(const pcoll__ip_t *ip, int j);
+/* Whether R_j's lowest unsent items are in flight (room opens at its
+ * bottom when they have left). */
+int pcoll__ip_opening(const pcoll__ip_t *ip, int j);
 /* Drain as many of peer j's aux items into R_j as fit. */
 int pcoll__ip_refill(pcoll__ip_t *ip, int j);
 
@@ -263,8 +282,9 @@ int pcoll__ip_irecv_sig(const pcoll__ip_t *ip, char *to, long long n, int q, MPI
 
 /* ---- local moves (inplace_move.c) -------------------------------------- */
 
-/* Move n items of the buffer from item src up to item dst >= src. */
-int pcoll__ip_move_up(const pcoll__ip_t *ip, long long src, long long dst, long long n);
+/* Move n items of the buffer from item src to item dst (the two ranges
+ * may overlap). */
+int pcoll__ip_move(const pcoll__ip_t *ip, long long src, long long dst, long long n);
 /* Copy n items in signature form at from to the buffer at item dst. */
 int pcoll__ip_unstage(const pcoll__ip_t *ip, const char *from, long long dst, long long n);
 

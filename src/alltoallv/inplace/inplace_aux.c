@@ -11,7 +11,10 @@
  * stack by whichever peer is granted next (the paper's "more advanced
  * auxiliary buffer strategies"): any peer can use any slot, a slot holds one
  * peer's next items in arrival order (no search, no fragmentation), and it
- * is free again once they are all in place.  A grant into a slot is at most
+ * is free again once they are all in place.  A peer whose items wait in a
+ * slot may take another free one for its next items (its slots form a
+ * chain, oldest first, drained in that order), so a free slot does not idle
+ * while every peer still sending has items waiting.  A grant into a slot is at most
  * the slot's size, so the slot count sets the size of a transfer: by
  * default a / PCOLL__IP_SLOT_BYTES slots, at least 2 (one transfer in
  * flight while another slot drains) and at most PCOLL__IP_MAX_SLOTS;
@@ -73,49 +76,77 @@ static char *slot_at(const pcoll__ip_t *ip, int k, long long item)
     return ip->auxmem + ((long long)k * ip->cap + item) * ip->size;
 }
 
+/* Peer q's newest slot (q holds one). */
+static int newest(const pcoll__ip_t *ip, int q)
+{
+    int k = ip->slot[q];
+    while (ip->aux[k].next >= 0)
+        k = ip->aux[k].next;
+    return k;
+}
+
 int pcoll__ip_aux_take(pcoll__ip_t *ip, int q)
 {
     int k;
     if (ip->nfree == 0)
         return -1;
     k = ip->freeslot[--ip->nfree];
-    ip->aux[k] = (pcoll__ip_aux_t){q, 0, 0};
-    ip->slot[q] = k;
+    ip->aux[k] = (pcoll__ip_aux_t){q, -1, 0, 0};
+    if (ip->slot[q] < 0)
+        ip->slot[q] = k;
+    else
+        ip->aux[newest(ip, q)].next = k;
     return k;
 }
 
 char *pcoll__ip_aux_slot(const pcoll__ip_t *ip, int q)
 {
-    const pcoll__ip_aux_t *x = &ip->aux[ip->slot[q]];
-    return slot_at(ip, ip->slot[q], x->tail);
+    int k = newest(ip, q);
+    return slot_at(ip, k, ip->aux[k].tail);
 }
 
-/* An empty slot goes back on the free stack. */
-static void release_if_empty(pcoll__ip_t *ip, int q)
+/* Slot k, empty, goes back on the free stack; prev: the slot before it in
+ * its owner's chain (-1: it is the oldest). */
+static void release(pcoll__ip_t *ip, int k, int prev)
 {
-    int k = ip->slot[q];
-    if (ip->aux[k].head < ip->aux[k].tail)
-        return;
-    ip->aux[k] = (pcoll__ip_aux_t){-1, 0, 0};
+    int q = ip->aux[k].owner;
+    if (prev < 0)
+        ip->slot[q] = ip->aux[k].next;
+    else
+        ip->aux[prev].next = ip->aux[k].next;
+    ip->aux[k] = (pcoll__ip_aux_t){-1, -1, 0, 0};
     ip->freeslot[ip->nfree++] = k;
-    ip->slot[q] = -1;
+    ip->freed++;
 }
 
 void pcoll__ip_aux_append(pcoll__ip_t *ip, int q, long long n)
 {
-    ip->aux[ip->slot[q]].tail += n;
+    int k = ip->slot[q], prev = -1;
+    while (ip->aux[k].next >= 0) {
+        prev = k;
+        k = ip->aux[k].next;
+    }
+    ip->aux[k].tail += n;
     ip->auxn[q] += n;
-    release_if_empty(ip, q);
+    if (n == 0) /* an empty answer: the slot is not needed */
+        release(ip, k, prev);
 }
 
 int pcoll__ip_aux_drain(pcoll__ip_t *ip, int q, long long n)
 {
-    pcoll__ip_aux_t *x = &ip->aux[ip->slot[q]];
-    int rc = pcoll__ip_unstage(ip, slot_at(ip, ip->slot[q], x->head), ip->rlo[q], n);
-    x->head += n;
-    ip->auxn[q] -= n;
-    ip->rlo[q] += n;
-    ip->items_left -= n;
-    release_if_empty(ip, q);
+    int rc = PCOLL_SUCCESS;
+    while (n > 0 && rc == PCOLL_SUCCESS) {
+        int k = ip->slot[q];
+        pcoll__ip_aux_t *x = &ip->aux[k];
+        long long c = x->tail - x->head < n ? x->tail - x->head : n;
+        rc = pcoll__ip_unstage(ip, slot_at(ip, k, x->head), ip->rlo[q], c);
+        x->head += c;
+        ip->auxn[q] -= c;
+        ip->rlo[q] += c;
+        ip->items_left -= c;
+        n -= c;
+        if (x->head == x->tail && (x->next >= 0 || ip->gout[q] == 0 || !ip->gkind[q]))
+            release(ip, k, -1);
+    }
     return rc;
 }

@@ -13,15 +13,28 @@
  * free space at the bottom of R_q, up to the lowest item of smatch(R_q)) or
  * a free aux slot (3.5), it posts the receive of up to n items there and
  * sends q the one int n on the control communicator.  At most one grant per
- * peer is in flight, and none while items of q still wait in an aux slot
- * (q's items are placed in arrival order).  Direct room is taken when it
- * holds a whole transfer (min(items left, slot size)); else a free slot;
- * else whatever room there is, unless it is less than a third of a slot
- * and a data transfer of this rank is in flight: then it waits for that
- * transfer, after which it is offered again, larger (every message costs
- * its overheads at both ends; with many peers and little room most grants
- * were of a few hundred bytes).  The rank with nothing in flight grants
- * whatever it has, so the run still ends (inplace_run.c).
+ * peer is in flight; while items of q wait in slots, only another slot
+ * (q's items are placed in arrival order: a peer's slots form a chain,
+ * inplace_aux.c).  Direct room is taken when it holds a whole transfer
+ * (min(items left, slot size)); else a free slot; else whatever room there
+ * is, unless it is less than a third of a slot and a data transfer of this
+ * rank is in flight: then it waits for that transfer, after which it is
+ * offered again, larger (every message costs its overheads at both ends;
+ * with many peers and little room most grants were of a few hundred
+ * bytes).  The rank with nothing in flight grants whatever it has, so the
+ * run still ends (inplace_run.c).
+ *
+ * Which peer gets a slot.  Items in a slot wait there until R_q has room at
+ * its bottom, which opens only when this rank's unsent items lying there
+ * have left; a slot given to a peer whose R_q is blocked by items nobody has
+ * asked for yet stays full while others could have used it (measured at
+ * p = 16, 16 MiB per rank, 1% aux: all slots held 95% of the time, mostly
+ * full and waiting, and no data arriving 10-25% of the time).  So a step
+ * offers in rounds (inplace_run.c): first room that will not wait, direct
+ * room holding a whole transfer or a slot for a peer whose R_q's lowest
+ * unsent items are in flight now (pcoll__ip_opening), also a further slot
+ * to such a peer whose items already wait; then the rule above for the
+ * rest; then further slots to any peer.
  *
  * Response.  q answers a grant of n with one message: its next items to us,
  * up to n, from at most PCOLL__IP_SEND_PIECES subsets in message order:
@@ -60,20 +73,34 @@ static MPI_Request *req_of(pcoll__ip_t *ip, int q, int kind)
     return &ip->req[PCOLL__IP_NREQ * q + kind];
 }
 
+int pcoll__ip_expect_grant(pcoll__ip_t *ip, int q)
+{
+    int err = MPI_Irecv(&ip->gin[q], 1, MPI_INT, q, ip->tag, ip->ctl,
+                        req_of(ip, q, PCOLL__IP_GRANT_IN));
+    ip->nact++;
+    if (err != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: grant from rank %d (%d)", q, err);
+    return PCOLL_SUCCESS;
+}
+
 /* Items of q neither in place, nor in aux, nor granted. */
 static long long left_of(const pcoll__ip_t *ip, int q)
 {
     return ip->rend[q] - ip->rlo[q] - ip->auxn[q] - ip->gout[q];
 }
 
-/* How many items to grant q, and where (*kind 1: a slot, taken). */
-static long long grant_size(pcoll__ip_t *ip, int q, int *kind)
+/* How many items to grant q, and where (*kind 1: a slot, taken), in offer
+ * round `pass`. */
+static long long grant_size(pcoll__ip_t *ip, int q, int pass, int *kind)
 {
-    long long left = left_of(ip, q), room = pcoll__ip_free_end(ip, q) - ip->rlo[q];
-    long long whole = left < ip->cap ? left : ip->cap;
+    long long left = left_of(ip, q), whole = left < ip->cap ? left : ip->cap;
+    /* Behind items waiting in a slot only another slot keeps the order. */
+    long long room = ip->auxn[q] > 0 ? 0 : pcoll__ip_free_end(ip, q) - ip->rlo[q];
     *kind = 0;
     if (room >= whole || room >= left)
         return room < left ? room : left;
+    if ((pass & PCOLL__IP_SOON) && !pcoll__ip_opening(ip, q))
+        return 0; /* a slot now would wait long: first the peers it would not */
     if (pcoll__ip_aux_take(ip, q) >= 0) {
         *kind = 1;
         return whole;
@@ -83,19 +110,70 @@ static long long grant_size(pcoll__ip_t *ip, int q, int *kind)
     return room;
 }
 
-int pcoll__ip_grant(pcoll__ip_t *ip, int q)
+/* The items to this rank itself, without a message where it can: when the
+ * lowest unsent items of R_self are the next items to itself, they slide
+ * down to R_self's bottom whole (only free space lies between); else as
+ * many of the next items as the room at R_self's bottom holds are copied
+ * into it, from at most PCOLL__IP_SEND_PIECES subsets.  Then the index sets
+ * are updated as for items sent and received; *placed: the items placed.
+ * With no room (R_self's bottom holds later items to itself, or items to
+ * others), nothing: then a slot is granted by message as to any peer. */
+static int to_self(pcoll__ip_t *ip, long long *placed)
+{
+    int me = ip->rank, x = ip->scur[me], low = ip->rcur[me], k, rc = PCOLL_SUCCESS;
+    long long n = 0, room;
+    while (low >= 0 && ip->sub[low].len == 0)
+        low = ip->sub[low].rnext;
+    if (x >= 0 && x == low) {
+        n = ip->sub[x].len;
+        rc = pcoll__ip_move(ip, ip->sub[x].lo, ip->rlo[me], n);
+    } else {
+        room = pcoll__ip_free_end(ip, me) - ip->rlo[me];
+        for (k = 0; x >= 0 && n < room && k < PCOLL__IP_SEND_PIECES && rc == PCOLL_SUCCESS;
+             x = ip->sub[x].next, k++) {
+            long long c = room - n < ip->sub[x].len ? room - n : ip->sub[x].len;
+            rc = pcoll__ip_move(ip, ip->sub[x].lo, ip->rlo[me] + n, c);
+            n += c;
+        }
+    }
+    *placed = n;
+    if (n == 0 || rc != PCOLL_SUCCESS)
+        return rc;
+    ip->rlo[me] += n;
+    ip->items_left -= n;
+    ip->sfly[me] = n;
+    return pcoll__ip_sent(ip, me);
+}
+
+int pcoll__ip_place_self(pcoll__ip_t *ip, long long *placed)
+{
+    int me = ip->rank, err;
+    *placed = 0;
+    if (ip->gout[me] > 0 || ip->auxn[me] > 0 || ip->sfly[me] > 0 || left_of(ip, me) <= 0 ||
+        *req_of(ip, me, PCOLL__IP_GRANT_OUT) != MPI_REQUEST_NULL)
+        return PCOLL_SUCCESS;
+    if (ip->holes[me] && (err = pcoll__ip_join(ip, me)) != PCOLL_SUCCESS)
+        return err;
+    return to_self(ip, placed);
+}
+
+int pcoll__ip_grant(pcoll__ip_t *ip, int q, int pass)
 {
     long long n;
     int kind, err;
-    if (ip->gout[q] > 0 || ip->auxn[q] > 0 || left_of(ip, q) <= 0 ||
-        *req_of(ip, q, PCOLL__IP_GRANT_OUT) != MPI_REQUEST_NULL)
+    if (ip->gout[q] > 0 || (ip->auxn[q] > 0) != ((pass & PCOLL__IP_MORE) != 0) ||
+        left_of(ip, q) <= 0 || *req_of(ip, q, PCOLL__IP_GRANT_OUT) != MPI_REQUEST_NULL)
         return PCOLL_SUCCESS;
     if (ip->holes[q] && (err = pcoll__ip_join(ip, q)) != PCOLL_SUCCESS)
         return err;
-    n = grant_size(ip, q, &kind);
+    if (q == ip->rank && ip->sfly[q] > 0) /* its answer by message still leaving */
+        return PCOLL_SUCCESS;
+    n = grant_size(ip, q, pass, &kind);
     if (n <= 0)
         return PCOLL_SUCCESS;
     n = n < INT_MAX ? n : INT_MAX;
+    if (q == ip->rank && (err = pcoll__ip_expect_grant(ip, q)) != PCOLL_SUCCESS)
+        return err;
     ip->gout[q] = n;
     ip->gkind[q] = kind;
     ip->gval[q] = (int)n;

@@ -10,7 +10,8 @@
  * answered with q's next items (inplace_phase.c); items that arrived are accounted for;
  * items that left update the index sets (inplace_update.c), and a new grant
  * receive is posted while q still has items.  Then every peer that may send
- * and has room is offered a grant, peers in the order (s - rank) mod p for
+ * and has room is offered a grant, in four rounds (inplace_phase.c, "Which
+ * peer gets a slot"), each over the peers in the order (s - rank) mod p for
  * s = 0, 1, ...: each s pairs the ranks up, so two ranks that exchange
  * equal blocks (MPI_IN_PLACE) grant each other first, and the room one's
  * sending frees is the room the other needs.  A rank is done when it has
@@ -23,7 +24,9 @@
  * every item not yet in place, so no slot could hold anything (Siegel and
  * Siegel's argument, section 3.1, restricted to the usable free space R_j)
  * and every rank could grant into a free one.  (A small grant held back
- * waits only for a data transfer in flight, so not in such a state.)
+ * waits only for a data transfer in flight, so not in such a state; a slot
+ * held back in the first round is offered in the third of the same step;
+ * a slot is held only with a grant into it in flight or items in it.)
  *
  * Nothing is allocated here: every array was sized at init.
  */
@@ -58,34 +61,49 @@ static void reset(pcoll__ip_t *ip)
         ip->items_left += ip->srem[i] + ip->rend[i] - ip->rbeg[i];
     }
     for (i = 0; i < ip->nbuf; i++) {
-        ip->aux[i] = (pcoll__ip_aux_t){-1, 0, 0};
+        ip->aux[i] = (pcoll__ip_aux_t){-1, -1, 0, 0};
         ip->freeslot[i] = ip->nbuf - 1 - i;
     }
     ip->nfree = ip->nbuf;
+    ip->freed = 0;
     ip->grants = ip->moved = 0;
     ip->nact = ip->ndata = 0;
 }
 
-/* Wait for q's next grant while items to q are left. */
+/* Wait for q's next grant while items to q are left (from itself only when
+ * it grants itself a slot: inplace_phase.c). */
 static int expect_grant(pcoll__ip_t *ip, int q)
 {
-    int err;
-    if (ip->srem[q] == 0)
+    if (ip->srem[q] == 0 || q == ip->rank)
         return PCOLL_SUCCESS;
-    ip->nact++;
-    err = MPI_Irecv(&ip->gin[q], 1, MPI_INT, q, ip->tag, ip->ctl,
-                    &ip->req[PCOLL__IP_NREQ * q + PCOLL__IP_GRANT_IN]);
-    if (err != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: grant from rank %d (%d)", q, err);
-    return PCOLL_SUCCESS;
+    return pcoll__ip_expect_grant(ip, q);
 }
 
-/* Offer grants to every peer that may take one. */
+/* Place the items to itself that fit, then offer grants to every peer that
+ * may take one: first the room that will not wait (a whole transfer, or a
+ * slot that drains soon), then the rest; in each, first the peers with no
+ * items waiting in a slot.  Until nothing changes: a peer passed over must
+ * not find room that appeared later in the same offers (placing items to
+ * itself, a slot freed by a refill), for no completion may follow to offer
+ * it again while the ranks wait on each other's grants. */
 static int offer_grants(pcoll__ip_t *ip)
 {
-    int i, rc = PCOLL_SUCCESS;
-    for (i = 0; i < ip->p && rc == PCOLL_SUCCESS; i++)
-        rc = pcoll__ip_grant(ip, ip->order[i]);
+    static const int round[] = {PCOLL__IP_SOON, PCOLL__IP_SOON | PCOLL__IP_MORE, 0,
+                                PCOLL__IP_MORE};
+    int i, r, rc;
+    long long placed, freed;
+    do {
+        freed = ip->freed;
+        do /* the items to itself first: the room they free is offered below */
+            rc = pcoll__ip_place_self(ip, &placed);
+        while (rc == PCOLL_SUCCESS && placed > 0);
+        for (r = 0; r < 4 && rc == PCOLL_SUCCESS; r++) {
+            if ((round[r] & PCOLL__IP_MORE) && ip->nfree == 0)
+                continue; /* further slots only: none is free */
+            for (i = 0; i < ip->p && rc == PCOLL_SUCCESS; i++)
+                rc = pcoll__ip_grant(ip, ip->order[i], round[r]);
+        }
+    } while (rc == PCOLL_SUCCESS && ip->freed != freed);
     return rc;
 }
 

@@ -69,6 +69,14 @@ static int flying(const pcoll__ip_t *ip, const pcoll__ip_sub_t *s)
     return 0;
 }
 
+int pcoll__ip_opening(const pcoll__ip_t *ip, int j)
+{
+    int x = ip->rcur[j];
+    while (x >= 0 && ip->sub[x].len == 0)
+        x = ip->sub[x].rnext;
+    return x >= 0 && flying(ip, &ip->sub[x]);
+}
+
 /* R_j's subsets with items left into ip->scratch, lowest first (emptied
  * ones are dropped from the list and kept as spares); their number. */
 static int collect(pcoll__ip_t *ip, int j)
@@ -106,7 +114,7 @@ static int shift(pcoll__ip_t *ip, int j, int n)
     for (x = n - 1; x >= 0 && rc == PCOLL_SUCCESS; x--) {
         pcoll__ip_sub_t *s = &ip->sub[ip->scratch[x]];
         if (s->lo + s->len < top && !flying(ip, s)) {
-            rc = pcoll__ip_move_up(ip, s->lo, top - s->len, s->len);
+            rc = pcoll__ip_move(ip, s->lo, top - s->len, s->len);
             s->lo = top - s->len;
             ip->moved += s->len;
         }
@@ -179,7 +187,7 @@ static int fill(pcoll__ip_t *ip, int j, int *np, int *rc)
                 break;
             }
             c = below - done < hend - hole ? below - done : hend - hole;
-            *rc = pcoll__ip_move_up(ip, src + done, hole, c);
+            *rc = pcoll__ip_move(ip, src + done, hole, c);
             ip->moved += c;
             if (prev < 0) { /* the first piece keeps the subset */
                 s->lo = hole;
