@@ -221,8 +221,9 @@ int pcoll__ip_split(pcoll__ip_t *ip, const int *scounts, const int *sdispls, con
  * slots of *cap items of size bytes each. */
 int pcoll__ip_aux_config(int p, int size, const pcoll__opts_t *opts, const char *fn, int *nbuf,
                          long long *cap);
-/* Shrink the slots to what a run can use: no grant exceeds the largest
- * receive block, no more slots than peers that send anything. */
+/* Fit the slots to what a run can use: no more slots than peers that send
+ * anything (the fewer slots share the same memory), no grant larger than
+ * the largest receive block. */
 void pcoll__ip_aux_fit(int p, const int *rcounts, int *nbuf, long long *cap);
 /* A free slot for peer q, after the slots it holds (-1: none free). */
 int pcoll__ip_aux_take(pcoll__ip_t *ip, int q);

@@ -19,8 +19,9 @@
  * default a / PCOLL__IP_SLOT_BYTES slots, at least 2 (one transfer in
  * flight while another slot drains) and at most PCOLL__IP_MAX_SLOTS;
  * pcoll_aux_buffers = b sets min(b, p) slots of a/b bytes instead.  The
- * slots then shrink to what a run can use: none larger than the largest
- * receive block, no more than the peers that send anything.
+ * slots then fit what a run can use: no more than the peers that send
+ * anything (fewer slots are larger, the same memory in all), none larger
+ * than the largest receive block.
  *
  * Progress needs at least one item per slot (Siegel and Siegel's condition,
  * cited in section 3.1): a smaller a/b is PCOLL_ERR_ARG.
@@ -58,14 +59,16 @@ int pcoll__ip_aux_config(int p, int size, const pcoll__opts_t *opts, const char 
 
 void pcoll__ip_aux_fit(int p, const int *rcounts, int *nbuf, long long *cap)
 {
-    long long most = 0;
+    long long most = 0, items = (long long)*nbuf * *cap; /* the aux memory, in items */
     int senders = 0;
     for (int j = 0; j < p; j++) {
         most = rcounts[j] > most ? rcounts[j] : most;
         senders += rcounts[j] > 0;
     }
-    *cap = *cap < most ? *cap : most;
     *nbuf = *nbuf < senders ? *nbuf : senders;
+    if (*nbuf > 0) /* fewer slots: larger ones, the same memory */
+        *cap = items / *nbuf;
+    *cap = *cap < most ? *cap : most;
     if (*cap == 0 || *nbuf == 0)
         *cap = *nbuf = 0;
 }
