@@ -74,12 +74,16 @@ typedef struct pcoll__ip_aux {
     long long head, tail; /* items [head, tail) of the slot are held */
 } pcoll__ip_aux_t;
 
-/* The four requests of a peer q: req[PCOLL__IP_NREQ * q + kind]. */
+/* Receives of grants from any peer kept posted (inplace_run.c). */
+#define PCOLL__IP_LISTEN 64
+/* req[0 .. PCOLL__IP_LISTEN-1] receive grants from any peer; then the
+ * three requests of each peer q: req[PCOLL__IP_LISTEN + PCOLL__IP_NREQ * q
+ * + kind] (pcoll__ip_req).  MPI_Waitany takes the lowest completed index:
+ * grants first, their answers free room elsewhere. */
 enum {
     PCOLL__IP_GRANT_OUT, /* our grant to q (control) */
     PCOLL__IP_DATA_IN,   /* the items q sends on it */
-    PCOLL__IP_GRANT_IN,  /* q's grant to us (control) */
-    PCOLL__IP_DATA_OUT,  /* the items we send on it */
+    PCOLL__IP_DATA_OUT,  /* the items we send on a grant of q */
     PCOLL__IP_NREQ
 };
 
@@ -145,13 +149,23 @@ typedef struct pcoll__ip {
     long long *gout; /* items granted to peer j and not arrived (0: none) */
     int *slot;       /* peer j's oldest aux slot, or -1 */
     int *gkind;      /* the grant in flight goes to: 0 R_j, 1 the aux slot */
-    int *gval, *gin; /* grant messages: ours to j, j's to us */
+    int *gval;       /* our grant message to j */
+    int *gin;        /* j's grant to answer once our last items to j have left (0: none) */
+    int *gnext;      /* j's grant of the next run, come early (0: none; kept across runs) */
+    int gany[PCOLL__IP_LISTEN]; /* grant messages being received, from any peer */
+    int nlisten;                /* of them posted */
+    long long gwait;            /* grants still to come in this run (inplace_run.c) */
     pcoll__ip_aux_t *aux;
     int *freeslot, nfree; /* stack of free slots */
     long long freed;      /* slots released so far (inplace_run.c's offers) */
-    MPI_Request *req;     /* PCOLL__IP_NREQ per peer */
+    MPI_Request *req;     /* the grants from any peer, then PCOLL__IP_NREQ per peer */
     pcoll__ip_swap_t *swap; /* equal layouts: the fast path's plan (else NULL) */
 } pcoll__ip_t;
+
+static inline MPI_Request *pcoll__ip_req(pcoll__ip_t *ip, int q, int kind)
+{
+    return &ip->req[PCOLL__IP_LISTEN + PCOLL__IP_NREQ * q + kind];
+}
 
 /* ---- builders and the choice (inplace.c, inplace_cost.c) ---------------- */
 
@@ -251,9 +265,14 @@ int pcoll__ip_grant(pcoll__ip_t *ip, int q, int pass);
  * takes, without messages (*placed: how many; 0 when it may not now: items
  * to itself wait in a slot or move by message). */
 int pcoll__ip_place_self(pcoll__ip_t *ip, long long *placed);
-/* Post the receive of q's next grant (a grant to itself: just before it). */
-int pcoll__ip_expect_grant(pcoll__ip_t *ip, int q);
-/* q's grant arrived: send it the next items of its message. */
+/* One more grant will come (from a peer still sent to, or this rank
+ * granting itself): count it and keep receives of grants posted. */
+int pcoll__ip_expect_grant(pcoll__ip_t *ip);
+/* Keep min(grants still to come, PCOLL__IP_LISTEN) receives of grants
+ * from any peer posted. */
+int pcoll__ip_listen(pcoll__ip_t *ip);
+/* Answer q's grant gin[q]: send it the next items of its message (its
+ * last answer has left). */
 int pcoll__ip_respond(pcoll__ip_t *ip, int q);
 /* q's items of our grant arrived (n of them): account for them. */
 int pcoll__ip_received(pcoll__ip_t *ip, int q, long long n);

@@ -68,19 +68,25 @@ int pcoll__ip_irecv_sig(const pcoll__ip_t *ip, char *to, long long n, int q, MPI
     return MPI_Irecv(to, (int)n, ip->sig, q, ip->tag, ip->comm, r);
 }
 
-static MPI_Request *req_of(pcoll__ip_t *ip, int q, int kind)
+int pcoll__ip_listen(pcoll__ip_t *ip)
 {
-    return &ip->req[PCOLL__IP_NREQ * q + kind];
+    int k, err;
+    for (k = 0; k < PCOLL__IP_LISTEN && ip->nlisten < ip->gwait; k++) {
+        if (ip->req[k] != MPI_REQUEST_NULL)
+            continue;
+        err = MPI_Irecv(&ip->gany[k], 1, MPI_INT, MPI_ANY_SOURCE, ip->tag, ip->ctl, &ip->req[k]);
+        ip->nact++;
+        ip->nlisten++;
+        if (err != MPI_SUCCESS)
+            return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: receive of grants (%d)", err);
+    }
+    return PCOLL_SUCCESS;
 }
 
-int pcoll__ip_expect_grant(pcoll__ip_t *ip, int q)
+int pcoll__ip_expect_grant(pcoll__ip_t *ip)
 {
-    int err = MPI_Irecv(&ip->gin[q], 1, MPI_INT, q, ip->tag, ip->ctl,
-                        req_of(ip, q, PCOLL__IP_GRANT_IN));
-    ip->nact++;
-    if (err != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: grant from rank %d (%d)", q, err);
-    return PCOLL_SUCCESS;
+    ip->gwait++;
+    return pcoll__ip_listen(ip);
 }
 
 /* Items of q neither in place, nor in aux, nor granted. */
@@ -150,7 +156,7 @@ int pcoll__ip_place_self(pcoll__ip_t *ip, long long *placed)
     int me = ip->rank, err;
     *placed = 0;
     if (ip->gout[me] > 0 || ip->auxn[me] > 0 || ip->sfly[me] > 0 || left_of(ip, me) <= 0 ||
-        *req_of(ip, me, PCOLL__IP_GRANT_OUT) != MPI_REQUEST_NULL)
+        *pcoll__ip_req(ip, me, PCOLL__IP_GRANT_OUT) != MPI_REQUEST_NULL)
         return PCOLL_SUCCESS;
     if (ip->holes[me] && (err = pcoll__ip_join(ip, me)) != PCOLL_SUCCESS)
         return err;
@@ -162,7 +168,7 @@ int pcoll__ip_grant(pcoll__ip_t *ip, int q, int pass)
     long long n;
     int kind, err;
     if (ip->gout[q] > 0 || (ip->auxn[q] > 0) != ((pass & PCOLL__IP_MORE) != 0) ||
-        left_of(ip, q) <= 0 || *req_of(ip, q, PCOLL__IP_GRANT_OUT) != MPI_REQUEST_NULL)
+        left_of(ip, q) <= 0 || *pcoll__ip_req(ip, q, PCOLL__IP_GRANT_OUT) != MPI_REQUEST_NULL)
         return PCOLL_SUCCESS;
     if (ip->holes[q] && (err = pcoll__ip_join(ip, q)) != PCOLL_SUCCESS)
         return err;
@@ -172,7 +178,7 @@ int pcoll__ip_grant(pcoll__ip_t *ip, int q, int pass)
     if (n <= 0)
         return PCOLL_SUCCESS;
     n = n < INT_MAX ? n : INT_MAX;
-    if (q == ip->rank && (err = pcoll__ip_expect_grant(ip, q)) != PCOLL_SUCCESS)
+    if (q == ip->rank && (err = pcoll__ip_expect_grant(ip)) != PCOLL_SUCCESS)
         return err;
     ip->gout[q] = n;
     ip->gkind[q] = kind;
@@ -180,13 +186,13 @@ int pcoll__ip_grant(pcoll__ip_t *ip, int q, int pass)
     ip->grants++;
     if (kind)
         err = pcoll__ip_irecv_sig(ip, pcoll__ip_aux_slot(ip, q), n, q,
-                                  req_of(ip, q, PCOLL__IP_DATA_IN));
+                                  pcoll__ip_req(ip, q, PCOLL__IP_DATA_IN));
     else
         err = MPI_Irecv(ip->buf + ip->rlo[q] * ip->extent, (int)n, ip->type, q, ip->tag, ip->comm,
-                        req_of(ip, q, PCOLL__IP_DATA_IN));
+                        pcoll__ip_req(ip, q, PCOLL__IP_DATA_IN));
     if (err == MPI_SUCCESS)
         err = MPI_Isend(&ip->gval[q], 1, MPI_INT, q, ip->tag, ip->ctl,
-                        req_of(ip, q, PCOLL__IP_GRANT_OUT));
+                        pcoll__ip_req(ip, q, PCOLL__IP_GRANT_OUT));
     ip->nact += 2;
     ip->ndata++;
     if (err != MPI_SUCCESS)
@@ -225,13 +231,15 @@ int pcoll__ip_respond(pcoll__ip_t *ip, int q)
         lens[k++] = (int)c;
         n += c;
     }
+    ip->gin[q] = 0;
     ip->sfly[q] = n;
     ip->nact++;
     ip->ndata++;
-    err = send_pieces(ip, k, lo, lens, q, req_of(ip, q, PCOLL__IP_DATA_OUT));
+    err = send_pieces(ip, k, lo, lens, q, pcoll__ip_req(ip, q, PCOLL__IP_DATA_OUT));
     if (err != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: items to rank %d (%d)", q, err);
-    return PCOLL_SUCCESS;
+    /* q grants again while items to it are left (to itself: see grant) */
+    return q != ip->rank && ip->srem[q] > n ? pcoll__ip_expect_grant(ip) : PCOLL_SUCCESS;
 }
 
 int pcoll__ip_received(pcoll__ip_t *ip, int q, long long n)

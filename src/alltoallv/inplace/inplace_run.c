@@ -3,13 +3,13 @@
  * loop, the plan's start/test/wait/destroy operations.
  *
  * start resets the index sets to those computed at init, joins the free
- * space inside each receive set at its bottom (section 3.4), posts the receive
- * of a grant from every peer this rank sends to, and offers the first
- * grants.  test (and wait, which blocks in MPI_Waitany instead of polling;
+ * space inside each receive set at its bottom (section 3.4), counts a grant
+ * to come from every peer this rank sends to, and offers the first grants.
+ * test (and wait, which blocks in MPI_Waitany instead of polling;
  * inplace_wait.c) completes what has arrived and reacts: a grant from q is
- * answered with q's next items (inplace_phase.c); items that arrived are accounted for;
- * items that left update the index sets (inplace_update.c), and a new grant
- * receive is posted while q still has items.  Then every peer that may send
+ * answered with q's next items (inplace_phase.c), or once q's last items
+ * have left; items that arrived are accounted for; items that left update
+ * the index sets (inplace_update.c).  Then every peer that may send
  * and has room is offered a grant, in four rounds (inplace_phase.c, "Which
  * peer gets a slot"), each over the peers in the order (s - rank) mod p for
  * s = 0, 1, ...: each s pairs the ranks up, so two ranks that exchange
@@ -27,6 +27,20 @@
  * waits only for a data transfer in flight, so not in such a state; a slot
  * held back in the first round is offered in the third of the same step;
  * a slot is held only with a grant into it in flight or items in it.)
+ *
+ * Grants are received from any peer: PCOLL__IP_LISTEN receives with
+ * MPI_ANY_SOURCE stay posted while that many grants are still to come
+ * (gwait counts them: one from every peer with items left to send it, one
+ * for each grant to itself), not one receive per peer.  With p receives
+ * posted, every MPI_Waitany looked at all of them (in SMPI it registers
+ * and unregisters each: a simulation at p = 256 spent most of its time
+ * there) and every arriving message was matched against a queue of p.  A
+ * receive from any peer may take a grant of the next run from a peer that
+ * has finished this one; this_run() tells them apart and gnext keeps such
+ * a grant for the next start.  It may not take another operation's
+ * message: a plan that runs has a tag of its own (made by every rank
+ * together, persistent or for one call; a plan made with pcoll_no_comm,
+ * whose tag is shared, never runs: src/api/entry.c).
  *
  * Nothing is allocated here: every array was sized at init.
  */
@@ -57,6 +71,7 @@ static void reset(pcoll__ip_t *ip)
             ip->sub[ip->rorder[x]].rnext = x + 1 < rb ? ip->rorder[x + 1] : -1;
         ip->rlo[i] = ip->rbeg[i];
         ip->auxn[i] = ip->gout[i] = ip->sfly[i] = 0;
+        ip->gin[i] = 0;
         ip->slot[i] = -1;
         ip->items_left += ip->srem[i] + ip->rend[i] - ip->rbeg[i];
     }
@@ -68,15 +83,37 @@ static void reset(pcoll__ip_t *ip)
     ip->freed = 0;
     ip->grants = ip->moved = 0;
     ip->nact = ip->ndata = 0;
+    ip->gwait = 0;
+    ip->nlisten = 0;
 }
 
-/* Wait for q's next grant while items to q are left (from itself only when
- * it grants itself a slot: inplace_phase.c). */
-static int expect_grant(pcoll__ip_t *ip, int q)
+/* Whether a grant from q (not this rank) belongs to this run: one comes
+ * only while items to q are left to send and none of q's grants waits for
+ * an answer.  Else q has finished this run and started the next: the
+ * grant waits for it in gnext[q].  (q cannot be two runs ahead: while it
+ * grants us in run k + 1 it waits for our items of run k + 1.) */
+static int this_run(const pcoll__ip_t *ip, int q)
 {
-    if (ip->srem[q] == 0 || q == ip->rank)
-        return PCOLL_SUCCESS;
-    return pcoll__ip_expect_grant(ip, q);
+    return ip->srem[q] - ip->sfly[q] > 0 && ip->gin[q] == 0;
+}
+
+/* A grant (v) arrived from q: answered at once, or once our last items to
+ * q have left (their request and index sets are still busy). */
+static int granted(pcoll__ip_t *ip, int q, int v)
+{
+    int next = q != ip->rank && !this_run(ip, q), rc;
+    ip->nlisten--;
+    if (next)
+        ip->gnext[q] = v; /* not one this run waits for */
+    else
+        ip->gwait--;
+    rc = pcoll__ip_listen(ip);
+    if (rc != PCOLL_SUCCESS || next)
+        return rc;
+    ip->gin[q] = v;
+    if (*pcoll__ip_req(ip, q, PCOLL__IP_DATA_OUT) == MPI_REQUEST_NULL)
+        return pcoll__ip_respond(ip, q);
+    return PCOLL_SUCCESS;
 }
 
 /* Place the items to itself that fit, then offer grants to every peer that
@@ -110,19 +147,19 @@ static int offer_grants(pcoll__ip_t *ip)
 /* React to completed request number r. */
 static int complete(pcoll__ip_t *ip, int r, const MPI_Status *st)
 {
-    int q = r / PCOLL__IP_NREQ, n = 0;
+    int q = (r - PCOLL__IP_LISTEN) / PCOLL__IP_NREQ, n = 0;
     ip->nact--;
-    switch (r % PCOLL__IP_NREQ) {
+    if (r < PCOLL__IP_LISTEN)
+        return granted(ip, st->MPI_SOURCE, ip->gany[r]);
+    switch ((r - PCOLL__IP_LISTEN) % PCOLL__IP_NREQ) {
     case PCOLL__IP_DATA_IN:
         ip->ndata--;
         MPI_Get_count(st, ip->gkind[q] ? ip->sig : ip->type, &n);
         return pcoll__ip_received(ip, q, n);
-    case PCOLL__IP_GRANT_IN:
-        return pcoll__ip_respond(ip, q);
     case PCOLL__IP_DATA_OUT: {
         ip->ndata--;
         int rc = pcoll__ip_sent(ip, q);
-        return rc == PCOLL_SUCCESS ? expect_grant(ip, q) : rc;
+        return rc == PCOLL_SUCCESS && ip->gin[q] > 0 ? pcoll__ip_respond(ip, q) : rc;
     }
     default: /* our grant left: its request is free for the next */
         return PCOLL_SUCCESS;
@@ -133,7 +170,7 @@ static int complete(pcoll__ip_t *ip, int r, const MPI_Status *st)
  * every one that has completed), then the new grants. */
 static int step(pcoll__ip_t *ip, int block)
 {
-    int i, rc = PCOLL_SUCCESS, nr = PCOLL__IP_NREQ * ip->p;
+    int i, rc = PCOLL_SUCCESS, nr = PCOLL__IP_NREQ * ip->p + PCOLL__IP_LISTEN;
     MPI_Status st;
     do {
         rc = pcoll__ip_next(nr, ip->req, block, &i, &st);
@@ -154,8 +191,16 @@ static int start(pcoll_plan_t *plan)
     int q, rc;
     reset(ip);
     rc = pcoll__ip_settle(ip);
-    for (q = 0; q < ip->p && rc == PCOLL_SUCCESS; q++)
-        rc = expect_grant(ip, q);
+    for (q = 0; q < ip->p && rc == PCOLL_SUCCESS; q++) { /* a grant from every peer sent to */
+        if (ip->srem[q] == 0 || q == ip->rank)
+            continue;
+        if (ip->gnext[q] > 0) { /* it came during the last run */
+            ip->gin[q] = ip->gnext[q];
+            ip->gnext[q] = 0;
+            rc = pcoll__ip_respond(ip, q);
+        } else
+            rc = pcoll__ip_expect_grant(ip);
+    }
     return rc == PCOLL_SUCCESS ? offer_grants(ip) : rc;
 }
 

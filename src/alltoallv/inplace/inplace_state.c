@@ -3,12 +3,13 @@
  * through the counted allocator.
  *
  * Besides the user's buffer: at most 3p initial subsets and 3p +
- * PCOLL__IP_PIECES p current ones (32 bytes each, with two ints per subset), about 20 integers per peer, PCOLL__IP_NREQ requests
- * per peer, the aux slots (at most pcoll_aux_bytes, shrunk to what a run
- * can use), and for a non-contiguous type
- * a staging buffer of at most min(pcoll_aux_bytes, PCOLL__IP_STAGE_BYTES)
- * (or one item).  None of it depends on the message sizes.  The fast path
- * for equal layouts (inplace_swap.c) holds its own O(p) arrays instead of
+ * PCOLL__IP_PIECES p current ones (32 bytes each, with two ints per
+ * subset), about 20 integers per peer, PCOLL__IP_NREQ requests per peer and
+ * PCOLL__IP_LISTEN more, the aux slots (at most pcoll_aux_bytes, shrunk to what a run
+ * can use), and for a non-contiguous type a staging buffer of at most
+ * min(pcoll_aux_bytes, PCOLL__IP_STAGE_BYTES) (or one item).  None of it
+ * depends on the message sizes.  The fast path for equal layouts
+ * (inplace_swap.c) holds its own O(p) arrays instead of
  * the subsets and the same aux and staging buffers.
  */
 #include "alltoallv/inplace/inplace.h"
@@ -18,7 +19,7 @@
 /* The O(p) arrays; 0 or PCOLL_ERR_NOMEM. */
 static int alloc_arrays(pcoll__ip_t *ip)
 {
-    size_t p = (size_t)ip->p, nsub = 3 * p, nreq = PCOLL__IP_NREQ * p;
+    size_t p = (size_t)ip->p, nsub = 3 * p, nreq = PCOLL__IP_NREQ * p + PCOLL__IP_LISTEN;
     ip->npool = (int)(nsub + PCOLL__IP_PIECES * p);
     ip->sub0 = pcoll__calloc(nsub, sizeof *ip->sub0);
     ip->sub = pcoll__calloc((size_t)ip->npool, sizeof *ip->sub);
@@ -42,13 +43,15 @@ static int alloc_arrays(pcoll__ip_t *ip)
     ip->gkind = pcoll__calloc(p, sizeof *ip->gkind);
     ip->gval = pcoll__calloc(p, sizeof *ip->gval);
     ip->gin = pcoll__calloc(p, sizeof *ip->gin);
+    ip->gnext = pcoll__calloc(p, sizeof *ip->gnext);
     ip->req = pcoll__calloc(nreq, sizeof *ip->req);
     ip->aux = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->aux);
     ip->freeslot = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->freeslot);
-    if (!ip->sub0 || !ip->sub || !ip->spare || !ip->scratch || !ip->rorder || !ip->sfirst || !ip->rfirst || !ip->rbeg ||
-        !ip->rend || !ip->order || !ip->scur || !ip->srem || !ip->sfly || !ip->rcur || !ip->rlo ||
-        !ip->holes || !ip->auxn || !ip->gout || !ip->slot || !ip->gkind || !ip->gval || !ip->gin ||
-        !ip->req || !ip->aux || !ip->freeslot)
+    if (!ip->sub0 || !ip->sub || !ip->spare || !ip->scratch || !ip->rorder || !ip->sfirst ||
+        !ip->rfirst || !ip->rbeg || !ip->rend || !ip->order || !ip->scur || !ip->srem ||
+        !ip->sfly || !ip->rcur || !ip->rlo || !ip->holes || !ip->auxn || !ip->gout || !ip->slot ||
+        !ip->gkind || !ip->gval || !ip->gin || !ip->gnext || !ip->req || !ip->aux ||
+        !ip->freeslot)
         return PCOLL_ERR_NOMEM;
     for (size_t i = 0; i < nreq; i++)
         ip->req[i] = MPI_REQUEST_NULL;
@@ -96,12 +99,11 @@ void pcoll__ip_free(pcoll__ip_t *ip)
     if (!ip)
         return;
     free_swap(ip->swap);
-    void *all[] = {ip->sub0,  ip->sub,   ip->spare,  ip->scratch, ip->rorder, ip->sfirst,
-                   ip->rfirst, ip->rbeg, ip->rend,   ip->order,  ip->scur,   ip->srem,
-                   ip->sfly,  ip->rcur,
-                   ip->rlo,   ip->holes, ip->auxn,   ip->gout,   ip->slot,   ip->gkind,
-                   ip->gval,  ip->gin,   ip->req,    ip->aux,    ip->freeslot,
-                   ip->auxmem, ip->stage, ip};
+    void *all[] = {ip->sub0,  ip->sub,    ip->spare, ip->scratch, ip->rorder, ip->sfirst,
+                   ip->rfirst, ip->rbeg,  ip->rend,  ip->order,   ip->scur,   ip->srem,
+                   ip->sfly,  ip->rcur,   ip->rlo,   ip->holes,   ip->auxn,   ip->gout,
+                   ip->slot,  ip->gkind,  ip->gval,  ip->gin,     ip->gnext,  ip->req,
+                   ip->aux,   ip->freeslot, ip->auxmem, ip->stage, ip};
     for (i = 0; i < sizeof all / sizeof *all; i++)
         pcoll__free(all[i]);
 }
