@@ -78,8 +78,8 @@ typedef struct pcoll__ip_aux {
 #define PCOLL__IP_LISTEN 64
 /* req[0 .. PCOLL__IP_LISTEN-1] receive grants from any peer; then the
  * three requests of each peer q: req[PCOLL__IP_LISTEN + PCOLL__IP_NREQ * q
- * + kind] (pcoll__ip_req).  MPI_Waitany takes the lowest completed index:
- * grants first, their answers free room elsewhere. */
+ * + kind] (pcoll__ip_req, inplace_state.c).  MPI_Waitany takes the
+ * lowest completed index: grants first, their answers free room elsewhere. */
 enum {
     PCOLL__IP_GRANT_OUT, /* our grant to q (control) */
     PCOLL__IP_DATA_IN,   /* the items q sends on it */
@@ -161,11 +161,6 @@ typedef struct pcoll__ip {
     MPI_Request *req;     /* the grants from any peer, then PCOLL__IP_NREQ per peer */
     pcoll__ip_swap_t *swap; /* equal layouts: the fast path's plan (else NULL) */
 } pcoll__ip_t;
-
-static inline MPI_Request *pcoll__ip_req(pcoll__ip_t *ip, int q, int kind)
-{
-    return &ip->req[PCOLL__IP_LISTEN + PCOLL__IP_NREQ * q + kind];
-}
 
 /* ---- builders and the choice (inplace.c, inplace_cost.c) ---------------- */
 
@@ -321,6 +316,8 @@ int pcoll__ip_alloc(pcoll__ip_t *ip);
 /* The aux memory (auxbytes) and, for a non-contiguous type, the staging
  * buffer of ip->stage_items items. */
 int pcoll__ip_alloc_buffers(pcoll__ip_t *ip, long long auxbytes);
+/* Request `kind` of peer q (after the PCOLL__IP_LISTEN receives of grants). */
+MPI_Request *pcoll__ip_req(pcoll__ip_t *ip, int q, int kind);
 /* Free ip and everything it holds; NULL and half-built states accepted. */
 void pcoll__ip_free(pcoll__ip_t *ip);
 

@@ -83,6 +83,11 @@ int pcoll__ip_alloc_buffers(pcoll__ip_t *ip, long long auxbytes)
     return PCOLL_SUCCESS;
 }
 
+MPI_Request *pcoll__ip_req(pcoll__ip_t *ip, int q, int kind)
+{
+    return &ip->req[PCOLL__IP_LISTEN + PCOLL__IP_NREQ * q + kind];
+}
+
 /* The fast path's plan (inplace_swap.c). */
 static void free_swap(pcoll__ip_swap_t *sw)
 {
