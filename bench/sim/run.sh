@@ -28,6 +28,11 @@
 #                            (all P simulated ranks live in this one process;
 #                            P * size for alltoallv_inplace, whose sizes are
 #                            a rank's whole buffer)
+#   SIM_FOLD=0               1 (alltoallv_inplace only): PCOLL_BENCH_FOLD=1,
+#                            the native rows' buffers SMPI_SHARED_MALLOC'd
+#                            (one memory under every rank; their output is
+#                            not checked), so a rank holds its in-place
+#                            buffer only; SIM_MEM_FACTOR then defaults to 1.5
 #   SIM_MEM_FACTOR=10        bytes held per byte of one rank's send buffer:
 #                            send, receive and reference buffers, plan
 #                            scratch, SMPI's packed copies of derived-type
@@ -86,7 +91,8 @@ SIM_MODE=${SIM_MODE:-persistent}
 SIM_PLATFORMS=${SIM_PLATFORMS:-"fat-ib multicore-ib"}
 SIM_SIZES=${SIM_SIZES:-"8 256 4096 40000"}
 SIM_MEM_GB=${SIM_MEM_GB:-8}
-SIM_MEM_FACTOR=${SIM_MEM_FACTOR:-10}
+SIM_FOLD=${SIM_FOLD:-0}
+SIM_MEM_FACTOR=${SIM_MEM_FACTOR:-$([ "$SIM_FOLD" = 1 ] && echo 1.5 || echo 10)}
 SIM_WORK=${SIM_WORK:-3e9}
 SIM_REPS=${SIM_REPS:-2}
 SIM_WARMUP=${SIM_WARMUP:-0}
@@ -112,6 +118,10 @@ SIM_OUT=${SIM_OUT:-$ROOT/build/sim/results/$SIM_COLL}
 SIM_PYTHON=${SIM_PYTHON:-python3}
 
 die() { echo "bench/sim/run.sh: $*" >&2; exit 1; }
+if [ "$SIM_FOLD" = 1 ]; then
+    [ "$SIM_COLL" = alltoallv_inplace ] || die "SIM_FOLD=1: only SIM_COLL=alltoallv_inplace folds its buffers"
+    export PCOLL_BENCH_FOLD=1
+fi
 command -v smpirun >/dev/null || die "smpirun not found (Debian/Ubuntu: apt-get install libsimgrid-dev)"
 [ -x "$SIM_BIN" ] || die "$SIM_BIN not built (make sim builds it)"
 mkdir -p "$SIM_OUT"
