@@ -389,8 +389,10 @@ enum { AUX_DEFAULT = 0, AUX_ALL = -1, AUX_RANK = -2 };
 
 /* Cases whose layouts are equal on every rank (the engine's grant-free
  * swap: uniform, symmetric with empty blocks, derived types, aux of one
- * item up to more than all data), and cases equal on all ranks but one
- * (the grant engine everywhere).  Each runs one plan three times. */
+ * item up to more than all data), cases equal on all ranks but one (the
+ * grant engine everywhere), and two of the grant engine with blocks of
+ * more than PCOLL__IP_GRANT_BYTES (64 KiB: a grant into direct room takes
+ * at most that).  Each runs one plan three times. */
 static void fast_cases(unsigned long long seed, const pt_layout *lays)
 {
     static const struct {
@@ -405,6 +407,8 @@ static void fast_cases(unsigned long long seed, const pt_layout *lays)
         {P_SYMZERO, L_SAME, 1, 60, 2},            {P_EMPTY, L_SAME, 0, 4, 1},
         {P_SYMZERO, L_SAME_BUT_ONE, 0, 20, 5},    {P_SYMZERO, L_SAME_BUT_ONE, 3, 20, AUX_ALL},
         {P_UNIFORM, L_SAME_BUT_ONE, 2, 9, 1},
+        /* blocks beyond 64 KiB: grants into direct room capped */
+        {P_RANDOM, L_PERMUTED, 0, 40000, 20000},  {P_SKEWED, L_SHIFTED, 1, 1500, 9000},
     };
     MPI_Comm comm = MPI_COMM_WORLD;
     tcase t;

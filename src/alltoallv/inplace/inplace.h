@@ -37,6 +37,12 @@
  * slots, at least 2 and at most PCOLL__IP_MAX_SLOTS (inplace_aux.c). */
 #define PCOLL__IP_SLOT_BYTES (32 * 1024)
 #define PCOLL__IP_MAX_SLOTS 16
+/* A grant into direct room takes at most this many bytes (or one slot, if
+ * larger): the room granted stays held until the whole answer has arrived,
+ * and the sender's room opens only when its whole send has left, so
+ * smaller transfers let room flow on through chains of ranks sooner
+ * (inplace_phase.c; docs/benchmarking.md). */
+#define PCOLL__IP_GRANT_BYTES (64 * 1024)
 /* A grant into direct room smaller than slot size / this waits while a
  * data transfer of the rank is in flight (inplace_phase.c). */
 #define PCOLL__IP_SMALL_GRANT 3
@@ -44,7 +50,7 @@
  * subsets (inplace_update.c: the free space of a receive set is made by
  * moving its lowest items into its holes; when no piece is left, by
  * shifting the subsets up instead). */
-#define PCOLL__IP_PIECES 4
+#define PCOLL__IP_PIECES 8
 /* Subsets one answer to a grant may take (inplace_phase.c). */
 #define PCOLL__IP_SEND_PIECES 16
 /* Items of a non-contiguous type are moved through a staging buffer of at

@@ -16,8 +16,8 @@
  * peer is in flight; while items of q wait in slots, only another slot
  * (q's items are placed in arrival order: a peer's slots form a chain,
  * inplace_aux.c).  Direct room is taken when it holds a whole transfer
- * (min(items left, slot size)); else a free slot; else whatever room there
- * is, unless it is less than a third of a slot and a data transfer of this
+ * (min(items left, slot size)), at most PCOLL__IP_GRANT_BYTES (or a slot)
+ * per grant; else a free slot; else whatever room there is, unless it is less than a third of a slot and a data transfer of this
  * rank is in flight: then it waits for that transfer, after which it is
  * offered again, larger (every message costs its overheads at both ends;
  * with many peers and little room most grants were of a few hundred
@@ -102,9 +102,13 @@ static long long grant_size(pcoll__ip_t *ip, int q, int pass, int *kind)
     long long left = left_of(ip, q), whole = left < ip->cap ? left : ip->cap;
     /* Behind items waiting in a slot only another slot keeps the order. */
     long long room = ip->auxn[q] > 0 ? 0 : pcoll__ip_free_end(ip, q) - ip->rlo[q];
+    long long most = PCOLL__IP_GRANT_BYTES / ip->size > ip->cap ? PCOLL__IP_GRANT_BYTES / ip->size
+                                                                : ip->cap;
     *kind = 0;
-    if (room >= whole || room >= left)
-        return room < left ? room : left;
+    if (room >= whole || room >= left) {
+        room = room < left ? room : left;
+        return room < most ? room : most;
+    }
     if ((pass & PCOLL__IP_SOON) && !pcoll__ip_opening(ip, q))
         return 0; /* a slot now would wait long: first the peers it would not */
     if (pcoll__ip_aux_take(ip, q) >= 0) {
