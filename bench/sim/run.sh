@@ -119,7 +119,8 @@ SIM_PYTHON=${SIM_PYTHON:-python3}
 
 die() { echo "bench/sim/run.sh: $*" >&2; exit 1; }
 if [ "$SIM_FOLD" = 1 ]; then
-    [ "$SIM_COLL" = alltoallv_inplace ] || die "SIM_FOLD=1: only SIM_COLL=alltoallv_inplace folds its buffers"
+    [ "$SIM_COLL" = alltoallv_inplace ] ||
+        die "SIM_FOLD=1: only SIM_COLL=alltoallv_inplace folds its buffers"
     export PCOLL_BENCH_FOLD=1
 fi
 command -v smpirun >/dev/null || die "smpirun not found (Debian/Ubuntu: apt-get install libsimgrid-dev)"

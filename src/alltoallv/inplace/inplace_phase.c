@@ -17,8 +17,9 @@
  * (q's items are placed in arrival order: a peer's slots form a chain,
  * inplace_aux.c).  Direct room is taken when it holds a whole transfer
  * (min(items left, slot size)), at most PCOLL__IP_GRANT_BYTES (or a slot)
- * per grant; else a free slot; else whatever room there is, unless it is less than a third of a slot and a data transfer of this
- * rank is in flight: then it waits for that transfer, after which it is
+ * per grant; else a free slot; else whatever room there is, unless it is
+ * less than a third of a slot and a data transfer of this rank is in
+ * flight: then it waits for that transfer, after which it is
  * offered again, larger (every message costs its overheads at both ends;
  * with many peers and little room most grants were of a few hundred
  * bytes).  The rank with nothing in flight grants whatever it has, so the
