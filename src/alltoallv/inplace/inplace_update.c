@@ -97,8 +97,8 @@ static int collect(pcoll__ip_t *ip, int j)
  * fill leaves pieces side by side once the subsets between them have gone,
  * and the shift packs them together: without merging, the pieces of a
  * receive set that many messages cross ran out, and every later join of it
- * shifted the whole set (p = 16, power-law counts: moves of 47 times the
- * buffer). */
+ * shifted the whole set (p = 16, power-law counts, 16 MiB: one rank moved
+ * 18 times its buffer; now at most 1.6 times, docs/benchmarking.md). */
 static int merge(pcoll__ip_t *ip, int n)
 {
     int a, m = 0;
