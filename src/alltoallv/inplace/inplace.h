@@ -43,9 +43,15 @@
  * smaller transfers let room flow on through chains of ranks sooner
  * (inplace_phase.c; docs/benchmarking.md). */
 #define PCOLL__IP_GRANT_BYTES (64 * 1024)
-/* A grant into direct room smaller than slot size / this waits while a
- * data transfer of the rank is in flight (inplace_phase.c). */
+/* A grant into direct room smaller than slot size / PCOLL__IP_SMALL_GRANT,
+ * or than PCOLL__IP_SMALL_BYTES if that is less, waits while a data
+ * transfer of the rank is in flight (inplace_phase.c).  With slots of 42 KiB
+ * (1% aux at 8 MiB per rank) a third of a slot held back most of the direct
+ * room where many peers share it (p = 128: room at the bottoms of up to 127
+ * receive sets); 4 KiB measured best of 2, 4, 8 and 14 KiB there and no
+ * worse elsewhere (docs/benchmarking.md). */
 #define PCOLL__IP_SMALL_GRANT 3
+#define PCOLL__IP_SMALL_BYTES 4096
 /* Pieces per peer a run may split subsets into, beyond the initial 3p
  * subsets (inplace_update.c: the free space of a receive set is made by
  * moving its lowest items into its holes; when no piece is left, by

@@ -18,8 +18,9 @@
  * inplace_aux.c).  Direct room is taken when it holds a whole transfer
  * (min(items left, slot size)), at most PCOLL__IP_GRANT_BYTES (or a slot)
  * per grant; else a free slot; else whatever room there is, unless it is
- * less than a third of a slot and a data transfer of this rank is in
- * flight: then it waits for that transfer, after which it is
+ * less than a third of a slot or 4 KiB (PCOLL__IP_SMALL_BYTES) and a data
+ * transfer of this rank is in flight: then it waits for that transfer,
+ * after which it is
  * offered again, larger (every message costs its overheads at both ends;
  * with many peers and little room most grants were of a few hundred
  * bytes).  The rank with nothing in flight grants whatever it has, so the
@@ -96,6 +97,13 @@ static long long left_of(const pcoll__ip_t *ip, int q)
     return ip->rend[q] - ip->rlo[q] - ip->auxn[q] - ip->gout[q];
 }
 
+/* Room (items) under which a grant waits while a transfer is in flight. */
+static long long small_grant(const pcoll__ip_t *ip)
+{
+    long long slot = ip->cap / PCOLL__IP_SMALL_GRANT, most = PCOLL__IP_SMALL_BYTES / ip->size;
+    return slot < most ? slot : most;
+}
+
 /* How many items to grant q, and where (*kind 1: a slot, taken), in offer
  * round `pass`. */
 static long long grant_size(pcoll__ip_t *ip, int q, int pass, int *kind)
@@ -116,7 +124,7 @@ static long long grant_size(pcoll__ip_t *ip, int q, int pass, int *kind)
         *kind = 1;
         return whole;
     }
-    if (room < ip->cap / PCOLL__IP_SMALL_GRANT && ip->ndata > 0)
+    if (room < small_grant(ip) && ip->ndata > 0)
         return 0; /* small: wait for more room, a completion will come */
     return room;
 }
