@@ -69,6 +69,7 @@ typedef struct pcoll__node_shm {
     char *seg;            /* the segment (after the counter), zero-filled */
     size_t bytes;         /* of the segment */
     long long arrivals;   /* this rank's arrivals so far */
+    long long runs;       /* runs begun (pcoll__node_run_begin) */
     MPI_Request req;      /* the MPI barrier in flight */
 } pcoll__node_shm_t;
 
@@ -91,5 +92,28 @@ void pcoll__node_shm_drop(pcoll__node_shm_t *shm);
 pcoll__poll_t pcoll__node_barrier(pcoll__node_shm_t *shm);
 pcoll__poll_t pcoll__node_barrier_arrive(pcoll__node_shm_t *shm);
 pcoll__poll_t pcoll__node_barrier_wait(pcoll__node_shm_t *shm);
+
+/* Flags: counters in the segment (at seg + off, a cache line each, zero at
+ * first) that only grow, for hand-offs between two ranks of the node
+ * without a barrier (reduce_scatter node_ring).  A flag's value in the
+ * current run is at plus per_run for every earlier run of the plan: the
+ * shm's runs counts them.  pcoll__node_flag's poll ops: RUN_BEGIN advances
+ * runs (first in a schedule; only flag->shm is read, and kept), SET stores
+ * the flag's value (release, after MPI_Win_sync), WAIT polls until the
+ * counter has reached it (acquire, then MPI_Win_sync).  For SET and WAIT
+ * the structure must live as long as the plan (pcoll__plan_alloc). */
+typedef struct pcoll__node_flag {
+    pcoll__node_shm_t *shm;
+    size_t off;
+    long long per_run, at;
+} pcoll__node_flag_t;
+
+typedef enum pcoll__node_flag_op {
+    PCOLL__FLAG_RUN_BEGIN,
+    PCOLL__FLAG_SET,
+    PCOLL__FLAG_WAIT
+} pcoll__node_flag_op_t;
+
+pcoll__poll_t pcoll__node_flag(pcoll__node_flag_t *flag, pcoll__node_flag_op_t op);
 
 #endif

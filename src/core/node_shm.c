@@ -218,3 +218,50 @@ pcoll__poll_t pcoll__node_barrier_wait(pcoll__node_shm_t *shm)
 {
     return (pcoll__poll_t){stay, reached, shm};
 }
+
+/* ---- flags ------------------------------------------------------------------ */
+
+static void begin_run(void *arg)
+{
+    ((pcoll__node_shm_t *)arg)->runs++;
+}
+
+static atomic_llong *flag_counter(const pcoll__node_flag_t *f)
+{
+    return (atomic_llong *)(void *)(f->shm->seg + f->off);
+}
+
+static long long flag_value(const pcoll__node_flag_t *f)
+{
+    return (f->shm->runs - 1) * f->per_run + f->at;
+}
+
+static void flag_store(void *arg)
+{
+    pcoll__node_flag_t *f = arg;
+    sync_segment(f->shm);
+    atomic_store_explicit(flag_counter(f), flag_value(f), memory_order_release);
+}
+
+static int flag_reached(void *arg)
+{
+    pcoll__node_flag_t *f = arg;
+    if (atomic_load_explicit(flag_counter(f), memory_order_acquire) < flag_value(f)) {
+        spin();
+        return 0;
+    }
+    sync_segment(f->shm);
+    return 1;
+}
+
+pcoll__poll_t pcoll__node_flag(pcoll__node_flag_t *flag, pcoll__node_flag_op_t op)
+{
+    switch (op) {
+    case PCOLL__FLAG_RUN_BEGIN:
+        return (pcoll__poll_t){begin_run, at_once, flag->shm};
+    case PCOLL__FLAG_SET:
+        return (pcoll__poll_t){flag_store, at_once, flag};
+    default:
+        return (pcoll__poll_t){stay, flag_reached, flag};
+    }
+}

@@ -283,6 +283,12 @@ double pcoll__cost_rs_ring(const pcoll__cost_t *c, int p, double n, int prepost)
            (prepost ? c->alpha : 0.0);
 }
 
+double pcoll__cost_rs_node_ring(const pcoll__cost_t *c, int p, double n, double chunk)
+{
+    double b = n / p, chunks = b > chunk ? (double)(long long)((b + chunk - 1) / chunk) : 1.0;
+    return chunks * p * PCOLL__COST_NODE_FLAG * c->alpha + (p + 1) * b * c->gamma;
+}
+
 double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)
 {
     int l = log2_ceil(p), pof2 = 1 << (l - (p > 1 && (1 << l) != p ? 1 : 0));

@@ -38,8 +38,25 @@ int pcoll__reduce_scatter_recursive_halving(pcoll_plan_t *plan, const void *args
 int pcoll__reduce_scatter_pairwise(pcoll_plan_t *plan, const void *args);
 /* Träff's circulant reduce-scatter (commutative ops; others: recursive_halving). */
 int pcoll__reduce_scatter_circulant(pcoll_plan_t *plan, const void *args);
+/* One node: reductions into shared accumulators, a ring of flags, no
+ * messages (commutative ops; else, or off one node: circulant). */
+int pcoll__reduce_scatter_node_ring(pcoll_plan_t *plan, const void *args);
 /* The MPI's own MPI_Reduce_scatter(_block) (core/native.h). */
 int pcoll__reduce_scatter_native(pcoll_plan_t *plan, const void *args);
+
+/* node_ring's accumulators: about PCOLL__NR_SEGMENT_BYTES per node, a
+ * block's chunk that / p, between PCOLL__NR_CHUNK_MIN and _MAX bytes (the
+ * cost model counts its chunks the same way). */
+#define PCOLL__NR_SEGMENT_BYTES (4LL << 20)
+#define PCOLL__NR_CHUNK_MIN (4LL << 10)
+#define PCOLL__NR_CHUNK_MAX (256LL << 10)
+
+static inline long long pcoll__rs_node_ring_chunk(int p)
+{
+    long long want = PCOLL__NR_SEGMENT_BYTES / (p > 0 ? p : 1);
+    return want < PCOLL__NR_CHUNK_MIN ? PCOLL__NR_CHUNK_MIN
+                                      : want > PCOLL__NR_CHUNK_MAX ? PCOLL__NR_CHUNK_MAX : want;
+}
 
 /* Address of element e of a vector laid out like the input. */
 static inline void *pcoll__rs_at(const void *base, const pcoll__rs_args_t *a, long long e)

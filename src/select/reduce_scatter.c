@@ -20,6 +20,7 @@ enum {
     ALGO_RECURSIVE_HALVING,
     ALGO_PAIRWISE,
     ALGO_CIRCULANT,
+    ALGO_NODE_RING,
     ALGO_NATIVE,
     ALGO_GPU_STAGED,
     ALGO_GPU_IPC,
@@ -43,6 +44,11 @@ static const pcoll__algo_t algos[] = {
                         "ceil(log2 p) rounds on a circulant graph, p-1 blocks per rank, any p "
                         "(commutative ops; others run recursive_halving)",
                         pcoll__reduce_scatter_circulant, 0},
+    [ALGO_NODE_RING] = {"node_ring",
+                        "one node: each rank adds its contributions into the others' "
+                        "accumulators in shared memory, p-1 steps handed on by flags, no "
+                        "messages (commutative ops; else, or on several nodes: circulant)",
+                        pcoll__reduce_scatter_node_ring, PCOLL__ALGO_COLLECTIVE},
     [ALGO_NATIVE] = {"native",
                      "the MPI's own MPI_Reduce_scatter(_block): auto's choice where no pcoll "
                      "algorithm is expected to be faster",
@@ -133,6 +139,11 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
     /* Non-commutative ops: circulant builds recursive_halving. */
     radix = a->opts.radix >= 2 ? a->opts.radix : pcoll__cost_rs_circulant_radix(&c, p, n);
     t[ALGO_CIRCULANT] = a->commutative ? pcoll__cost_rs_circulant(&c, p, n, radix) : HUGE_VAL;
+    /* node_ring: planned together (a shared window), every rank on one node. */
+    t[ALGO_NODE_RING] = a->commutative && s->together && s->rpn >= p && p > 1
+                            ? pcoll__cost_rs_node_ring(&c, p, n,
+                                                       (double)pcoll__rs_node_ring_chunk(p))
+                            : HUGE_VAL;
     /* ring_prepost posts each block as one message: int counts only. */
     for (i = 0; i < p; i++)
         if (a->counts[i] > INT_MAX)

@@ -543,10 +543,20 @@ static void run_inplace(const setup *u)
 static void check_plan_algorithm(const setup *u, const pcoll_plan_t *plan)
 {
     const char *got = pcoll_plan_algorithm(plan);
-    if (strcmp(u->alg, "circulant") == 0 && !ops[u->o].commutative) {
-        /* circulant needs commutativity: it builds recursive_halving and says so. */
+    const char *shm = getenv("PCOLL_HIER_SHM");
+    if (strcmp(u->alg, "node_ring") == 0 && shm && strcmp(shm, "0") == 0 && u->np > 1 &&
+        u->total > 0 && ops[u->o].commutative) {
+        /* No shared window: circulant on every rank, and the plan says so. */
+        PT_CHECK(strcmp(got, "circulant") == 0,
+                 "node_ring without a shared window runs \"%s\", not circulant", got);
+        return;
+    }
+    if ((strcmp(u->alg, "circulant") == 0 || strcmp(u->alg, "node_ring") == 0) &&
+        !ops[u->o].commutative) {
+        /* circulant and node_ring need commutativity: they build
+         * recursive_halving and say so. */
         PT_CHECK(strcmp(got, "recursive_halving") == 0,
-                 "circulant with a non-commutative op runs \"%s\", not recursive_halving", got);
+                 "%s with a non-commutative op runs \"%s\", not recursive_halving", u->alg, got);
         return;
     }
     if (strcmp(u->alg, "auto") != 0) {
