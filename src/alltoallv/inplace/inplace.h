@@ -41,8 +41,11 @@
  * larger): the room granted stays held until the whole answer has arrived,
  * and the sender's room opens only when its whole send has left, so
  * smaller transfers let room flow on through chains of ranks sooner
- * (inplace_phase.c; docs/benchmarking.md). */
-#define PCOLL__IP_GRANT_BYTES (64 * 1024)
+ * (inplace_phase.c).  Each grant costs a round trip and the engine's work
+ * on a real node: at np 16 on 16 cores a cap of 64 KiB took 1.2x the time
+ * of 256 KiB at 16 and 64 MiB per rank, which the simulation (no CPU
+ * charged) puts 0-6% the other way (docs/benchmarking.md). */
+#define PCOLL__IP_GRANT_BYTES (256 * 1024)
 /* A grant into direct room smaller than slot size / PCOLL__IP_SMALL_GRANT,
  * or than PCOLL__IP_SMALL_BYTES if that is less, waits while a data
  * transfer of the rank is in flight (inplace_phase.c).  With slots of 42 KiB
