@@ -54,6 +54,29 @@ static void sync_segment(const pcoll__node_shm_t *s)
 }
 #endif
 
+/* ThreadSanitizer builds: the MPI may hand a window's memory, freed by one
+ * thread's plan, to another thread's new window (MPICH maps the same
+ * address again), ordered by locks inside the MPI that TSan is told not to
+ * look at (tests/tsan.supp).  Releasing the address when the window is
+ * freed and acquiring it when one is mapped there shows TSan that order.
+ * Nothing in other builds. */
+#if defined(__SANITIZE_THREAD__)
+#define PCOLL__TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PCOLL__TSAN 1
+#endif
+#endif
+#ifdef PCOLL__TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define TSAN_ACQUIRE(addr) __tsan_acquire(addr)
+#define TSAN_RELEASE(addr) __tsan_release(addr)
+#else
+#define TSAN_ACQUIRE(addr) ((void)(addr))
+#define TSAN_RELEASE(addr) ((void)(addr))
+#endif
+
 void pcoll__node_shm_drop(pcoll__node_shm_t *s)
 {
     int fini = 0;
@@ -63,6 +86,7 @@ void pcoll__node_shm_drop(pcoll__node_shm_t *s)
     if (s->req != MPI_REQUEST_NULL)
         PCOLL__MPI(Wait)(&s->req, MPI_STATUS_IGNORE);
     if (s->win != MPI_WIN_NULL) {
+        TSAN_RELEASE(s->seg - CTL_BYTES);
         MPI_Win_unlock_all(s->win);
         MPI_Win_free(&s->win);
         if (s->ctl)
@@ -105,6 +129,7 @@ static int map_window(pcoll__node_shm_t *s, MPI_Comm comm)
         return 0;
     }
     MPI_Win_shared_query(s->win, 0, &size, &unit, &base);
+    TSAN_ACQUIRE(base);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
     if (local == 0) {
         memset(base, 0, bytes);
