@@ -11,8 +11,8 @@
  *   collective over the communicator, and destroyed by pcoll_plan_free.  The
  *   caller owns the plan.  Plans must be freed before MPI_Finalize.
  *   Plans of the node-aware algorithms (`hier`, pcoll_alltoall_multi_init)
- *   and of reduce-scatter `node_ring` (auto's choice for plans whose ranks
- *   all share one node) hold a shared-memory window whose release is
+ *   and of reduce-scatter `node_ring` and `node_direct` (auto's choices for
+ *   plans whose ranks all share one node) hold a shared-memory window whose release is
  *   collective over the node: free them in the same order on every rank (as
  *   MPI requires for MPI_Win_free).
  * - Buffers, counts, datatypes and the communicator are bound at init, exactly
@@ -193,8 +193,8 @@ PCOLL_API int pcoll_alltoallv_inplace_init(void *buf, const int sendcounts[],
  * its start).  type may be derived if its type map is one predefined type.
  * Algorithms: mst, ring, ring_prepost, recursive_halving, pairwise, circulant
  * (commutative ops; a non-commutative op runs recursive_halving), node_ring
- * (every rank on one node, a shared window made at init, see "Ownership";
- * commutative ops; else circulant), native, auto. */
+ * and node_direct (every rank on one node, a shared window made at init, see
+ * "Ownership"; node_ring commutative ops; else circulant), native, auto. */
 PCOLL_API int pcoll_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
                                               MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                               MPI_Info info, pcoll_plan_t **plan);

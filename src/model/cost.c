@@ -289,6 +289,11 @@ double pcoll__cost_rs_node_ring(const pcoll__cost_t *c, int p, double n, double 
     return chunks * p * PCOLL__COST_NODE_FLAG * c->alpha + (p + 1) * b * c->gamma;
 }
 
+double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n)
+{
+    return 2 * PCOLL__COST_NODE_BARRIER * p * c->alpha + (n + n) * c->gamma;
+}
+
 double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)
 {
     int l = log2_ceil(p), pof2 = 1 << (l - (p > 1 && (1 << l) != p ? 1 : 0));

@@ -108,6 +108,15 @@ int pcoll__cost_rs_circulant_radix(const pcoll__cost_t *c, int p, double n);
  * against 1.2 us: 0.28 of a round both times. */
 #define PCOLL__COST_NODE_FLAG 0.3
 double pcoll__cost_rs_node_ring(const pcoll__cost_t *c, int p, double n, double chunk);
+/* reduce_scatter node_direct (one node, short vectors;
+ * reduce_scatter/node_direct.c): two node barriers, each
+ * PCOLL__COST_NODE_BARRIER alpha per rank (every rank's arrival on one
+ * cache line; on the 16-core machine 8 B blocks took 1.07, 1.62, 2.30,
+ * 2.47 and 4.92 us at np 3, 5, 7, 8 and 16: 0.15 p us, where node_ring's
+ * hand-offs took 0.5 us each, which the model charges 0.3 alpha), the
+ * vector copied once and p passes over a block. */
+#define PCOLL__COST_NODE_BARRIER 0.09
+double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n);
 
 /* Node-aware all-to-all (multicore paper II-A/B; alltoall `hier`): N nodes
  * of m ranks, `ports` of them sending (0: all), bundles (slots) of z bytes

@@ -4,7 +4,8 @@
  * elements.  A run of more than INT_MAX elements (spans of several blocks
  * may have that many, though each count is an int) becomes several steps of
  * at most INT_MAX elements each, split the same way on both sides of a
- * message, so nothing is cut short by an int count.
+ * message, so nothing is cut short by an int count.  And the shared
+ * segment of the node algorithms.
  */
 #include <limits.h>
 
@@ -74,5 +75,21 @@ int pcoll__rs_copy(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *sr
     for (done = 0; done < count && rc == PCOLL_SUCCESS; done += piece(count, done))
         rc = pcoll__sched_copy(&plan->sched, at(a, src, done), piece(count, done), a->type,
                                at(a, dst, done), piece(count, done), a->type);
+    return rc;
+}
+
+int pcoll__rs_node_segment(pcoll_plan_t *plan, size_t bytes, pcoll__node_shm_t **shm, int *ok)
+{
+    const pcoll__node_t *t;
+    int rc;
+    *ok = 0;
+    PCOLL_CHECK(pcoll__node_get(plan->ctx, 0, &t), rc, out);
+    if (t->nnodes != 1)
+        return PCOLL_SUCCESS;
+    PCOLL_CHECK(pcoll__node_shm_create(plan, t, bytes, shm, ok), rc, out);
+    PCOLL_CHECK(pcoll__node_shm_ready(plan->comm, *shm, ok), rc, out);
+    if (!*ok)
+        pcoll__node_shm_drop(*shm);
+out:
     return rc;
 }

@@ -39,7 +39,6 @@
 #include <stdatomic.h>
 
 #include "base/status.h"
-#include "core/node.h"
 #include "datatype/size.h"
 #include "reduce_scatter/reduce_scatter.h"
 
@@ -149,23 +148,13 @@ out:
 /* The segment on one node, or *ok = 0 on every rank. */
 static int segment(pcoll_plan_t *plan, nr_t *g, int *ok)
 {
-    const pcoll__node_t *t;
-    int rc;
     *ok = 0;
     if (ATOMIC_LLONG_LOCK_FREE != 2 || !g->a->commutative)
-        return PCOLL_SUCCESS;
-    PCOLL_CHECK(pcoll__node_get(plan->ctx, 0, &t), rc, out);
-    if (t->nnodes != 1)
         return PCOLL_SUCCESS;
     g->acc = pcoll__plan_alloc(plan, sizeof *g->acc * (size_t)g->p);
     if (!g->acc)
         return pcoll__error(PCOLL_ERR_NOMEM, "node_ring: offsets");
-    PCOLL_CHECK(pcoll__node_shm_create(plan, t, layout(g), &g->shm, ok), rc, out);
-    PCOLL_CHECK(pcoll__node_shm_ready(plan->comm, g->shm, ok), rc, out);
-    if (!*ok)
-        pcoll__node_shm_drop(g->shm);
-out:
-    return rc;
+    return pcoll__rs_node_segment(plan, layout(g), &g->shm, ok);
 }
 
 int pcoll__reduce_scatter_node_ring(pcoll_plan_t *plan, const void *args)

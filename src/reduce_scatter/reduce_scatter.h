@@ -14,6 +14,7 @@
 
 #include "base/algo.h"
 #include "base/options.h"
+#include "core/node.h"
 #include "core/plan.h"
 
 typedef struct pcoll__rs_args {
@@ -41,6 +42,10 @@ int pcoll__reduce_scatter_circulant(pcoll_plan_t *plan, const void *args);
 /* One node: reductions into shared accumulators, a ring of flags, no
  * messages (commutative ops; else, or off one node: circulant). */
 int pcoll__reduce_scatter_node_ring(pcoll_plan_t *plan, const void *args);
+/* One node, short vectors: every rank's input in a shared segment, a node
+ * barrier, each rank reduces its block from all of them in rank order (any
+ * op; longer vectors: node_ring; off one node: circulant). */
+int pcoll__reduce_scatter_node_direct(pcoll_plan_t *plan, const void *args);
 /* The MPI's own MPI_Reduce_scatter(_block) (core/native.h). */
 int pcoll__reduce_scatter_native(pcoll_plan_t *plan, const void *args);
 
@@ -80,6 +85,11 @@ int pcoll__rs_send(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *bu
                    long long count, int peer);
 int pcoll__rs_recv(pcoll_plan_t *plan, const pcoll__rs_args_t *a, void *buf, long long count,
                    int peer);
+/* The node algorithms (node_ring, node_direct): a shared segment of bytes
+ * on the node, made at init, or *ok = 0 on every rank where the ranks are
+ * on several nodes or the node's MPI gives no shared window (the caller
+ * then builds circulant).  Collective. */
+int pcoll__rs_node_segment(pcoll_plan_t *plan, size_t bytes, pcoll__node_shm_t **shm, int *ok);
 /* Add a copy of count elements. */
 int pcoll__rs_copy(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *src, void *dst,
                    long long count);

@@ -21,6 +21,7 @@ enum {
     ALGO_PAIRWISE,
     ALGO_CIRCULANT,
     ALGO_NODE_RING,
+    ALGO_NODE_DIRECT,
     ALGO_NATIVE,
     ALGO_GPU_STAGED,
     ALGO_GPU_IPC,
@@ -49,6 +50,11 @@ static const pcoll__algo_t algos[] = {
                         "accumulators in shared memory, p-1 steps handed on by flags, no "
                         "messages (commutative ops; else, or on several nodes: circulant)",
                         pcoll__reduce_scatter_node_ring, PCOLL__ALGO_COLLECTIVE},
+    [ALGO_NODE_DIRECT] = {"node_direct",
+                          "one node, short vectors: every rank's input in shared memory, a node "
+                          "barrier, each rank reduces its block from all of them in rank order "
+                          "(any op; longer vectors: node_ring, several nodes: circulant)",
+                          pcoll__reduce_scatter_node_direct, PCOLL__ALGO_COLLECTIVE},
     [ALGO_NATIVE] = {"native",
                      "the MPI's own MPI_Reduce_scatter(_block): auto's choice where no pcoll "
                      "algorithm is expected to be faster",
@@ -120,7 +126,7 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
     call_t call = {a, p};
     pcoll__cost_t c = pcoll__select_cost(s);
     MPI_Count size = 0;
-    int i, best = ALGO_MST, ruled, radix;
+    int i, best = ALGO_MST, ruled, radix, node;
     double t[ALGO_NATIVE], n;
     if (!pcoll__algo_is_auto(&pcoll__reduce_scatter_table, a->opts.algorithm))
         return a->opts.algorithm;
@@ -139,11 +145,16 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
     /* Non-commutative ops: circulant builds recursive_halving. */
     radix = a->opts.radix >= 2 ? a->opts.radix : pcoll__cost_rs_circulant_radix(&c, p, n);
     t[ALGO_CIRCULANT] = a->commutative ? pcoll__cost_rs_circulant(&c, p, n, radix) : HUGE_VAL;
-    /* node_ring: planned together (a shared window), every rank on one node. */
-    t[ALGO_NODE_RING] = a->commutative && s->together && s->rpn >= p && p > 1
+    /* node_ring, node_direct: planned together (a shared window), every
+     * rank on one node; node_direct's slots hold p vectors. */
+    node = s->together && s->rpn >= p && p > 1;
+    t[ALGO_NODE_RING] = node && a->commutative
                             ? pcoll__cost_rs_node_ring(&c, p, n,
                                                        (double)pcoll__rs_node_ring_chunk(p))
                             : HUGE_VAL;
+    t[ALGO_NODE_DIRECT] = node && n * p <= (double)PCOLL__NR_SEGMENT_BYTES
+                              ? pcoll__cost_rs_node_direct(&c, p, n)
+                              : HUGE_VAL;
     /* ring_prepost posts each block as one message: int counts only. */
     for (i = 0; i < p; i++)
         if (a->counts[i] > INT_MAX)

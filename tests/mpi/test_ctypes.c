@@ -100,7 +100,8 @@ static const char *const a2a_algs[] = {"linear", "pairwise", "scattered", "bruck
 static const char *const a2av_algs[] = {"linear", "pairwise", "scattered", "bruck_zerocopy",
                                         "padded_bruck", "hier", "auto"};
 static const char *const rs_algs[] = {"mst",       "ring",      "ring_prepost", "recursive_halving",
-                                      "pairwise",  "circulant", "node_ring",    "auto"};
+                                      "pairwise",  "circulant", "node_ring",    "node_direct",
+                                      "auto"};
 #define COUNT(a) ((int)(sizeof(a) / sizeof *(a)))
 
 static int must(const char *alg)

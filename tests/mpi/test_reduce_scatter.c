@@ -544,11 +544,13 @@ static void check_plan_algorithm(const setup *u, const pcoll_plan_t *plan)
 {
     const char *got = pcoll_plan_algorithm(plan);
     const char *shm = getenv("PCOLL_HIER_SHM");
-    if (strcmp(u->alg, "node_ring") == 0 && shm && strcmp(shm, "0") == 0 && u->np > 1 &&
-        u->total > 0 && ops[u->o].commutative) {
-        /* No shared window: circulant on every rank, and the plan says so. */
-        PT_CHECK(strcmp(got, "circulant") == 0,
-                 "node_ring without a shared window runs \"%s\", not circulant", got);
+    int node = strcmp(u->alg, "node_ring") == 0 || strcmp(u->alg, "node_direct") == 0;
+    if (node && shm && strcmp(shm, "0") == 0 && u->np > 1 && u->total > 0) {
+        /* No shared window: circulant on every rank (recursive_halving for a
+         * non-commutative op), and the plan says so. */
+        const char *want = ops[u->o].commutative ? "circulant" : "recursive_halving";
+        PT_CHECK(strcmp(got, want) == 0, "%s without a shared window runs \"%s\", not %s",
+                 u->alg, got, want);
         return;
     }
     if ((strcmp(u->alg, "circulant") == 0 || strcmp(u->alg, "node_ring") == 0) &&
