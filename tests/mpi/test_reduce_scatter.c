@@ -39,7 +39,8 @@
  * case that makes no progress for a minute, or an MPI error, aborts the job
  * with the case named.
  *
- * Usage: test_reduce_scatter [algorithm]   (default: every algorithm)
+ * Usage: test_reduce_scatter [algorithm [long]]   (default: every algorithm;
+ * long: only vectors of 70000-item blocks, persistent)
  */
 #include <signal.h>
 #include <stddef.h>
@@ -333,7 +334,7 @@ static void expected(enum opkind o, int np, long item, int run, double v[PT_MAX_
 
 /* ---- shapes of the counts ------------------------------------------------- */
 
-enum shape { S_B0, S_B1, S_B5, S_B400, S_IRREG, S_ZERO, S_SPARSE, S_LAST, S_COUNT };
+enum shape { S_B0, S_B1, S_B5, S_B400, S_IRREG, S_ZERO, S_SPARSE, S_LAST, S_LONG, S_LONGV, S_COUNT };
 
 static const struct {
     const char *name;
@@ -347,6 +348,10 @@ static const struct {
     [S_ZERO] = {"counts all 0", -1},
     [S_SPARSE] = {"counts ((5i+2)%7)*13", -1},
     [S_LAST] = {"counts 3 on the last rank only", -1},
+    /* Longer than node_ring's chunk of 256 KiB per block (in ints, doubles
+     * or larger): several chunks, some blocks with none in the last. */
+    [S_LONG] = {"block 70000", 70000},
+    [S_LONGV] = {"counts 70000, 30000, 0 by i%3", -1},
 };
 
 static int shape_count(enum shape s, int i, int np)
@@ -356,6 +361,7 @@ static int shape_count(enum shape s, int i, int np)
     case S_ZERO: return 0;
     case S_SPARSE: return ((5 * i + 2) % 7) * 13;
     case S_LAST: return i == np - 1 ? 3 : 0;
+    case S_LONGV: return i % 3 == 0 ? 70000 : i % 3 == 1 ? 30000 : 0;
     default: return shapes[s].block;
     }
 }
@@ -959,6 +965,19 @@ static int default_sweep(entry *list)
     return (int)(sizeof sweep / sizeof sweep[0]);
 }
 
+/* Long vectors only, persistent (three starts each): the node algorithms'
+ * chunks and flags across runs (`test_reduce_scatter ALG long`). */
+static int long_sweep(entry *list)
+{
+    static const entry sweep[] = {
+        {PT_C_WORLD, O_SUM_INT, S_LONG, M_PERSIST},
+        {PT_C_REVERSED, O_SUM_DOUBLE, S_LONGV, M_PERSIST | M_INPLACE_P},
+        {PT_C_MOD3, O_MATRIX, S_LONGV, M_PERSIST},
+    };
+    memcpy(list, sweep, sizeof sweep);
+    return (int)(sizeof sweep / sizeof sweep[0]);
+}
+
 int main(int argc, char **argv)
 {
     entry list[O_COUNT * S_COUNT * 4];
@@ -981,8 +1000,11 @@ int main(int argc, char **argv)
     pt_case_end();
     bad_input(PT_C_WORLD);
     bad_input(PT_C_MOD3);
-    n = getenv("PT_FULL") ? full_sweep(list, (int)(sizeof list / sizeof list[0]))
-                          : default_sweep(list);
+    if (argc > 2 && strcmp(argv[2], "long") == 0)
+        n = long_sweep(list);
+    else
+        n = getenv("PT_FULL") ? full_sweep(list, (int)(sizeof list / sizeof list[0]))
+                              : default_sweep(list);
     for (int i = 0; i < n; i++)
         run_entry(&list[i], only);
     MPI_Op_free(&ops[O_USER].op);
