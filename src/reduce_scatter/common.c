@@ -10,6 +10,7 @@
 #include <limits.h>
 
 #include "reduce_scatter/reduce_scatter.h"
+#include "core/check.h"
 #include "datatype/size.h"
 
 void *pcoll__rs_scratch(pcoll_plan_t *plan, const pcoll__rs_args_t *a, long long count)
@@ -90,6 +91,22 @@ int pcoll__rs_node_segment(pcoll_plan_t *plan, size_t bytes, pcoll__node_shm_t *
     PCOLL_CHECK(pcoll__node_shm_ready(plan->comm, *shm, ok), rc, out);
     if (!*ok)
         pcoll__node_shm_drop(*shm);
+out:
+    return rc;
+}
+
+int pcoll__rs_node_layout(pcoll_plan_t *plan, const pcoll__rs_args_t *a, MPI_Aint *true_lb,
+                          MPI_Aint *true_extent, int *same)
+{
+    long long v[3], lo[3], hi[3];
+    int rc, i;
+    *same = 0;
+    PCOLL_CHECK(pcoll__type_true_extent(a->type, true_lb, true_extent), rc, out);
+    v[0] = a->extent, v[1] = *true_lb, v[2] = *true_extent;
+    PCOLL_CHECK(pcoll__agree_range(plan->comm, PCOLL_SUCCESS, v, 3, lo, hi, "reduce_scatter"), rc,
+                out);
+    for (*same = 1, i = 0; i < 3; i++)
+        *same = *same && lo[i] == hi[i];
 out:
     return rc;
 }

@@ -15,8 +15,8 @@
  * order, any op, commutative or not.  Scratch: the segment, p slots of the
  * vector; up to PCOLL__NR_SEGMENT_BYTES (reduce_scatter.h) in all, beyond
  * that node_ring (commutative ops) or circulant (which runs
- * recursive_halving for a non-commutative op); several nodes or no shared
- * window: circulant.  Every rank takes the same way (the counts are the
+ * recursive_halving for a non-commutative op); several nodes, no shared
+ * window or types whose extents differ between ranks: circulant.  Every rank takes the same way (the counts are the
  * same everywhere, the segment is agreed), and the plan reports it.
  */
 #include "base/status.h"
@@ -53,13 +53,14 @@ int pcoll__reduce_scatter_node_direct(pcoll_plan_t *plan, const void *args)
     int p = plan->size, i = plan->rank, k, ok, rc;
     long long mine = a->counts[i];
     void *out = a->recvbuf;
-    PCOLL_CHECK(pcoll__type_true_extent(a->type, &true_lb, &true_extent), rc, fail);
-    slot = slot_bytes(a, true_extent);
-    if (p > 1 && (long long)slot * p > PCOLL__NR_SEGMENT_BYTES)
-        return elsewhere(plan, a);
     if (p == 1)
         return pcoll__rs_copy(plan, a, pcoll__rs_at(a->sendbuf, a, a->displs[i]), out, mine);
-    PCOLL_CHECK(pcoll__rs_node_segment(plan, slot * (size_t)p, &shm, &ok), rc, fail);
+    PCOLL_CHECK(pcoll__rs_node_layout(plan, a, &true_lb, &true_extent, &ok), rc, fail);
+    slot = slot_bytes(a, true_extent);
+    if (ok && (long long)slot * p > PCOLL__NR_SEGMENT_BYTES)
+        return elsewhere(plan, a);
+    if (ok)
+        PCOLL_CHECK(pcoll__rs_node_segment(plan, slot * (size_t)p, &shm, &ok), rc, fail);
     if (!ok) {
         plan->algorithm = "circulant";
         return pcoll__reduce_scatter_circulant(plan, args);

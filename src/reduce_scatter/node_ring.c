@@ -30,7 +30,8 @@
  *
  * The contributions meet in the order k-1, k-2, ..., k+1, then k: commutative
  * ops only.  A non-commutative op, several nodes, a node whose MPI gives no
- * shared window, or C11 atomics that are not lock-free: `circulant` (which
+ * shared window, types whose extents differ between ranks, or C11 atomics
+ * that are not lock-free: `circulant` (which
  * runs recursive_halving for a non-commutative op) on every rank, decided
  * together; the plan then reports that name.  Scratch: the segment, about
  * PCOLL__NR_SEGMENT_BYTES of accumulators per node (reduce_scatter.h;
@@ -148,9 +149,13 @@ out:
 /* The segment on one node, or *ok = 0 on every rank. */
 static int segment(pcoll_plan_t *plan, nr_t *g, int *ok)
 {
+    int rc;
     *ok = 0;
     if (ATOMIC_LLONG_LOCK_FREE != 2 || !g->a->commutative)
         return PCOLL_SUCCESS;
+    if ((rc = pcoll__rs_node_layout(plan, g->a, &g->true_lb, &g->true_extent, ok)) !=
+            PCOLL_SUCCESS || !*ok)
+        return rc;
     g->acc = pcoll__plan_alloc(plan, sizeof *g->acc * (size_t)g->p);
     if (!g->acc)
         return pcoll__error(PCOLL_ERR_NOMEM, "node_ring: offsets");
@@ -165,7 +170,6 @@ int pcoll__reduce_scatter_node_ring(pcoll_plan_t *plan, const void *args)
     int c, ok, rc;
     if (g.p == 1 && a->commutative)
         return pcoll__rs_copy(plan, a, input_of(&g, 0, 0), a->recvbuf, a->counts[0]);
-    PCOLL_CHECK(pcoll__type_true_extent(a->type, &g.true_lb, &g.true_extent), rc, out);
     PCOLL_CHECK(segment(plan, &g, &ok), rc, out);
     if (!ok) {
         plan->algorithm = "circulant";

@@ -85,6 +85,12 @@ int pcoll__rs_send(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *bu
                    long long count, int peer);
 int pcoll__rs_recv(pcoll_plan_t *plan, const pcoll__rs_args_t *a, void *buf, long long count,
                    int peer);
+/* The node algorithms lay out the shared segment by the type's extent and
+ * true extent, which MPI lets differ between ranks (equal signatures):
+ * *same = 1 where they are equal on every rank (one reduction over
+ * plan->comm; collective), else the caller builds circulant on every rank. */
+int pcoll__rs_node_layout(pcoll_plan_t *plan, const pcoll__rs_args_t *a, MPI_Aint *true_lb,
+                          MPI_Aint *true_extent, int *same);
 /* The node algorithms (node_ring, node_direct): a shared segment of bytes
  * on the node, made at init, or *ok = 0 on every rank where the ranks are
  * on several nodes or the node's MPI gives no shared window (the caller
