@@ -21,7 +21,9 @@
 #                            docs/benchmarking.md for their run times)
 #   SIM_PLATFORMS="fat-ib multicore-ib"   files bench/platforms/NAME.xml
 #                            (also flat: the round-number LogGP network,
-#                            1 us, 12.5 GB/s, 0.5 us per message and side)
+#                            1 us, 12.5 GB/s, 0.5 us per message and side;
+#                            flat-nogrant: flat with messages under 16 B
+#                            free of overheads, a what-if for diagnosis)
 #   SIM_SIZES="8 256 4096 40000"  bytes per block, before the memory cap
 #   SIM_MEM_GB=8             memory cap: a size is left out at P when
 #                            SIM_MEM_FACTOR * P^2 * size > SIM_MEM_GB GiB
