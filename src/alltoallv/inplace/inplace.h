@@ -55,6 +55,18 @@
  * worse elsewhere (docs/benchmarking.md). */
 #define PCOLL__IP_SMALL_GRANT 3
 #define PCOLL__IP_SMALL_BYTES 4096
+/* Before a grant into direct room smaller than this many slots' worth (or
+ * the peer's items left), the receive set's lowest unsent items are parked
+ * in free space elsewhere, so one transfer takes that much
+ * (inplace_update.c, pcoll__ip_park). */
+#define PCOLL__IP_PARK_SLOTS 4
+/* ... but only when that moves at most this many bytes: a move costs about
+ * what the message it saves (simulated P = 64, 1 MiB per rank, 1% aux:
+ * 357 / 310 / 323 / 321 us with 8 / 16 / 32 KiB / no bound; real np 2 at
+ * 16 MiB per rank without a bound: about 10% slower). */
+#define PCOLL__IP_PARK_BYTES (16 * 1024)
+/* Aux memory under this many bytes is one slot, not two (inplace_aux.c). */
+#define PCOLL__IP_ONE_SLOT_BYTES (16 * 1024)
 /* Pieces per peer a run may split subsets into, beyond the initial 3p
  * subsets (inplace_update.c: the free space of a receive set is made by
  * moving its lowest items into its holes; when no piece is left, by
@@ -175,6 +187,10 @@ typedef struct pcoll__ip {
     long long freed;      /* slots released so far (inplace_run.c's offers) */
     MPI_Request *req;     /* the grants from any peer, then PCOLL__IP_NREQ per peer */
     pcoll__ip_swap_t *swap; /* equal layouts: the fast path's plan (else NULL) */
+    /* Free space outside every receive set, where sent items lay: room to
+     * park items in (inplace_update.c); at most maxout = p + 8 ranges. */
+    long long *olo, *olen;
+    int nout, maxout;
 } pcoll__ip_t;
 
 /* ---- builders and the choice (inplace.c, inplace_cost.c) ---------------- */
@@ -304,6 +320,11 @@ long long pcoll__ip_free_end(const pcoll__ip_t *ip, int j);
 int pcoll__ip_opening(const pcoll__ip_t *ip, int j);
 /* Drain as many of peer j's aux items into R_j as fit. */
 int pcoll__ip_refill(pcoll__ip_t *ip, int j);
+/* Before a grant to q (not this rank; R_q joined): if R_q's bottom room is
+ * under `want` items and free space elsewhere makes up the difference of at
+ * most PCOLL__IP_PARK_BYTES, park R_q's lowest unsent items there until the
+ * room is `want`. */
+int pcoll__ip_park(pcoll__ip_t *ip, int q, long long want);
 
 /* n items from item lo of the buffer to q, in the user's type; n items of
  * q into `to`, in signature form (MPI error codes). */

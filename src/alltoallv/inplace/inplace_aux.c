@@ -17,7 +17,13 @@
  * while every peer still sending has items waiting.  A grant into a slot is at most
  * the slot's size, so the slot count sets the size of a transfer: by
  * default a / PCOLL__IP_SLOT_BYTES slots, at least 2 (one transfer in
- * flight while another slot drains) and at most PCOLL__IP_MAX_SLOTS;
+ * flight while another slot drains) and at most PCOLL__IP_MAX_SLOTS; but
+ * one slot when a is under PCOLL__IP_ONE_SLOT_BYTES: with the receive sets'
+ * room gathered by parking (inplace_update.c) most transfers go to direct
+ * room, and one slot of a 10 KiB a is faster in simulation (1 MiB per
+ * rank: P = 64 310 us against 431 with two, P = 16 234 against 256; P = 256
+ * had two faster, 1129 against 1272 us, measured before parking was
+ * bounded; docs/benchmarking.md);
  * pcoll_aux_buffers = b sets min(b, p) slots of a/b bytes instead.  The
  * slots then fit what a run can use: no more than the peers that send
  * anything (fewer slots are larger, the same memory in all), none larger
@@ -32,11 +38,14 @@
 #include "base/status.h"
 
 /* Default slot count for a bytes of items of size bytes: as many slots of
- * PCOLL__IP_SLOT_BYTES as fit, 2..PCOLL__IP_MAX_SLOTS, each >= one item. */
+ * PCOLL__IP_SLOT_BYTES as fit, 2..PCOLL__IP_MAX_SLOTS, each >= one item;
+ * one slot for a under PCOLL__IP_ONE_SLOT_BYTES. */
 static long long default_slots(long long a, int size)
 {
     long long k = a / PCOLL__IP_SLOT_BYTES;
     k = k < 2 ? 2 : k > PCOLL__IP_MAX_SLOTS ? PCOLL__IP_MAX_SLOTS : k;
+    if (a < PCOLL__IP_ONE_SLOT_BYTES)
+        k = 1;
     while (k > 1 && a / k < size)
         k--;
     return k;

@@ -17,7 +17,9 @@
  * (q's items are placed in arrival order: a peer's slots form a chain,
  * inplace_aux.c).  Direct room is taken when it holds a whole transfer
  * (min(items left, slot size)), at most PCOLL__IP_GRANT_BYTES (or a slot)
- * per grant; else a free slot; else whatever room there is, unless it is
+ * per grant (gathered first, when R_q's room is small, from the rank's
+ * free space elsewhere: parking, inplace_update.c); else a free slot; else
+ * whatever room there is, unless it is
  * less than a third of a slot or 4 KiB (PCOLL__IP_SMALL_BYTES) and a data
  * transfer of this rank is in flight: then it waits for that transfer,
  * after which it is
@@ -187,6 +189,11 @@ int pcoll__ip_grant(pcoll__ip_t *ip, int q, int pass)
         return err;
     if (q == ip->rank && ip->sfly[q] > 0) /* its answer by message still leaving */
         return PCOLL_SUCCESS;
+    if (q != ip->rank && !(pass & PCOLL__IP_MORE)) { /* direct room for a larger transfer */
+        long long left = left_of(ip, q), most = PCOLL__IP_PARK_SLOTS * ip->cap;
+        if ((err = pcoll__ip_park(ip, q, left < most ? left : most)) != PCOLL_SUCCESS)
+            return err;
+    }
     n = grant_size(ip, q, pass, &kind);
     if (n <= 0)
         return PCOLL_SUCCESS;

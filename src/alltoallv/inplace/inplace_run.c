@@ -85,6 +85,7 @@ static void reset(pcoll__ip_t *ip)
     ip->nact = ip->ndata = 0;
     ip->gwait = 0;
     ip->nlisten = 0;
+    ip->nout = 0;
 }
 
 /* Whether a grant from q (not this rank) belongs to this run: one comes

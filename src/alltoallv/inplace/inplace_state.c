@@ -47,11 +47,14 @@ static int alloc_arrays(pcoll__ip_t *ip)
     ip->req = pcoll__calloc(nreq, sizeof *ip->req);
     ip->aux = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->aux);
     ip->freeslot = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->freeslot);
+    ip->maxout = p + 8;
+    ip->olo = pcoll__calloc(2 * (size_t)ip->maxout, sizeof *ip->olo);
+    ip->olen = ip->olo ? ip->olo + ip->maxout : NULL;
     if (!ip->sub0 || !ip->sub || !ip->spare || !ip->scratch || !ip->rorder || !ip->sfirst ||
         !ip->rfirst || !ip->rbeg || !ip->rend || !ip->order || !ip->scur || !ip->srem ||
         !ip->sfly || !ip->rcur || !ip->rlo || !ip->holes || !ip->auxn || !ip->gout || !ip->slot ||
         !ip->gkind || !ip->gval || !ip->gin || !ip->gnext || !ip->req || !ip->aux ||
-        !ip->freeslot)
+        !ip->freeslot || !ip->olo)
         return PCOLL_ERR_NOMEM;
     for (size_t i = 0; i < nreq; i++)
         ip->req[i] = MPI_REQUEST_NULL;
@@ -108,7 +111,7 @@ void pcoll__ip_free(pcoll__ip_t *ip)
                    ip->rfirst, ip->rbeg,  ip->rend,  ip->order,   ip->scur,   ip->srem,
                    ip->sfly,  ip->rcur,   ip->rlo,   ip->holes,   ip->auxn,   ip->gout,
                    ip->slot,  ip->gkind,  ip->gval,  ip->gin,     ip->gnext,  ip->req,
-                   ip->aux,   ip->freeslot, ip->auxmem, ip->stage, ip};
+                   ip->aux,   ip->freeslot, ip->olo, ip->auxmem, ip->stage, ip};
     for (i = 0; i < sizeof all / sizeof *all; i++)
         pcoll__free(all[i]);
 }

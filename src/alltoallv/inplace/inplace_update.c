@@ -29,6 +29,23 @@
  * moves instead of one each.
  * The paper also recomputes |S_i|; srem holds it.
  *
+ * Parking (not in the paper).  The room of a rank lies in pieces at the
+ * bottoms of up to p receive sets and, once items lying in no receive set
+ * have left, outside them all; a grant into R_q could take only R_q's
+ * piece, so transfers stayed small (P = 64, 1 MiB per rank, 1% aux: about
+ * 280 per rank of 3.6 KiB, each costing a grant and a data message at both
+ * ends).  Before a grant to q whose room is under PCOLL__IP_PARK_SLOTS
+ * slots' worth, R_q's lowest unsent items (not in flight) move into free
+ * space elsewhere -- first the free space outside every receive set
+ * (recorded as items lying there leave, at most p + 8 ranges; the rest is
+ * forgotten), then the top of another set's bottom room that is neither
+ * granted nor waited for by items in a slot -- until R_q's room is that
+ * size; only when the free space reaches it and the moves are at most
+ * PCOLL__IP_PARK_BYTES (a move of more costs more than the message it
+ * saves), so no items move without a grant.  A parked subset belongs to
+ * the set it now lies in (or to none), like any piece, and leaves from
+ * there.  One item moved per item of room, as with fill.
+ *
  * Cost: O(subsets of R_j) per join, plus the moves: with fill at most the
  * room it makes (measured at p = 16, 16 MiB random layouts: 0.3-0.6 of the
  * bytes received, against 0.6-3.0 with the shift; docs/benchmarking.md).
@@ -46,6 +63,10 @@ long long pcoll__ip_free_end(const pcoll__ip_t *ip, int j)
 static int consume(pcoll__ip_t *ip, int q, long long n)
 {
     pcoll__ip_sub_t *s = &ip->sub[ip->scur[q]];
+    if (s->rset < 0 && n > 0 && ip->nout < ip->maxout) { /* free for good: parking */
+        ip->olo[ip->nout] = s->lo;
+        ip->olen[ip->nout++] = n;
+    }
     ip->srem[q] -= n;
     ip->items_left -= n;
     s->lo += n;
@@ -289,6 +310,105 @@ int pcoll__ip_settle(pcoll__ip_t *ip)
     for (j = 0; j < ip->p && rc == PCOLL_SUCCESS; j++) {
         ip->holes[j] = 0;
         rc = compact(ip, j);
+    }
+    return rc;
+}
+
+/* R_j's list again from its subsets that still lie in R_j, plus subset
+ * `add` (-1: none); emptied ones return to the spares. */
+static void relist(pcoll__ip_t *ip, int j, int add)
+{
+    int x, n = 0;
+    for (x = ip->rcur[j]; x >= 0; x = ip->sub[x].rnext) {
+        if (ip->sub[x].len == 0)
+            ip->spare[ip->nspare++] = x;
+        else if (ip->sub[x].rset == j)
+            ip->scratch[n++] = x;
+    }
+    if (add >= 0)
+        ip->scratch[n++] = add;
+    relink(ip, j, n);
+}
+
+/* Room at R_y's bottom that items of another set may take: not this
+ * rank's own set, joined, nothing granted into it, no items of y waiting
+ * in a slot for it. */
+static long long spare_room(const pcoll__ip_t *ip, int y)
+{
+    if (y == ip->rank || ip->holes[y] || ip->auxn[y] > 0 || (ip->gout[y] > 0 && !ip->gkind[y]))
+        return 0;
+    return pcoll__ip_free_end(ip, y) - ip->rlo[y];
+}
+
+/* R_q's lowest subset if it starts R_q's items and is not in flight (-1:
+ * none). */
+static int parkable(const pcoll__ip_t *ip, int q)
+{
+    int x = ip->rcur[q];
+    while (x >= 0 && ip->sub[x].len == 0)
+        x = ip->sub[x].rnext;
+    if (x < 0 || ip->sub[x].lo != pcoll__ip_free_end(ip, q) || flying(ip, &ip->sub[x]))
+        return -1;
+    return x;
+}
+
+/* Park up to c items from the front of R_q's parkable subset at item `to`
+ * (c items of free space), in set y (-1: none); *n: the items moved. */
+static int park_front(pcoll__ip_t *ip, int q, long long c, long long to, int y, long long *n)
+{
+    int x = parkable(ip, q), rest = -1, rc;
+    pcoll__ip_sub_t *s;
+    *n = 0;
+    if (x < 0)
+        return PCOLL_SUCCESS;
+    s = &ip->sub[x];
+    if (c < s->len) { /* the rest stays in R_q, a piece after it */
+        if (ip->nspare == 0 && ip->ntop == ip->npool)
+            return PCOLL_SUCCESS;
+        rest = ip->nspare > 0 ? ip->spare[--ip->nspare] : ip->ntop++;
+        ip->sub[rest] = (pcoll__ip_sub_t){s->lo + c, s->len - c, s->peer, q, s->next, -1};
+        s->next = rest;
+        s->len = c;
+    }
+    c = s->len;
+    rc = pcoll__ip_move(ip, s->lo, y < 0 ? to : to - c, c);
+    ip->moved += c;
+    s->lo = y < 0 ? to : to - c;
+    s->rset = y;
+    relist(ip, q, rest);
+    if (y >= 0)
+        relist(ip, y, x);
+    *n = c;
+    return rc;
+}
+
+int pcoll__ip_park(pcoll__ip_t *ip, int q, long long want)
+{
+    long long need = want - (pcoll__ip_free_end(ip, q) - ip->rlo[q]), have = 0, n = 1;
+    int k, y, rc = PCOLL_SUCCESS;
+    if (need <= 0 || need > PCOLL__IP_PARK_BYTES / ip->size || parkable(ip, q) < 0)
+        return PCOLL_SUCCESS;
+    for (k = 0; k < ip->nout; k++)
+        have += ip->olen[k];
+    for (y = 0; y < ip->p && have < need; y++)
+        have += y != q ? spare_room(ip, y) : 0;
+    if (have < need)
+        return PCOLL_SUCCESS; /* not enough: nothing moves */
+    while (need > 0 && ip->nout > 0 && n > 0 && rc == PCOLL_SUCCESS) {
+        k = ip->nout - 1;
+        rc = park_front(ip, q, need < ip->olen[k] ? need : ip->olen[k], ip->olo[k], -1, &n);
+        ip->olo[k] += n;
+        if ((ip->olen[k] -= n) == 0)
+            ip->nout--;
+        need -= n;
+    }
+    for (y = 0; y < ip->p && need > 0 && n > 0 && rc == PCOLL_SUCCESS; y++) {
+        long long r = y != q ? spare_room(ip, y) : 0;
+        while (r > 0 && need > 0 && n > 0 && rc == PCOLL_SUCCESS) {
+            rc = park_front(ip, q, need < r ? need : r, pcoll__ip_free_end(ip, y), y, &n);
+            need -= n;
+            r -= n;
+        }
     }
     return rc;
 }
