@@ -178,7 +178,8 @@ PCOLL_API int pcoll_alltoall_multi_init(const void *sendbuf, int sendcount,
  * blocks (sendcounts/sdispls) of buf are replaced by the incoming ones
  * (recvcounts/rdispls), with extra memory independent of the message sizes:
  * O(p) integers plus auxiliary buffers (info pcoll_aux_bytes, default 1 MiB,
- * in pcoll_aux_buffers buffers, default max(1, p/8)).  Send blocks must not
+ * in pcoll_aux_buffers buffers, default a / 32 KiB in 2..16, one when a is
+ * under 16 KiB).  Send blocks must not
  * overlap each other, nor receive blocks each other; a send block may overlap
  * receive blocks.  Displacements and counts are in items of type. */
 PCOLL_API int pcoll_alltoallv_inplace_init(void *buf, const int sendcounts[],
