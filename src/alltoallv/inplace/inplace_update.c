@@ -99,15 +99,16 @@ int pcoll__ip_opening(const pcoll__ip_t *ip, int j)
 }
 
 /* R_j's subsets with items left into ip->scratch, lowest first (emptied
- * ones are dropped from the list and kept as spares); their number. */
+ * ones are dropped from the list and kept as spares, parked ones that now
+ * lie elsewhere just dropped); their number. */
 static int collect(pcoll__ip_t *ip, int j)
 {
     int x, n = 0;
     for (x = ip->rcur[j]; x >= 0; x = ip->sub[x].rnext) {
-        if (ip->sub[x].len > 0)
-            ip->scratch[n++] = x;
-        else
+        if (ip->sub[x].len == 0)
             ip->spare[ip->nspare++] = x;
+        else if (ip->sub[x].rset == j)
+            ip->scratch[n++] = x;
     }
     return n;
 }
@@ -315,16 +316,10 @@ int pcoll__ip_settle(pcoll__ip_t *ip)
 }
 
 /* R_j's list again from its subsets that still lie in R_j, plus subset
- * `add` (-1: none); emptied ones return to the spares. */
+ * `add` (-1: none). */
 static void relist(pcoll__ip_t *ip, int j, int add)
 {
-    int x, n = 0;
-    for (x = ip->rcur[j]; x >= 0; x = ip->sub[x].rnext) {
-        if (ip->sub[x].len == 0)
-            ip->spare[ip->nspare++] = x;
-        else if (ip->sub[x].rset == j)
-            ip->scratch[n++] = x;
-    }
+    int n = collect(ip, j);
     if (add >= 0)
         ip->scratch[n++] = add;
     relink(ip, j, n);
@@ -363,11 +358,10 @@ static int park_front(pcoll__ip_t *ip, int q, long long c, long long to, int y, 
         return PCOLL_SUCCESS;
     s = &ip->sub[x];
     if (c < s->len) { /* the rest stays in R_q, a piece after it */
+        int none = 0;
         if (ip->nspare == 0 && ip->ntop == ip->npool)
             return PCOLL_SUCCESS;
-        rest = ip->nspare > 0 ? ip->spare[--ip->nspare] : ip->ntop++;
-        ip->sub[rest] = (pcoll__ip_sub_t){s->lo + c, s->len - c, s->peer, q, s->next, -1};
-        s->next = rest;
+        rest = piece(ip, x, s->lo + c, s->len - c, &none);
         s->len = c;
     }
     c = s->len;
