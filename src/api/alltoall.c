@@ -16,6 +16,7 @@
 #include "base/status.h"
 #include "core/check.h"
 #include "datatype/copy.h"
+#include "datatype/signature.h"
 #include "datatype/size.h"
 #include "gpu/gpu.h"
 #include "select/select.h"
@@ -189,6 +190,52 @@ out:
     return rc;
 }
 
+/* The shape: the bytes and the signature of a block and MPI_IN_PLACE use
+ * (the same on every rank), and the memory kinds of the buffers. */
+static int a2a_shape(pcoll__call_t *c, pcoll__key_t *k)
+{
+    const pcoll__a2a_args_t *r = c->raw;
+    struct {
+        long long bytes;
+        unsigned long long sig;
+        int inplace, kinds;
+    } *kr;
+    pcoll__a2a_args_t a;
+    unsigned long long sig;
+    /* Arguments the checks refuse take the cache by arguments, which says
+     * why (no rank may wait for the others here). */
+    if (pcoll__alltoall_check(r, c->fn, &a) != PCOLL_SUCCESS ||
+        pcoll__sig_hash(r->recvtype, r->recvcount, &sig) != PCOLL_SUCCESS)
+        return PCOLL_ERR_UNSUPPORTED;
+    if (!(kr = pcoll__key_put(k, sizeof *kr)))
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: shape key", c->fn);
+    kr->bytes = a.blockbytes;
+    kr->sig = sig;
+    kr->inplace = r->sendbuf == MPI_IN_PLACE;
+    kr->kinds = pcoll__gpu_key_kinds(kr->inplace ? NULL : r->sendbuf, r->recvbuf);
+    return PCOLL_SUCCESS;
+}
+
+/* p blocks on each side. */
+static void a2a_views(const pcoll__call_t *c, const void *raw, pcoll__view_t v[2])
+{
+    const pcoll__a2a_args_t *r = raw;
+    v[0] = (pcoll__view_t){r->sendbuf != MPI_IN_PLACE, (void *)r->sendbuf,
+                           (MPI_Count)c->p * r->sendcount, r->sendtype};
+    v[1] = (pcoll__view_t){1, r->recvbuf, (MPI_Count)c->p * r->recvcount, r->recvtype};
+}
+
+static void a2a_rebase(const void *raw, void *out, void *const bufs[2])
+{
+    pcoll__a2a_args_t *o = out;
+    *o = *(const pcoll__a2a_args_t *)raw;
+    if (o->sendbuf != MPI_IN_PLACE)
+        o->sendbuf = bufs[0];
+    o->recvbuf = bufs[1];
+}
+
+_Static_assert(sizeof(pcoll__a2a_args_t) <= PCOLL__RAW_MAX, "alltoall raw arguments");
+
 static const pcoll__coll_t alltoall = {
     .name = "alltoall",
     .table = &pcoll__alltoall_table,
@@ -199,6 +246,10 @@ static const pcoll__coll_t alltoall = {
     .choose = a2a_choose,
     .prepare = a2a_prepare,
     .stage = a2a_stage,
+    .shape = a2a_shape,
+    .views = a2a_views,
+    .rebase = a2a_rebase,
+    .raw_size = sizeof(pcoll__a2a_args_t),
 };
 
 /* Every alltoall call: its six arguments, then the path's. */

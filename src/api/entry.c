@@ -7,19 +7,44 @@
  * descriptor's) before anything is built, so bad input on one rank makes
  * every rank fail with the same code instead of hanging.  The
  * no-communication mode (pcoll_no_comm, plan creation cost alone) skips the
- * agreement.  One-shot: the plan is looked up in the communicator's cache by
- * every argument and option; a miss builds it from local checks alone (ranks
- * may hit and miss differently, so nothing may communicate), and algorithms
+ * agreement.  One-shot: first by shape (below), where the collective has
+ * shapes; else the plan is looked up in the communicator's cache by every
+ * argument and option; a miss builds it from local checks alone (ranks may
+ * hit and miss differently, so nothing may communicate), and algorithms
  * whose planning communicates are planned collectively on every call
- * instead.  Local (the drop-in's non-blocking calls): as a one-shot miss, on
- * a fresh tag, never cached.
+ * instead.  Local (the drop-in's non-blocking calls): a lease on the shape's
+ * plan where the shape holds one (shape.h), else as a one-shot miss, on a
+ * fresh tag, never cached.
+ *
+ * Shapes.  A one-shot call's shape is what every rank of the communicator
+ * knows alike: the options and the sizes in bytes (the descriptor's shape
+ * hook), never a buffer or a local datatype handle.  Every rank finds or
+ * misses a shape in the context's table together, so a shape may hold a
+ * plan that the ranks made together -- the node-aware engines, which the
+ * cache by arguments can never hold.  The first PCOLL__SHAPE_CALLS - 1 calls
+ * of a shape take the cache by arguments (no communication: a shape seen
+ * once costs nothing more); the next one decides for every rank at once, as
+ * a persistent init does (the agreement, the choice with every rank
+ * planning together): when the choice plans collectively, its plan is built
+ * on stand-in buffers (core/region.h) and kept, else the shape takes the
+ * cache by arguments from then on.  A kept plan serves every later call of
+ * the shape: with the layouts it was built for (the same datatype handles
+ * and counts) its copies move to the call's buffers; otherwise the call's
+ * data passes through temporary buffers in those layouts, so a rank whose
+ * handles differ from the others', or change from call to call, still runs
+ * the plan its peers run.  A requested algorithm that plans collectively is
+ * decided on its first call.
  */
+#include <limits.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "api/entry.h"
+#include "api/shape.h"
 #include "base/mem.h"
 #include "base/status.h"
+#include "datatype/size.h"
+#include "gpu/gpu.h"
 
 /* The path's part of a key, rounded up so the collective's part is aligned
  * for any type. */
@@ -83,6 +108,12 @@ static int stage(pcoll__call_t *c, pcoll_plan_t *plan)
                         d->name, d->table->algos[c->algo].name, list);
 }
 
+static int run_call(pcoll__call_t *c);
+
+/* What a shape's decision returns when the choice does not plan
+ * collectively (every rank alike): the shape takes the cache by arguments. */
+#define SHAPE_FLAT 1
+
 /* Build and commit a plan for c's algorithm on c->ctx with the given tag. */
 static int build(pcoll__call_t *c, int tag, pcoll_plan_t **out)
 {
@@ -96,6 +127,9 @@ static int build(pcoll__call_t *c, int tag, pcoll_plan_t **out)
     plan->no_comm = c->opts.no_comm;
     plan->together = c->mode == PCOLL__PERSISTENT && !c->opts.no_comm;
     plan->normalize = plan->normalize || c->opts.normalize;
+    for (int k = 0; c->regions && k < 2; k++)
+        if (c->regions[k].addr)
+            PCOLL_CHECK(pcoll__region_bind(plan, k, &c->regions[k]), rc, fail);
     if (d->prepare)
         PCOLL_CHECK(d->prepare(c, plan), rc, fail);
     if (!c->empty) {
@@ -123,6 +157,10 @@ static int persistent_on(pcoll__call_t *c, int local)
     if (!c->opts.no_comm && (rc = c->coll->agree(c, local)) != PCOLL_SUCCESS)
         return rc;
     c->algo = c->coll->choose(c);
+    if (c->shaping && (c->coll->table->algos[c->algo].flags &
+                       (PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_REBIND)) !=
+                          (PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_REBIND))
+        return SHAPE_FLAT;
     return build(c, c->opts.no_comm ? PCOLL__ONESHOT_TAG : pcoll__ctx_tag(c->ctx), c->plan);
 }
 
@@ -188,6 +226,141 @@ out:
     return rc;
 }
 
+/* ---- Shapes (see the top of this file) ---------------------------------- */
+
+/* A shape is decided at its PCOLL__SHAPE_CALLS-th call. */
+#define PCOLL__SHAPE_CALLS 2
+
+enum { SHAPE_UNDECIDED, SHAPE_ARGS, SHAPE_PLAN };
+
+/* Whether every rank says no (flag 0) -- one reduction over ctx->dup. */
+static int all_clear(pcoll__call_t *c, int flag)
+{
+    if (MPI_Allreduce(MPI_IN_PLACE, &flag, 1, MPI_INT, MPI_MAX, c->ctx->dup) != MPI_SUCCESS)
+        return -1;
+    return !flag;
+}
+
+/* Plan the shape collectively (as a persistent init, on stand-in buffers)
+ * and keep the plan in e when the choice plans collectively; SHAPE_FLAT
+ * when it does not, or when a rank cannot bind the plan to its buffers. */
+static int shape_plan(pcoll__call_t *c, pcoll__cache_entry_t *e, const pcoll__view_t v[2])
+{
+    _Alignas(max_align_t) unsigned char raw[PCOLL__RAW_MAX];
+    pcoll__region_t reg[2] = {{0}, {0}};
+    pcoll__call_t d;
+    pcoll_plan_t *plan = NULL;
+    pcoll__shape_rec_t *rec = NULL;
+    void *bufs[2];
+    int k, bad = 0, clear, rc;
+    for (k = 0; k < 2; k++) {
+        bufs[k] = v[k].buf;
+        if (v[k].present && !bad)
+            bad = pcoll__region_reserve(&v[k], &reg[k]) != PCOLL_SUCCESS;
+        if (reg[k].addr)
+            bufs[k] = reg[k].base;
+    }
+    bad = bad || pcoll__gpu_key_kinds(v[0].present ? v[0].buf : NULL, v[1].buf) != 0;
+    if ((clear = all_clear(c, bad)) <= 0) {
+        for (k = 0; k < 2; k++)
+            pcoll__region_release(&reg[k]);
+        return clear < 0 ? pcoll__error(PCOLL_ERR_MPI, "%s: shape agreement", c->fn)
+                         : SHAPE_FLAT;
+    }
+    c->coll->rebase(c->raw, raw, bufs);
+    memset(&d, 0, offsetof(pcoll__call_t, args));
+    d.coll = c->coll, d.mode = PCOLL__PERSISTENT, d.fn = c->fn, d.raw = raw;
+    d.comm = c->comm, d.info = MPI_INFO_NULL, d.plan = &plan;
+    d.regions = reg, d.shaping = 1;
+    rc = run_call(&d);
+    for (k = 0; k < 2; k++)
+        pcoll__region_release(&reg[k]);
+    if (rc == PCOLL_SUCCESS && (clear = all_clear(c, plan->sched.unbound || plan->ops)) <= 0)
+        rc = clear < 0 ? pcoll__error(PCOLL_ERR_MPI, "%s: shape agreement", c->fn) : SHAPE_FLAT;
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll__shape_rec_make(plan, v, &rec);
+    if (rc == PCOLL_SUCCESS) {
+        MPI_Datatype watch[2];
+        int n = 0;
+        for (k = 0; k < 2; k++)
+            if (v[k].present && !pcoll__type_is_named(v[k].type))
+                watch[n++] = v[k].type;
+        return pcoll__shape_set(e, plan, pcoll__plan_destroy, rec, pcoll__shape_rec_free, watch,
+                                n);
+    }
+    pcoll__plan_destroy(plan);
+    return rc;
+}
+
+/* The shape entry of the call (added: made when missing), the call's
+ * buffers in v; NULL with *rc SHAPE_FLAT when the call has no shape or is
+ * not looked up by shape, or an error. */
+static pcoll__cache_entry_t *shape_of(pcoll__call_t *c, int add, pcoll__view_t v[2], int *rc)
+{
+    const pcoll__algo_table_t *t = c->coll->table;
+    pcoll__cache_entry_t *e;
+    pcoll__key_t k = {0};
+    *rc = SHAPE_FLAT;
+    if (!c->coll->shape || c->opts.no_comm ||
+        (!pcoll__algo_is_auto(t, c->opts.algorithm) && !requests_collective(c)))
+        return NULL;
+    if ((*rc = c->coll->shape(c, &k)) != PCOLL_SUCCESS) {
+        key_free(&k);
+        *rc = *rc == PCOLL_ERR_UNSUPPORTED ? SHAPE_FLAT : *rc;
+        return NULL;
+    }
+    memcpy(k.bytes, &c->opts, sizeof c->opts);
+    e = pcoll__shape_get(c->ctx, k.bytes, k.len, add);
+    key_free(&k);
+    if (!e)
+        *rc = add ? pcoll__error(PCOLL_ERR_NOMEM, "%s: shape table", c->fn) : SHAPE_FLAT;
+    if (!e)
+        return NULL;
+    e->calls++;
+    c->coll->views(c, c->raw, v);
+    return e;
+}
+
+static int same_layouts(pcoll__cache_entry_t *e, const pcoll__view_t v[2])
+{
+    return pcoll__shape_same(e->aux, atomic_load_explicit(&e->stale, memory_order_acquire), v);
+}
+
+/* Serve a one-shot call by its shape; SHAPE_FLAT when the shape takes the
+ * cache by arguments. */
+static int by_shape(pcoll__call_t *c)
+{
+    pcoll__view_t v[2];
+    int rc, wanted = requests_collective(c);
+    pcoll__cache_entry_t *e = shape_of(c, 1, v, &rc);
+    if (!e)
+        return rc;
+    if (e->verdict == SHAPE_UNDECIDED && (wanted || e->calls >= PCOLL__SHAPE_CALLS)) {
+        rc = shape_plan(c, e, v);
+        if (rc != PCOLL_SUCCESS && rc != SHAPE_FLAT)
+            return rc;
+        e->verdict = rc == SHAPE_FLAT ? SHAPE_ARGS : SHAPE_PLAN;
+    }
+    if (e->verdict != SHAPE_PLAN)
+        return wanted && e->verdict == SHAPE_ARGS ? oneshot_uncached(c) : SHAPE_FLAT;
+    rc = pcoll__shape_run(e->aux, same_layouts(e, v), v);
+    pcoll__last_run_algorithm = e->plan->algorithm;
+    return rc;
+}
+
+/* A non-blocking call (the drop-in's) of a shape that holds a plan: a
+ * lease on it in *c->plan; SHAPE_FLAT otherwise.  Shapes are only looked
+ * up here, never made: that would communicate. */
+static int lease_by_shape(pcoll__call_t *c)
+{
+    pcoll__view_t v[2];
+    int rc;
+    pcoll__cache_entry_t *e = shape_of(c, 0, v, &rc);
+    if (!e || e->verdict != SHAPE_PLAN)
+        return e ? SHAPE_FLAT : rc;
+    return pcoll__shape_lease(e->aux, same_layouts(e, v), v, c->ctx, c->coll->name, c->plan);
+}
+
 static int oneshot(pcoll__call_t *c)
 {
     pcoll_plan_t *plan = NULL;
@@ -195,11 +368,13 @@ static int oneshot(pcoll__call_t *c)
     int rc;
     if ((rc = read_options(c)) != PCOLL_SUCCESS)
         return rc;
-    if (requests_collective(c))
+    if (requests_collective(c) && !c->coll->shape)
         return oneshot_uncached(c);
     if (!c->ctx && (rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
         return rc;
     c->p = c->ctx->size, c->rank = c->ctx->rank;
+    if (c->coll->shape && !c->opts.no_comm && (rc = by_shape(c)) != SHAPE_FLAT)
+        return rc;
     k.bytes = NULL;
     k.ntypes = 0;
     rc = cached_plan(c, &k, &plan);
@@ -217,13 +392,18 @@ static int local(pcoll__call_t *c)
     int rc;
     if ((rc = read_options(c)) != PCOLL_SUCCESS)
         return rc;
+    fresh_args(c);
+    if ((rc = c->coll->check(c)) != PCOLL_SUCCESS)
+        return rc;
+    if ((rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
+        return rc;
+    if ((rc = lease_by_shape(c)) != SHAPE_FLAT)
+        return rc;
     if (requests_collective(c))
         return pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s: %s plans collectively", c->fn,
                             t->algos[c->opts.algorithm].name);
     fresh_args(c);
     if ((rc = c->coll->check(c)) != PCOLL_SUCCESS)
-        return rc;
-    if ((rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
         return rc;
     c->algo = c->coll->choose(c);
     return build(c, pcoll__ctx_tag(c->ctx), c->plan);

@@ -23,6 +23,7 @@
 #include "base/options.h"
 #include "core/comm.h"
 #include "core/plan.h"
+#include "core/region.h"
 #include "select/select.h"
 
 /* The three ways into the path. */
@@ -69,6 +70,11 @@ struct pcoll__call {
     int empty;            /* nothing to move: no builder runs */
     int algo;             /* the chosen algorithm's index in the table */
     void *tmp[2];         /* the descriptor's temporaries, freed by the path */
+    /* A shape's plan being made (entry.c "Shapes"): stand-in buffers to bind
+     * before building (NULL: none), and stop before building unless the
+     * choice plans collectively. */
+    pcoll__region_t *regions;
+    int shaping;
     _Alignas(max_align_t) unsigned char args[PCOLL__ARGS_MAX];
 };
 
@@ -100,7 +106,21 @@ struct pcoll__coll {
     /* MPI_IN_PLACE for an algorithm without PCOLL__ALGO_INPLACE: a copy of
      * the input made at the start of every run (NULL: refused). */
     int (*stage)(pcoll__call_t *c, pcoll_plan_t *plan);
+    /* One-shot calls by shape (entry.c "Shapes"; NULL: none).  shape: the
+     * key of c->raw that every rank of the communicator computes alike
+     * (sizes in bytes, no buffer, no local handle), or PCOLL_ERR_UNSUPPORTED
+     * for a call that has none (the same on every rank).  views: the call's
+     * send and receive buffers (v[0] absent in place; with MPI_IN_PLACE the
+     * receive buffer is also the input).  rebase: a copy of raw, raw_size
+     * bytes, with the buffers at bufs. */
+    int (*shape)(pcoll__call_t *c, pcoll__key_t *k);
+    void (*views)(const pcoll__call_t *c, const void *raw, pcoll__view_t v[2]);
+    void (*rebase)(const void *raw, void *out, void *const bufs[2]);
+    size_t raw_size;
 };
+
+/* The largest raw argument struct a descriptor with shapes may have. */
+#define PCOLL__RAW_MAX 256
 
 /* Run one public call of coll: raw is the collective's own struct of the
  * call's arguments, fn the public name (for messages), plan the output of

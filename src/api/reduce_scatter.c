@@ -18,6 +18,7 @@
 #include "base/status.h"
 #include "core/check.h"
 #include "datatype/contents.h"
+#include "datatype/signature.h"
 #include "gpu/gpu.h"
 #include "select/select.h"
 
@@ -131,7 +132,8 @@ static int check_counts(pcoll__call_t *c, pcoll__rs_args_t *a)
     int i, rc;
     if (!(counts = counts_of(c, &rc)))
         return rc;
-    if (!(displs = c->tmp[1] = pcoll__malloc(sizeof(long long) * (size_t)(c->p + 1))))
+    if (!(displs = c->tmp[1]) &&
+        !(displs = c->tmp[1] = pcoll__malloc(sizeof(long long) * (size_t)(c->p + 1))))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: displacements", c->fn);
     displs[0] = 0;
     for (i = 0; i < c->p; i++) {
@@ -287,6 +289,82 @@ static int rs_stage(pcoll__call_t *c, pcoll_plan_t *plan)
     return pcoll__rs_copy(plan, a, a->recvbuf, copy, a->total);
 }
 
+/* ---- shapes (entry.c) ----------------------------------------------------------- */
+
+/* count i of the call as given (block form: the one count). */
+static long long raw_count(const raw_t *r, int i)
+{
+    if (r->block)
+        return r->wide ? r->wrecvcount : r->recvcount;
+    return r->wide ? r->wcounts[i] : r->counts[i];
+}
+
+/* The index of a predefined op, the same in every process; -1 for others. */
+static int op_index(MPI_Op op)
+{
+    const MPI_Op ops[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,    MPI_PROD,   MPI_LAND,
+                          MPI_BAND, MPI_LOR,  MPI_BOR,    MPI_LXOR,   MPI_BXOR,
+                          MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+    for (int i = 0; i < (int)(sizeof ops / sizeof ops[0]); i++)
+        if (op == ops[i])
+            return i;
+    return -1;
+}
+
+/* The shape: the element's signature, the counts, the op (predefined ops
+ * only: a plan calls its op by the handle it was built with), MPI_IN_PLACE
+ * use and the memory kinds.  Arguments the checks refuse take the cache by
+ * arguments, which reports them. */
+static int rs_shape(pcoll__call_t *c, pcoll__key_t *k)
+{
+    const raw_t *r = c->raw;
+    struct {
+        unsigned long long sig;
+        int op, inplace, kinds, block;
+    } *kr;
+    size_t n = r->block ? 1 : (size_t)c->p;
+    unsigned long long sig;
+    long long *counts;
+    int i, op = op_index(r->op);
+    if (op < 0 || (!r->block && !(r->wide ? (const void *)r->wcounts : (const void *)r->counts)) ||
+        rs_check(c) != PCOLL_SUCCESS || pcoll__sig_hash(r->type, 1, &sig) != PCOLL_SUCCESS)
+        return PCOLL_ERR_UNSUPPORTED;
+    if (!(kr = pcoll__key_put(k, sizeof *kr + n * sizeof *counts)))
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: shape key", c->fn);
+    kr->sig = sig, kr->op = op, kr->block = r->block;
+    kr->inplace = r->sendbuf == MPI_IN_PLACE;
+    kr->kinds = pcoll__gpu_key_kinds(kr->inplace ? NULL : r->sendbuf, r->recvbuf);
+    counts = (long long *)(void *)(kr + 1);
+    for (i = 0; i < (int)n; i++)
+        counts[i] = raw_count(r, i);
+    return PCOLL_SUCCESS;
+}
+
+/* The input vector and this rank's block (in place: the vector, in
+ * recvbuf). */
+static void rs_views(const pcoll__call_t *c, const void *raw, pcoll__view_t v[2])
+{
+    const raw_t *r = raw;
+    MPI_Count total = 0;
+    for (int i = 0; i < c->p; i++)
+        total += raw_count(r, r->block ? 0 : i);
+    v[0] = (pcoll__view_t){r->sendbuf != MPI_IN_PLACE, (void *)r->sendbuf, total, r->type};
+    v[1] = (pcoll__view_t){1, r->recvbuf, v[0].present ? raw_count(r, r->block ? 0 : c->rank)
+                                                       : total,
+                           r->type};
+}
+
+static void rs_rebase(const void *raw, void *out, void *const bufs[2])
+{
+    raw_t *o = out;
+    *o = *(const raw_t *)raw;
+    if (o->sendbuf != MPI_IN_PLACE)
+        o->sendbuf = bufs[0];
+    o->recvbuf = bufs[1];
+}
+
+_Static_assert(sizeof(raw_t) <= PCOLL__RAW_MAX, "reduce_scatter raw arguments");
+
 static const pcoll__coll_t reduce_scatter = {
     .name = "reduce_scatter",
     .table = &pcoll__reduce_scatter_table,
@@ -297,6 +375,10 @@ static const pcoll__coll_t reduce_scatter = {
     .choose = rs_choose,
     .prepare = rs_prepare,
     .stage = rs_stage,
+    .shape = rs_shape,
+    .views = rs_views,
+    .rebase = rs_rebase,
+    .raw_size = sizeof(raw_t),
 };
 
 int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],

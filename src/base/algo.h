@@ -20,7 +20,12 @@ enum {
      * (or PCOLL_ERR_UNSUPPORTED where the collective cannot stage). */
     PCOLL__ALGO_INPLACE = 1u << 1,
     /* It needs a commutative reduction operation. */
-    PCOLL__ALGO_COMMUTATIVE = 1u << 2
+    PCOLL__ALGO_COMMUTATIVE = 1u << 2,
+    /* Its schedule touches the user's buffers by copies and reductions
+     * only, and it has no engine or child plan of its own: built on
+     * stand-in buffers (core/region.h), it serves any buffers.  Only these
+     * of the collective ones serve the one-shot calls by shape (entry.c). */
+    PCOLL__ALGO_REBIND = 1u << 3
 };
 
 typedef struct pcoll__algo {

@@ -55,15 +55,29 @@ static void cache_drop(pcoll__cache_entry_t *e)
 {
     pcoll_plan_t *plan = e->plan;
     void (*destroy)(pcoll_plan_t *plan) = e->destroy;
-    void *key = e->key;
+    void *key = e->key, *aux = e->aux;
+    void (*aux_free)(void *aux) = e->aux_free;
     pthread_mutex_lock(&list_lock);
     memset(e, 0, sizeof *e);
     pthread_mutex_unlock(&list_lock);
+    /* The record first: it may still run the plan (shapes). */
+    if (aux)
+        aux_free(aux);
     if (plan) {
         plan->cached = 0;
         destroy(plan);
     }
     pcoll__free(key);
+}
+
+/* Mark the entries of n naming type stale (list_lock held). */
+static void mark_stale(pcoll__cache_entry_t *entries, int n, MPI_Datatype type)
+{
+    int i, t;
+    for (i = 0; i < n; i++)
+        for (t = 0; t < entries[i].ntypes; t++)
+            if (entries[i].types[t] == type)
+                atomic_store_explicit(&entries[i].stale, 1, memory_order_release);
 }
 
 static pcoll__ctx_t *first_context(void)
@@ -101,6 +115,8 @@ static void ctx_detach(pcoll__ctx_t *ctx)
     int i;
     for (i = 0; i < PCOLL__CACHE_SIZE; i++)
         cache_drop(&ctx->cache[i]);
+    for (i = 0; i < PCOLL__SHAPES; i++)
+        cache_drop(&ctx->shape[i]);
     pthread_mutex_lock(&list_lock);
     for (p = &contexts; *p; p = &(*p)->next)
         if (*p == ctx) {
@@ -124,14 +140,12 @@ static int comm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 static int type_delete(MPI_Datatype type, int keyval, void *value, void *extra)
 {
     pcoll__ctx_t *ctx;
-    int i, t;
     (void)keyval, (void)value, (void)extra;
     pthread_mutex_lock(&list_lock);
-    for (ctx = contexts; ctx; ctx = ctx->next)
-        for (i = 0; i < PCOLL__CACHE_SIZE; i++)
-            for (t = 0; t < ctx->cache[i].ntypes; t++)
-                if (ctx->cache[i].types[t] == type)
-                    atomic_store_explicit(&ctx->cache[i].stale, 1, memory_order_release);
+    for (ctx = contexts; ctx; ctx = ctx->next) {
+        mark_stale(ctx->cache, PCOLL__CACHE_SIZE, type);
+        mark_stale(ctx->shape, PCOLL__SHAPES, type);
+    }
     pthread_mutex_unlock(&list_lock);
     return MPI_SUCCESS;
 }
@@ -309,35 +323,83 @@ static void watch_type(MPI_Datatype type)
         MPI_Type_set_attr(type, type_keyval, NULL);
 }
 
-int pcoll__cache_add(pcoll__ctx_t *ctx, const void *key, size_t keylen,
-                     const MPI_Datatype *types, int ntypes, pcoll_plan_t *plan,
-                     void (*destroy)(pcoll_plan_t *plan))
+/* The entry of the n to reuse: an empty one, else the least recently used
+ * (emptied), holding a copy of key; NULL when memory runs out. */
+static pcoll__cache_entry_t *take_entry(pcoll__cache_entry_t *entries, int n, const void *key,
+                                        size_t keylen)
 {
-    pcoll__cache_entry_t *e = &ctx->cache[0];
-    int i;
+    pcoll__cache_entry_t *e = &entries[0];
     void *copy = pcoll__malloc(keylen);
-    if (!copy || ntypes > PCOLL__CACHE_TYPES) {
-        pcoll__free(copy);
-        return pcoll__error(PCOLL_ERR_NOMEM, "plan cache key");
-    }
-    for (i = 1; i < PCOLL__CACHE_SIZE && e->plan; i++)
-        if (!ctx->cache[i].plan || ctx->cache[i].stamp < e->stamp)
-            e = &ctx->cache[i];
+    int i;
+    if (!copy)
+        return NULL;
+    for (i = 1; i < n && e->key; i++)
+        if (!entries[i].key || entries[i].stamp < e->stamp)
+            e = &entries[i];
     cache_drop(e);
     memcpy(copy, key, keylen);
     e->key = copy;
     e->keylen = keylen;
-    e->plan = plan;
-    e->destroy = destroy;
-    e->stamp = ++ctx->clock;
-    plan->cached = 1;
+    return e;
+}
+
+/* Watch types for e (any previous ones forgotten); stale cleared. */
+static void watch_types(pcoll__cache_entry_t *e, const MPI_Datatype *types, int ntypes)
+{
+    int i;
     pthread_mutex_lock(&list_lock);
     for (i = 0; i < ntypes; i++)
         e->types[i] = types[i];
     e->ntypes = ntypes;
+    atomic_store_explicit(&e->stale, 0, memory_order_release);
     pthread_mutex_unlock(&list_lock);
     for (i = 0; i < ntypes; i++)
         watch_type(types[i]);
+}
+
+int pcoll__cache_add(pcoll__ctx_t *ctx, const void *key, size_t keylen,
+                     const MPI_Datatype *types, int ntypes, pcoll_plan_t *plan,
+                     void (*destroy)(pcoll_plan_t *plan))
+{
+    pcoll__cache_entry_t *e;
+    if (ntypes > PCOLL__CACHE_TYPES ||
+        !(e = take_entry(ctx->cache, PCOLL__CACHE_SIZE, key, keylen)))
+        return pcoll__error(PCOLL_ERR_NOMEM, "plan cache key");
+    e->plan = plan;
+    e->destroy = destroy;
+    e->stamp = ++ctx->clock;
+    plan->cached = 1;
+    watch_types(e, types, ntypes);
+    return PCOLL_SUCCESS;
+}
+
+pcoll__cache_entry_t *pcoll__shape_get(pcoll__ctx_t *ctx, const void *key, size_t keylen,
+                                       int add)
+{
+    pcoll__cache_entry_t *e = NULL;
+    int i;
+    for (i = 0; i < PCOLL__SHAPES && !e; i++)
+        if (ctx->shape[i].key && ctx->shape[i].keylen == keylen &&
+            memcmp(ctx->shape[i].key, key, keylen) == 0)
+            e = &ctx->shape[i];
+    if (!e && (!add || !(e = take_entry(ctx->shape, PCOLL__SHAPES, key, keylen))))
+        return NULL;
+    e->stamp = ++ctx->shape_clock;
+    return e;
+}
+
+int pcoll__shape_set(pcoll__cache_entry_t *e, pcoll_plan_t *plan,
+                     void (*destroy)(pcoll_plan_t *plan), void *aux, void (*aux_free)(void *aux),
+                     const MPI_Datatype *types, int ntypes)
+{
+    if (ntypes > PCOLL__CACHE_TYPES)
+        return pcoll__error(PCOLL_ERR_INTERNAL, "shape: %d types", ntypes);
+    e->plan = plan;
+    e->destroy = destroy;
+    e->aux = aux;
+    e->aux_free = aux_free;
+    plan->cached = 1;
+    watch_types(e, types, ntypes);
     return PCOLL_SUCCESS;
 }
 

@@ -29,6 +29,8 @@
 #define PCOLL__CACHE_SIZE 16
 #define PCOLL__CACHE_TYPES 4
 #define PCOLL__ONESHOT_TAG 0
+/* Shapes (below): entries per communicator. */
+#define PCOLL__SHAPES 8
 
 typedef struct pcoll__cache_entry {
     void *key;               /* the collective's serialized arguments */
@@ -39,6 +41,12 @@ typedef struct pcoll__cache_entry {
     void (*destroy)(pcoll_plan_t *plan); /* how the cache frees it */
     unsigned long long stamp; /* last use, for LRU eviction */
     atomic_int stale;        /* a datatype in the key was freed (any thread) */
+    /* Shapes only: calls seen, the owner's verdict, and its record of the
+     * call the plan was built for (freed with aux_free). */
+    int calls;
+    int verdict;
+    void *aux;
+    void (*aux_free)(void *aux);
 } pcoll__cache_entry_t;
 
 typedef struct pcoll__ctx {
@@ -51,6 +59,16 @@ typedef struct pcoll__ctx {
     int next_tag, tag_ub;
     unsigned long long clock;
     pcoll__cache_entry_t cache[PCOLL__CACHE_SIZE];
+    /* Shapes: one-shot calls keyed by what every rank of the communicator
+     * knows alike (no buffer, no local handle), so that every rank finds or
+     * misses an entry together: the one-shot calls' collectively made plans
+     * live here.  Lookups and evictions follow the calls' order, which MPI
+     * makes the same on every rank; a shape's plan is freed on every rank at
+     * the same call (collective frees, such as a shared window's, are safe).
+     * Their types are the local handles the plan was built for, watched as
+     * the cache's are: stale says one was freed (the plan stays valid). */
+    pcoll__cache_entry_t shape[PCOLL__SHAPES];
+    unsigned long long shape_clock;
     struct pcoll__node *nodes; /* cached node topologies (core/node.h) */
     struct pcoll__ctx *next;
 } pcoll__ctx_t;
@@ -79,6 +97,18 @@ pcoll_plan_t *pcoll__cache_find(pcoll__ctx_t *ctx, const void *key, size_t keyle
 int pcoll__cache_add(pcoll__ctx_t *ctx, const void *key, size_t keylen,
                      const MPI_Datatype *types, int ntypes, pcoll_plan_t *plan,
                      void (*destroy)(pcoll_plan_t *plan));
+
+/* The shape entry for key (the same bytes on every rank), made when missing
+ * and add is set (evicting the least recently used one, whose record and
+ * plan are freed: the same entry on every rank).  NULL when missing and not
+ * added, or when memory runs out. */
+pcoll__cache_entry_t *pcoll__shape_get(pcoll__ctx_t *ctx, const void *key, size_t keylen,
+                                       int add);
+/* Give the shape e its plan (freed with destroy), the record aux (freed
+ * with aux_free) and the local types to watch; stale is cleared. */
+int pcoll__shape_set(pcoll__cache_entry_t *e, pcoll_plan_t *plan,
+                     void (*destroy)(pcoll_plan_t *plan), void *aux, void (*aux_free)(void *aux),
+                     const MPI_Datatype *types, int ntypes);
 
 /* Checks shared by every collective's entry points: MPI initialized, comm
  * valid and an intracommunicator. */

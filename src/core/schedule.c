@@ -45,7 +45,38 @@ int pcoll__sched_round(pcoll__sched_t *s)
     return rc;
 }
 
-/* Append an op to the open round (opening round 0 if none is). */
+/* The bound region holding address a, plus one (0: none). */
+static unsigned char region_of(const pcoll__sched_t *s, const void *a)
+{
+    uintptr_t x = (uintptr_t)a;
+    int k;
+    for (k = 0; k < PCOLL__SCHED_BINDS; k++)
+        if (x >= s->bind_lo[k] && x < s->bind_hi[k])
+            return (unsigned char)(k + 1);
+    return 0;
+}
+
+void pcoll__sched_bind(pcoll__sched_t *s, int k, const void *lo, const void *hi,
+                       const void *base)
+{
+    s->bind_lo[k] = (uintptr_t)lo;
+    s->bind_hi[k] = (uintptr_t)hi;
+    s->bind_base[k] = (uintptr_t)base;
+}
+
+void pcoll__sched_rebind(pcoll__sched_t *s, int k, const void *addr)
+{
+    s->delta[k + 1] = (uintptr_t)addr - s->bind_base[k];
+}
+
+/* An address of op as the run sees it (region r, 0: none). */
+static void *moved(const pcoll__sched_t *s, unsigned char r, const void *a)
+{
+    return (void *)((uintptr_t)a + s->delta[r]);
+}
+
+/* Append an op to the open round (opening round 0 if none is), noting the
+ * bound regions its addresses lie in. */
 static int push(pcoll__sched_t *s, const pcoll__op_t *op)
 {
     int rc;
@@ -54,8 +85,16 @@ static int push(pcoll__sched_t *s, const pcoll__op_t *op)
     if (s->nrounds == 0 && (rc = pcoll__sched_round(s)) != PCOLL_SUCCESS)
         return rc;
     rc = grow((void **)&s->ops, &s->ops_cap, s->nops + 1, sizeof *op);
-    if (rc == PCOLL_SUCCESS)
-        s->ops[s->nops++] = *op;
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    s->ops[s->nops] = *op;
+    if (op->kind == PCOLL__OP_COPY || op->kind == PCOLL__OP_REDUCE) {
+        s->ops[s->nops].sbind = region_of(s, op->src);
+        s->ops[s->nops].dbind = region_of(s, op->dst);
+    } else if (op->kind != PCOLL__OP_POLL && (region_of(s, op->src) || region_of(s, op->dst))) {
+        s->unbound = 1;
+    }
+    s->nops++;
     return rc;
 }
 
@@ -176,13 +215,13 @@ int pcoll__sched_reduce(pcoll__sched_t *s, const void *src, void *dst, int count
 
 /* Run a reduction: directly, or run by run of the basic type (a dense run
  * of more than INT_MAX items in several calls). */
-static int reduce(const pcoll__op_t *op)
+static int reduce(const pcoll__op_t *op, const void *src, void *dst)
 {
     MPI_Aint lb, ext, bext;
     long k, b;
     int err = MPI_SUCCESS;
     if (!op->runs)
-        return MPI_Reduce_local(op->src, op->dst, op->scount, op->stype, op->op);
+        return MPI_Reduce_local(src, dst, op->scount, op->stype, op->op);
     pcoll__type_extent(op->stype, &lb, &ext);
     for (k = 0; k < op->scount && err == MPI_SUCCESS; k++)
         for (b = 0; b < op->runs->n && err == MPI_SUCCESS; b++) {
@@ -194,8 +233,8 @@ static int reduce(const pcoll__op_t *op)
             if (dense > INT_MAX)
                 dense = INT_MAX;
             for (e = 0; e < r->len && err == MPI_SUCCESS; e += dense)
-                err = MPI_Reduce_local(pcoll__addr(op->src, at + (MPI_Aint)e * r->ext),
-                                       pcoll__addr(op->dst, at + (MPI_Aint)e * r->ext),
+                err = MPI_Reduce_local(pcoll__addr(src, at + (MPI_Aint)e * r->ext),
+                                       pcoll__addr(dst, at + (MPI_Aint)e * r->ext),
                                        (int)(r->len - e < dense ? r->len - e : dense), r->type,
                                        op->op);
         }
@@ -318,12 +357,14 @@ int pcoll__sched_commit(pcoll__sched_t *s, MPI_Comm comm, int tag)
 static int run_local(pcoll__sched_t *s, int i)
 {
     const pcoll__op_t *op = &s->ops[i];
+    const void *src = moved(s, op->sbind, op->src);
+    void *dst = moved(s, op->dbind, op->dst);
     int err = MPI_SUCCESS;
     if (op->kind == PCOLL__OP_COPY)
-        return pcoll__copy_run(&op->copy, op->src, op->scount, op->stype, op->dst, op->dcount,
+        return pcoll__copy_run(&op->copy, src, op->scount, op->stype, dst, op->dcount,
                                op->dtype, s->scratch);
     if (op->kind == PCOLL__OP_REDUCE)
-        err = reduce(op);
+        err = reduce(op, src, dst);
     else
         op->poll.arrive(op->poll.arg);
     if (err != MPI_SUCCESS)

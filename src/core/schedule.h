@@ -13,6 +13,7 @@
 #ifndef PCOLL_CORE_SCHEDULE_H
 #define PCOLL_CORE_SCHEDULE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "datatype/copy.h"
@@ -58,6 +59,8 @@ typedef struct pcoll__op {
     MPI_Op op;              /* reduce: dst = src op dst */
     pcoll__copy_t copy;     /* copy: how */
     pcoll__poll_t poll;     /* poll: what */
+    unsigned char sbind, dbind; /* copy, reduce: src / dst lie in bound region k-1
+                                   (0: none), moved by its delta at run time */
     struct pcoll__blocks *runs; /* reduce: a predefined op on a derived type,
                                    applied run by run of its basic type */
     long long bytes;        /* payload, for printing */
@@ -68,6 +71,8 @@ typedef struct pcoll__op {
 typedef struct pcoll__step {
     int first, count;
 } pcoll__step_t;
+
+#define PCOLL__SCHED_BINDS 2
 
 typedef struct pcoll__sched {
     pcoll__op_t *ops;
@@ -90,6 +95,14 @@ typedef struct pcoll__sched {
     char token[2];          /* what tokens carry */
     int cursor;             /* the round in progress */
     int committed;
+    /* Bound regions (pcoll__sched_bind): address ranges that stand for
+     * buffers given at run time; a copy or reduction that reads or writes
+     * one is moved by delta[k] = (the buffer's address) - (the region's
+     * base).  unbound: a send or receive was added inside a region
+     * (persistent requests cannot move), so the schedule cannot rebind. */
+    uintptr_t bind_lo[PCOLL__SCHED_BINDS], bind_hi[PCOLL__SCHED_BINDS];
+    uintptr_t bind_base[PCOLL__SCHED_BINDS], delta[PCOLL__SCHED_BINDS + 1];
+    int unbound;
 } pcoll__sched_t;
 
 /* Building (before commit). */
@@ -119,6 +132,15 @@ int pcoll__sched_reduce(pcoll__sched_t *s, const void *src, void *dst, int count
 
 /* Make the persistent requests on comm with tag, and the copy scratch. */
 int pcoll__sched_commit(pcoll__sched_t *s, MPI_Comm comm, int tag);
+
+/* Before building: the addresses [lo, hi) stand for buffer k (< PCOLL__SCHED_BINDS)
+ * whose address is base; copies and reductions that the builder adds inside
+ * the range follow pcoll__sched_rebind.  Sends and receives may not use the
+ * range (s->unbound is set when one does). */
+void pcoll__sched_bind(pcoll__sched_t *s, int k, const void *lo, const void *hi,
+                       const void *base);
+/* Before a run: buffer k is at addr now. */
+void pcoll__sched_rebind(pcoll__sched_t *s, int k, const void *addr);
 
 /* Running (after commit); none of these allocates. */
 int pcoll__sched_start(pcoll__sched_t *s);

@@ -291,3 +291,28 @@ done:
     pcoll__sig_free(&sig);
     return rc;
 }
+
+/* FNV-1a over n bytes. */
+static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    while (n--)
+        h = (h ^ *b++) * 0x100000001b3ULL;
+    return h;
+}
+
+int pcoll__sig_hash(MPI_Datatype type, int count, unsigned long long *hash)
+{
+    pcoll__sig_t sig = {0};
+    unsigned long long h = 0xcbf29ce484222325ULL;
+    char name[MPI_MAX_OBJECT_NAME];
+    int i, len, rc = pcoll__sig_of(type, count, &sig);
+    for (i = 0; i < sig.nruns && rc == PCOLL_SUCCESS; i++) {
+        if (MPI_Type_get_name(sig.types[i], name, &len) != MPI_SUCCESS)
+            rc = pcoll__error(PCOLL_ERR_MPI, "signature: MPI_Type_get_name");
+        h = fnv(fnv(h, name, (size_t)len), &sig.counts[i], sizeof sig.counts[i]);
+    }
+    pcoll__sig_free(&sig);
+    *hash = h;
+    return rc;
+}

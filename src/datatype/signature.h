@@ -22,6 +22,10 @@ int pcoll__sig_equal(const pcoll__sig_t *a, const pcoll__sig_t *b);
  * basic types; time linear in the runs, no copies made. */
 int pcoll__sig_match(const pcoll__sig_t *a, long long acount, const pcoll__sig_t *b,
                      long long bcount);
+/* A hash of count items' signature that every process computes alike (the
+ * basic types by their MPI names, not their handles, which differ between
+ * processes under some MPIs): equal signatures, equal hashes. */
+int pcoll__sig_hash(MPI_Datatype type, int count, unsigned long long *hash);
 /* Free the runs; *sig becomes empty. */
 void pcoll__sig_free(pcoll__sig_t *sig);
 

@@ -65,8 +65,6 @@ int pcoll__dropin_error(MPI_Comm comm, int code, const char *fmt, ...)
     ;
 /* Raise an error on comm's handler for a failed pcoll call; the MPI code. */
 int pcoll__dropin_raise(MPI_Comm comm, int rc);
-/* p copies of count (malloc'd), for the block form of reduce-scatter. */
-int *pcoll__dropin_block_counts(MPI_Comm comm, int count);
 
 /* ---- outcome.c ------------------------------------------------------------- */
 

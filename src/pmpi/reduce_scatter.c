@@ -32,23 +32,21 @@ static int serve(const void *sendbuf, void *recvbuf, const int *counts, MPI_Data
     return pcoll__dropin_finish(rc, plan, comm, RS, form, request, err);
 }
 
-/* The block form; the non-blocking one runs the counts form's local plan. */
+/* The block form. */
 static int serve_block(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
                        MPI_Op op, MPI_Comm comm, int form, MPI_Info info, MPI_Request *request,
                        int *err)
 {
     pcoll_plan_t *plan = NULL;
-    int rc, *counts = NULL;
+    int rc;
     if (form == BLOCKING)
         rc = pcoll_reduce_scatter_block(sendbuf, recvbuf, count, type, op, comm);
     else if (form == PERSISTENT)
         rc = pcoll_reduce_scatter_block_init(sendbuf, recvbuf, count, type, op, comm, info,
                                              &plan);
-    else if ((counts = pcoll__dropin_block_counts(comm, count)))
-        rc = pcoll__reduce_scatter_plan_local(sendbuf, recvbuf, counts, type, op, comm, &plan);
     else
-        rc = PCOLL_ERR_NOMEM;
-    free(counts);
+        rc = pcoll__reduce_scatter_dropin_c(PCOLL__LOCAL, sendbuf, recvbuf, NULL, count, 1, type,
+                                            op, comm, MPI_INFO_NULL, &plan);
     return pcoll__dropin_finish(rc, plan, comm, RSB, form, request, err);
 }
 

@@ -76,15 +76,3 @@ int pcoll__dropin_raise(MPI_Comm comm, int rc)
     return pcoll__dropin_error(comm, rc == PCOLL_ERR_NOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER, "%s",
                                pcoll_last_error());
 }
-
-int *pcoll__dropin_block_counts(MPI_Comm comm, int count)
-{
-    int p, i, *counts;
-    PMPI_Comm_size(comm, &p);
-    if (!(counts = malloc(sizeof(int) * (size_t)(p > 0 ? p : 1))))
-        return NULL;
-    for (i = 0; i < p; i++)
-        counts[i] = count;
-    return counts;
-}
-

@@ -61,7 +61,8 @@ static const pcoll__algo_t algos[] = {
     [ALGO_HIER] = {"hier",
                    "node-aware: blocks bundled per node pair in shared memory, radix-r Bruck "
                    "between nodes on pcoll_ports ranks per node (pcoll_cores_per_node)",
-                   pcoll__alltoall_hier, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
+                   pcoll__alltoall_hier,
+                   PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE | PCOLL__ALGO_REBIND},
     [ALGO_NATIVE] = {"native",
                      "the MPI's own MPI_Alltoall: auto's choice where no pcoll algorithm is "
                      "expected to be faster",

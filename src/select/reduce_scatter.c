@@ -49,12 +49,14 @@ static const pcoll__algo_t algos[] = {
                         "one node: each rank adds its contributions into the others' "
                         "accumulators in shared memory, p-1 steps handed on by flags, no "
                         "messages (commutative ops; else, or on several nodes: circulant)",
-                        pcoll__reduce_scatter_node_ring, PCOLL__ALGO_COLLECTIVE},
+                        pcoll__reduce_scatter_node_ring,
+                        PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_REBIND},
     [ALGO_NODE_DIRECT] = {"node_direct",
                           "one node, short vectors: every rank's input in shared memory, a node "
                           "barrier, each rank reduces its block from all of them in rank order "
                           "(any op; longer vectors: node_ring, several nodes: circulant)",
-                          pcoll__reduce_scatter_node_direct, PCOLL__ALGO_COLLECTIVE},
+                          pcoll__reduce_scatter_node_direct,
+                          PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_REBIND},
     [ALGO_NATIVE] = {"native",
                      "the MPI's own MPI_Reduce_scatter(_block): auto's choice where no pcoll "
                      "algorithm is expected to be faster",

@@ -15,36 +15,7 @@
 
 static int rank, size;
 
-static int value(int from, int to, int k, int round)
-{
-    return from * 1000 + to * 10 + k + round * 100000;
-}
-
-/* An alltoall of n ints per block: buffers filled and poisoned. */
-typedef struct a2a {
-    int n, round, *send, *recv;
-} a2a_t;
-
-static void a2a_setup(a2a_t *a, int n, int round)
-{
-    int i, k;
-    a->n = n, a->round = round;
-    a->send = malloc(sizeof(int) * (size_t)(n * size + 1));
-    a->recv = malloc(sizeof(int) * (size_t)(n * size + 1));
-    for (i = 0; i < size; i++)
-        for (k = 0; k < n; k++)
-            a->send[i * n + k] = value(rank, i, k, round), a->recv[i * n + k] = -1;
-}
-
-static void a2a_check(a2a_t *a, const char *what)
-{
-    int i, k;
-    for (i = 0; i < size; i++)
-        for (k = 0; k < a->n; k++)
-            check_value(what, i * a->n + k, value(i, rank, k, a->round), a->recv[i * a->n + k]);
-    free(a->send);
-    free(a->recv);
-}
+#include "a2a.h"
 
 static void a2a_start(a2a_t *a, MPI_Request *req)
 {

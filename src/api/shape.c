@@ -1,0 +1,278 @@
+/*
+ * Running a shape's plan for one call after another (see shape.h).
+ *
+ * The record holds the layouts the plan was built for, with handles of its
+ * own for the temporary buffers, and the queue of leases: the runner (whose
+ * run the plan is doing) and those waiting, oldest first.  A lease's
+ * temporary buffers are made with the lease, so its start allocates
+ * nothing.
+ */
+#include <limits.h>
+
+#include "api/shape.h"
+#include "base/mem.h"
+#include "base/status.h"
+#include "datatype/size.h"
+
+typedef struct lease lease_t;
+
+struct pcoll__shape_rec {
+    pcoll__view_t view[2];   /* as the call that made the plan gave them */
+    MPI_Datatype own[2];     /* the same layouts, alive as long as the record */
+    pcoll_plan_t *plan;
+    lease_t *runner;         /* NULL: the plan is idle */
+    lease_t *head, *tail;    /* waiting to run */
+};
+
+/* One run of the plan for one call's buffers. */
+struct lease {
+    pcoll__shape_rec_t *rec;
+    pcoll__view_t v[2];
+    int same;                /* the plan's copies serve v as they are */
+    char *tmp[2];            /* otherwise: the temporary buffers */
+    void *at[2];             /* ... where their items start */
+    int done, rc;
+    lease_t *next;
+};
+
+int pcoll__shape_rec_make(pcoll_plan_t *plan, const pcoll__view_t v[2],
+                          pcoll__shape_rec_t **out)
+{
+    pcoll__shape_rec_t *r = pcoll__calloc(1, sizeof *r);
+    int k;
+    if (!r)
+        return pcoll__error(PCOLL_ERR_NOMEM, "shape record");
+    r->plan = plan;
+    for (k = 0; k < 2; k++) {
+        r->view[k] = v[k];
+        r->own[k] = r->view[k].type = v[k].present ? v[k].type : MPI_DATATYPE_NULL;
+        if (v[k].present && !pcoll__type_is_named(v[k].type) &&
+            MPI_Type_dup(v[k].type, &r->own[k]) != MPI_SUCCESS) {
+            r->own[k] = r->view[k].type;
+            pcoll__shape_rec_free(r);
+            return pcoll__error(PCOLL_ERR_MPI, "shape record: MPI_Type_dup");
+        }
+    }
+    *out = r;
+    return PCOLL_SUCCESS;
+}
+
+int pcoll__shape_same(const pcoll__shape_rec_t *r, int stale, const pcoll__view_t v[2])
+{
+    int k;
+    if (stale)
+        return 0;
+    for (k = 0; k < 2; k++)
+        if (v[k].present != r->view[k].present ||
+            (v[k].present && (v[k].count != r->view[k].count || v[k].type != r->view[k].type ||
+                              v[k].buf == MPI_BOTTOM)))
+            return 0;
+    return 1;
+}
+
+/* count items of type at src to dcount items of dtype at dst (equal
+ * signatures), counts of any size. */
+static int copy_items(const void *src, MPI_Count count, MPI_Datatype type, void *dst,
+                      MPI_Count dcount, MPI_Datatype dtype)
+{
+    MPI_Datatype big[2] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
+    int k, rc = PCOLL_SUCCESS;
+    if (count > INT_MAX && (rc = pcoll__type_items(count, type, &big[0])) == PCOLL_SUCCESS)
+        count = 1, type = big[0];
+    if (rc == PCOLL_SUCCESS && dcount > INT_MAX &&
+        (rc = pcoll__type_items(dcount, dtype, &big[1])) == PCOLL_SUCCESS)
+        dcount = 1, dtype = big[1];
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll_typed_copy(src, (int)count, type, dst, (int)dcount, dtype);
+    for (k = 0; k < 2; k++)
+        if (big[k] != MPI_DATATYPE_NULL)
+            MPI_Type_free(&big[k]);
+    return rc;
+}
+
+/* The lease's temporary buffers, laid out as the plan's (not same only). */
+static int lease_alloc(const pcoll__shape_rec_t *r, lease_t *l)
+{
+    int k, rc = PCOLL_SUCCESS;
+    for (k = 0; k < 2 && !l->same && rc == PCOLL_SUCCESS; k++) {
+        pcoll__view_t own = {r->view[k].present, NULL, r->view[k].count, r->own[k]};
+        MPI_Aint lo;
+        size_t len;
+        if (!own.present || (rc = pcoll__view_span(&own, &lo, &len)) != PCOLL_SUCCESS)
+            continue;
+        if (!(l->tmp[k] = pcoll__malloc(len ? len : 1)))
+            rc = pcoll__error(PCOLL_ERR_NOMEM, "one-shot: %zu bytes of staging", len);
+        l->at[k] = pcoll__addr(l->tmp[k], -lo);
+    }
+    return rc;
+}
+
+static void lease_release(lease_t *l)
+{
+    pcoll__free(l->tmp[0]);
+    pcoll__free(l->tmp[1]);
+}
+
+/* Bind the plan to the lease's buffers and copy its input in. */
+static int bind(pcoll__shape_rec_t *r, const lease_t *l)
+{
+    int k, in = l->v[0].present ? 0 : 1;
+    for (k = 0; k < 2; k++)
+        if (r->view[k].present)
+            pcoll__sched_rebind(&r->plan->sched, k, l->same ? l->v[k].buf : l->at[k]);
+    if (l->same)
+        return PCOLL_SUCCESS;
+    return copy_items(l->v[in].buf, l->v[in].count, l->v[in].type, l->at[in],
+                      r->view[in].count, r->own[in]);
+}
+
+/* After the run: the output copied out. */
+static int unbind(const pcoll__shape_rec_t *r, const lease_t *l)
+{
+    if (l->same)
+        return PCOLL_SUCCESS;
+    return copy_items(l->at[1], r->view[1].count, r->own[1], l->v[1].buf, l->v[1].count,
+                      l->v[1].type);
+}
+
+static void begin(pcoll__shape_rec_t *r, lease_t *l);
+
+/* l's run is over (rc: how): hand the plan to the next lease. */
+static void finish(pcoll__shape_rec_t *r, lease_t *l, int rc)
+{
+    lease_t *next = r->head;
+    if (rc == PCOLL_SUCCESS)
+        rc = unbind(r, l);
+    l->rc = rc;
+    l->done = 1;
+    r->runner = NULL;
+    if (next) {
+        r->head = next->next;
+        if (!r->head)
+            r->tail = NULL;
+        begin(r, next);
+    }
+}
+
+static void begin(pcoll__shape_rec_t *r, lease_t *l)
+{
+    int rc = bind(r, l);
+    r->runner = l;
+    if (rc == PCOLL_SUCCESS)
+        rc = pcoll_start(r->plan);
+    if (rc != PCOLL_SUCCESS)
+        finish(r, l, rc);
+}
+
+/* Test the runner once. */
+static void step(pcoll__shape_rec_t *r)
+{
+    int flag = 0, rc;
+    if (!r->runner)
+        return;
+    rc = pcoll_test(r->plan, &flag);
+    if (rc != PCOLL_SUCCESS || flag)
+        finish(r, r->runner, rc);
+}
+
+/* Every queued run to its end. */
+static void drain(pcoll__shape_rec_t *r)
+{
+    while (r->runner) {
+        step(r);
+        if (r->runner)
+            pcoll__yield();
+    }
+}
+
+void pcoll__shape_rec_free(void *rec)
+{
+    pcoll__shape_rec_t *r = rec;
+    int k;
+    if (!r)
+        return;
+    drain(r);
+    for (k = 0; k < 2; k++)
+        if (r->own[k] != r->view[k].type)
+            MPI_Type_free(&r->own[k]);
+    pcoll__free(r);
+}
+
+int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2])
+{
+    lease_t l = {.rec = r, .v = {v[0], v[1]}, .same = same};
+    int rc;
+    drain(r);
+    if ((rc = lease_alloc(r, &l)) == PCOLL_SUCCESS && (rc = bind(r, &l)) == PCOLL_SUCCESS &&
+        (rc = pcoll__plan_run(r->plan)) == PCOLL_SUCCESS)
+        rc = unbind(r, &l);
+    lease_release(&l);
+    return rc;
+}
+
+/* ---- leases: plans of their own for the non-blocking calls ---------------- */
+
+static int lease_start(pcoll_plan_t *plan)
+{
+    lease_t *l = plan->priv;
+    pcoll__shape_rec_t *r = l->rec;
+    l->done = 0;
+    l->rc = PCOLL_SUCCESS;
+    l->next = NULL;
+    if (!r->runner) {
+        begin(r, l);
+        return l->done ? l->rc : PCOLL_SUCCESS;
+    }
+    if (r->tail)
+        r->tail->next = l;
+    else
+        r->head = l;
+    r->tail = l;
+    return PCOLL_SUCCESS;
+}
+
+static int lease_test(pcoll_plan_t *plan, int *done)
+{
+    lease_t *l = plan->priv;
+    if (!l->done)
+        step(l->rec);
+    *done = l->done;
+    return l->done ? l->rc : PCOLL_SUCCESS;
+}
+
+static void lease_destroy(pcoll_plan_t *plan)
+{
+    lease_t *l = plan->priv;
+    if (l)
+        lease_release(l);
+    pcoll__free(l);
+    plan->priv = NULL;
+}
+
+static const pcoll__plan_ops_t lease_ops = {
+    .start = lease_start,
+    .test = lease_test,
+    .destroy = lease_destroy,
+};
+
+int pcoll__shape_lease(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
+                       pcoll__ctx_t *ctx, const char *collective, pcoll_plan_t **lease)
+{
+    pcoll_plan_t *plan = NULL;
+    lease_t *l;
+    int rc;
+    PCOLL_CHECK(pcoll__plan_create(ctx, collective, PCOLL__ONESHOT_TAG, &plan), rc, fail);
+    plan->ops = &lease_ops;
+    if (!(l = plan->priv = pcoll__calloc(1, sizeof *l))) {
+        rc = pcoll__error(PCOLL_ERR_NOMEM, "%s: lease", collective);
+        goto fail;
+    }
+    plan->algorithm = r->plan->algorithm;
+    *l = (lease_t){.rec = r, .v = {v[0], v[1]}, .same = same, .done = 1};
+    PCOLL_CHECK(lease_alloc(r, l), rc, fail);
+    *lease = plan;
+    return PCOLL_SUCCESS;
+fail:
+    pcoll__plan_destroy(plan);
+    return rc;
+}

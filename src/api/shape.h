@@ -1,0 +1,46 @@
+/*
+ * Running a shape's plan (entry.c "Shapes") for one call after another.
+ *
+ * A shape keeps one plan that every rank made together.  Each call binds
+ * it to its own buffers: directly when the call's datatypes and counts are
+ * the ones the plan was built for, else through temporary buffers in those
+ * layouts (the input copied in before the run, the output copied out after
+ * it).  The plan runs one call at a time, in the calls' order, which MPI
+ * makes the same on every rank: a non-blocking call (the drop-in's
+ * MPI_Ialltoall ...) gets a small plan of its own, a lease, whose start
+ * queues its run behind the earlier ones and returns at once; the queue
+ * moves on whenever a lease or the shape is tested, so starting never waits
+ * for another rank.  A blocking call and the end of the shape first finish
+ * the runs queued before them (which the other ranks, at the same call,
+ * finish too).
+ *
+ * Threads: a shape belongs to its communicator's context, which one thread
+ * uses at a time (include/pcoll.h "Threads"); so do its leases.
+ */
+#ifndef PCOLL_API_SHAPE_H
+#define PCOLL_API_SHAPE_H
+
+#include "core/region.h"
+
+typedef struct pcoll__shape_rec pcoll__shape_rec_t;
+
+/* The record of plan (not owned: the shape entry owns it, and frees it
+ * after the record) built for the buffers v. */
+int pcoll__shape_rec_make(pcoll_plan_t *plan, const pcoll__view_t v[2],
+                          pcoll__shape_rec_t **out);
+/* Finish every queued run, then free the record (NULL-safe). */
+void pcoll__shape_rec_free(void *rec);
+
+/* Whether a call with buffers v can use the plan's copies as they are (the
+ * same handles and counts; stale: a handle of the record was freed). */
+int pcoll__shape_same(const pcoll__shape_rec_t *r, int stale, const pcoll__view_t v[2]);
+
+/* Blocking: run the plan for the buffers v once the earlier runs are over. */
+int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2]);
+
+/* Non-blocking: *lease, a plan on ctx (the caller's to free) whose start
+ * queues one run of the shape's plan for the buffers v. */
+int pcoll__shape_lease(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
+                       pcoll__ctx_t *ctx, const char *collective, pcoll_plan_t **lease);
+
+#endif
