@@ -3,6 +3,7 @@
 # library serves the calls), and the drop-in says why in one line on stderr
 # for the whole job (src/pmpi/outcome.c).
 # -D: MPIEXEC, NPFLAG, PREFLAGS (a list), PROGRAM, DROPIN (libpcoll_mpi).
+include("${CMAKE_CURRENT_LIST_DIR}/../matches.cmake")
 foreach(setting IN ITEMS "PCOLL_ALLTOALL_ALGORITHM=foo" "PCOLL_TUNING_FILE=/nonexistent/t.json")
   execute_process(COMMAND "${CMAKE_COMMAND}" -E env "${setting}" "LD_PRELOAD=${DROPIN}"
                           "${MPIEXEC}" ${NPFLAG} 3 ${PREFLAGS} "${PROGRAM}"
@@ -11,13 +12,10 @@ foreach(setting IN ITEMS "PCOLL_ALLTOALL_ALGORITHM=foo" "PCOLL_TUNING_FILE=/none
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${setting}: exit status ${rc}")
   endif()
-  string(REPLACE ";" "," err "${err}") # CMake would split matches at ';'
-  string(REGEX MATCHALL "pcoll-dropin: ERR_ARG: [^\n]*(\"foo\"|nonexistent)[^\n]*MPI library"
-         said "${err}")
-  string(REGEX MATCHALL "pcoll-dropin: ERR_ARG" any "${err}")
-  list(LENGTH said n)
-  list(LENGTH any nany)
-  if(NOT n EQUAL 1 OR NOT nany EQUAL 1)
-    message(FATAL_ERROR "${setting}: expected one line on stderr naming it, got ${nany}")
+  pcoll_count_matches(named "pcoll-dropin: ERR_ARG: [^\n]*(\"foo\"|nonexistent)[^\n]*MPI library"
+                      "${err}")
+  pcoll_count_matches(any "pcoll-dropin: ERR_ARG" "${err}")
+  if(NOT named EQUAL 1 OR NOT any EQUAL 1)
+    message(FATAL_ERROR "${setting}: expected one line on stderr naming it, got ${any}")
   endif()
 endforeach()

@@ -5,8 +5,8 @@
 #   run; explicitly named algorithms never read the file and run;
 # - np 3: "oversubscribed: 3 ranks on C cores" on stderr and in the table's
 #   header exactly when this machine has fewer than 3 cores for the job.
-# -D: MPIEXEC, NPFLAG, PREFLAGS (a list), BENCH, DIR (scratch).  Outputs have
-# their ';' made ',' before matching (CMake splits matches at ';').
+# -D: MPIEXEC, NPFLAG, PREFLAGS (a list), BENCH, DIR (scratch).
+include("${CMAKE_CURRENT_LIST_DIR}/../matches.cmake")
 set(args --sizes 8,64 --algorithms pairwise,auto --reps 3 --warmup 1)
 file(WRITE "${DIR}/bench_report_bad.json" "{\"pcoll_tuning\": 1, \"rules\": [\n  {oops}\n]}\n")
 
@@ -15,24 +15,18 @@ foreach(file IN ITEMS "${DIR}/bench_report_bad.json" "${DIR}/bench_report_missin
                           "${MPIEXEC}" ${NPFLAG} 2 ${PREFLAGS} "${BENCH}" ${args}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   message("PCOLL_TUNING_FILE=${file}: exit ${rc}\n${out}${err}")
-  string(REPLACE ";" "," out "${out}")
-  string(REPLACE ";" "," err "${err}")
   if(NOT rc EQUAL 1)
     message(FATAL_ERROR "a failing auto row must make the exit status 1, not ${rc}")
   endif()
-  string(REGEX MATCHALL "pcoll-bench: auto at size 8: ERR_ARG: [^\n]*bench_report_[a-z]+\\.json"
-         why "${err}")
-  list(LENGTH why n)
-  string(REGEX MATCHALL "ERR_ARG" any "${err}")
-  list(LENGTH any nany)
-  if(NOT n EQUAL 1 OR NOT nany EQUAL 1)
-    message(FATAL_ERROR "expected one stderr line naming the file, got ${nany}")
+  pcoll_count_matches(named
+    "pcoll-bench: auto at size 8: ERR_ARG: [^\n]*bench_report_[a-z]+\\.json" "${err}")
+  pcoll_count_matches(any "ERR_ARG" "${err}")
+  if(NOT named EQUAL 1 OR NOT any EQUAL 1)
+    message(FATAL_ERROR "expected one stderr line naming the file, got ${any}")
   endif()
-  string(REGEX MATCHALL "\n +(8|64) [ *] pairwise [^\n]* ok" ok "${out}")
-  string(REGEX MATCHALL "\n +(8|64)   auto [^\n]* ERR_ARG" failed "${out}")
-  list(LENGTH ok nok)
-  list(LENGTH failed nfailed)
-  if(NOT nok EQUAL 2 OR NOT nfailed EQUAL 2)
+  pcoll_count_matches(ok "\n +(8|64) [ *] pairwise [^\n]* ok" "${out}")
+  pcoll_count_matches(failed "\n +(8|64)   auto [^\n]* ERR_ARG" "${out}")
+  if(NOT ok EQUAL 2 OR NOT failed EQUAL 2)
     message(FATAL_ERROR "expected pairwise ok and auto ERR_ARG at both sizes in the table")
   endif()
 endforeach()
@@ -50,15 +44,11 @@ message("np 3 on ${cores} cores: exit ${rc}\n${out}${err}")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "pcoll-bench at np 3: exit status ${rc}")
 endif()
-string(REPLACE ";" "," out "${out}")
-string(REPLACE ";" "," err "${err}")
 set(line "oversubscribed: 3 ranks on [0-9]+ cores, times are not meaningful")
-string(REGEX MATCHALL "pcoll-bench: ${line}" said "${err}")
-string(REGEX MATCHALL "\n# ${line}\n" header "${out}")
-list(LENGTH said nsaid)
-list(LENGTH header nheader)
-if(cores LESS 3 AND NOT (nsaid EQUAL 1 AND nheader EQUAL 1))
+pcoll_count_matches(said "pcoll-bench: ${line}" "${err}")
+pcoll_count_matches(header "\n# ${line}\n" "${out}")
+if(cores LESS 3 AND NOT (said EQUAL 1 AND header EQUAL 1))
   message(FATAL_ERROR "np 3 on ${cores} cores: the oversubscription line is missing")
-elseif(NOT cores LESS 3 AND NOT (nsaid EQUAL 0 AND nheader EQUAL 0))
+elseif(NOT cores LESS 3 AND NOT (said EQUAL 0 AND header EQUAL 0))
   message(FATAL_ERROR "np 3 on ${cores} cores: not oversubscribed, but said so")
 endif()
