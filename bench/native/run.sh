@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# auto against the native MPI call at every size (issue 19): pcoll-bench,
+# auto against the native MPI call at every size: pcoll-bench,
 # interleaved, blocking and persistent modes, for every collective, under the
 # MPIs built in build/<flavour>; CSV files and tables in build/native/.
 #

@@ -7,7 +7,7 @@ One markdown table per (MPI, collective, np) found (the MPI is the file
 name's first part, as bench/native/run.sh names them), the blocking
 (one-shot) and persistent modes side by side: per size the native call's
 median, auto's median and choice, and native / auto (>= 1: auto is as fast
-or faster; the goal of issue 19 is >= 0.95 at every size).  In persistent
+or faster; pcoll aims at >= 0.95 at every size).  In persistent
 mode the native column is the faster of the MPI's blocking call and its
 persistent form (MPI_*_init), both timed in the same interleaved run.  The
 last line of each table is the worst ratio of each mode.

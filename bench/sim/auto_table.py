@@ -9,7 +9,7 @@ pcoll-bench times next to pcoll's, "SMPI NAME" when run.sh had SIM_NATIVE),
 pcoll's `native` plan, `auto` with the algorithm it chose, auto's time over
 each of the two, and the fastest of the other pcoll algorithms in the run.
 Times are medians in simulated microseconds.  docs/benchmarking.md
-("Simulated: auto against native") holds its output.
+("`auto` against the MPI's call, simulated") holds its output.
 
 Only the standard library.
 """

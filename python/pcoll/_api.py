@@ -44,17 +44,18 @@ ERR_ARG = STATUS_CODES["ERR_ARG"]
 class Error(Exception):
     """A pcoll error: `code` is pcoll's status code (negative, one of the
     ERR_* constants), `name` its name ("ERR_ARG"), `message` what
-    pcoll_last_error() (or the binding's own check) said."""
+    pcoll_last_error() (or the binding's own check) said, without the
+    name in front; str() is "name: message"."""
 
     def __init__(self, code, message=None):
         self.code = code
         self.name = _text(lib.pcoll_err_name(code))
-        self.message = message or _text(lib.pcoll_last_error()) or _text(lib.pcoll_strerror(code))
+        text = message or _text(lib.pcoll_last_error()) or _text(lib.pcoll_strerror(code))
+        prefix = self.name + ": "
+        self.message = text[len(prefix):] if text.startswith(prefix) else text
         super().__init__(code, self.message)
 
     def __str__(self):
-        if self.message.startswith(self.name + ":"):
-            return self.message
         return "%s: %s" % (self.name, self.message)
 
 

@@ -248,12 +248,19 @@ static int read_verbose(MPI_Info info, int *value)
 }
 
 /* pcoll_tuning_file / PCOLL_TUNING_FILE: the rules file (base/rules.h),
- * loaded and checked for table's collective; an empty value means none. */
+ * loaded and checked for table's collective; an empty value means none.
+ * Only the automatic choice reads it: an algorithm named explicitly wins
+ * over the file, which is then not read (a bad file fails only the calls
+ * that would follow it).  A device-buffer algorithm (gpu_*) runs a host
+ * choice, which may follow the file. */
 static int read_tuning(const env_view_t *v, MPI_Info info, const pcoll__algo_table_t *table,
-                       const struct pcoll__rules **rules)
+                       int algorithm, const struct pcoll__rules **rules)
 {
     char path[4096];
     *rules = NULL;
+    if (!pcoll__algo_is_auto(table, algorithm) &&
+        strncmp(table->algos[algorithm].name, "gpu_", 4) != 0)
+        return PCOLL_SUCCESS;
     if (!lookup_in(v, info, "pcoll_tuning_file", "PCOLL_TUNING_FILE", path, (int)sizeof path) ||
         !path[0])
         return PCOLL_SUCCESS;
@@ -298,7 +305,7 @@ int pcoll__opts_read(MPI_Info info, const pcoll__algo_table_t *table, pcoll__opt
             *(int *)((char *)opts + nk->offset) = (int)num;
     }
     if (rc == PCOLL_SUCCESS)
-        rc = read_tuning(v, info, table, &opts->rules);
+        rc = read_tuning(v, info, table, opts->algorithm, &opts->rules);
     if (rc == PCOLL_SUCCESS && info == MPI_INFO_NULL) {
         memo.table = table;
         memo.opts = *opts;

@@ -22,7 +22,8 @@ typedef struct pcoll__opts {
     int normalize;       /* pcoll_normalize: plans keep user types normalized */
     int verbose;         /* pcoll_verbose: print errors where they are raised */
     /* pcoll_tuning_file: the loaded rules file (base/rules.h), checked for
-     * the collective's table; NULL when no tuning file is named.  Lives
+     * the collective's table; NULL when no tuning file is named or the
+     * algorithm is named (then the file is not read).  Lives
      * until the process ends (never freed). */
     const struct pcoll__rules *rules;
     /* pcoll_gpu_host_algorithm: the host algorithm gpu_staged runs on its

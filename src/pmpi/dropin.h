@@ -75,7 +75,8 @@ int pcoll__dropin_serves(MPI_Comm comm, int coll, int form);
 /* After pcoll's call for one collective returned rc (plan: the plan made
  * for the non-blocking and persistent forms, else NULL).  Returns 1 when the
  * caller must make the MPI call instead: pcoll refused the arguments for a
- * reason every rank shares (logged).  Otherwise returns 0 with *err the MPI
+ * reason every rank shares (logged; a refusal that a PCOLL_ variable or the
+ * tuning file causes is also said once per job on stderr).  Otherwise returns 0 with *err the MPI
  * return code: MPI_SUCCESS once the call is served -- for the non-blocking
  * and persistent forms *request then stands for the plan -- or an error
  * raised on comm's error handler. */

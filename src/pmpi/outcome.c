@@ -3,8 +3,13 @@
  * communicator, and what to do with pcoll's answer (fall through to MPI,
  * raise an error, or log the call served and track its plan).
  */
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "base/options.h"
 #include "core/plan.h"
 #include "pmpi/dropin.h"
+#include "select/select.h"
 
 int pcoll__dropin_serves(MPI_Comm comm, int coll, int form)
 {
@@ -32,12 +37,49 @@ static int refusal(int rc)
     }
 }
 
+static const pcoll__algo_table_t *table_of(int coll)
+{
+    switch (coll) {
+    case PCOLL__DROPIN_ALLTOALL: return &pcoll__alltoall_table;
+    case PCOLL__DROPIN_ALLTOALLV: return &pcoll__alltoallv_table;
+    case PCOLL__DROPIN_ALLTOALLW: return &pcoll__alltoallw_table;
+    default: return &pcoll__reduce_scatter_table;
+    }
+}
+
+/* A refusal with PCOLL_ERR_ARG that the environment explains (an unknown
+ * algorithm or a malformed value in a PCOLL_ variable, a tuning file that
+ * cannot be read or is refused) sends every such call to the MPI library
+ * for the whole run: a setting of the job, not of one call.  Said once per
+ * job on stderr, by rank 0 of MPI_COMM_WORLD (without MPI_Init: of the
+ * first communicator that meets it), although the library is otherwise
+ * quiet: a drop-in that silently serves nothing would look like one that
+ * serves everything. */
+static void say_setting(MPI_Comm comm, int coll)
+{
+    static atomic_int said;
+    pcoll__opts_t opts;
+    int init = 0, fini = 0, rank = -1;
+    if (atomic_load(&said) ||
+        pcoll__opts_read(MPI_INFO_NULL, table_of(coll), &opts) != PCOLL_ERR_ARG ||
+        atomic_exchange(&said, 1))
+        return;
+    PMPI_Initialized(&init);
+    PMPI_Finalized(&fini);
+    PMPI_Comm_rank(init && !fini ? MPI_COMM_WORLD : comm, &rank);
+    if (rank == 0)
+        fprintf(stderr, "pcoll-dropin: %s; these calls go to the MPI library\n",
+                pcoll_last_error());
+}
+
 int pcoll__dropin_finish(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll, int form,
                          MPI_Request *request, int *err)
 {
     int reason = refusal(rc);
     *err = MPI_SUCCESS;
     if (reason >= 0) {
+        if (reason == PCOLL__DROPIN_FELL_ARG)
+            say_setting(comm, coll);
         pcoll__dropin_log_fell(coll, form, reason);
         return 1;
     }

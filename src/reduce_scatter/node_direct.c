@@ -11,7 +11,7 @@
  * Cost: two node barriers, a copy of the vector (n bytes) and p passes over
  * a block, no messages: for short vectors, where node_ring's p flag
  * hand-offs in a row and circulant's ceil(log2 p) rounds of messages cost
- * more than two barriers (docs/benchmarking.md).  Since the order is rank
+ * more than two barriers (docs/notes.md).  Since the order is rank
  * order, any op, commutative or not.  Scratch: the segment, p slots of the
  * vector; up to PCOLL__NR_SEGMENT_BYTES (reduce_scatter.h) in all, beyond
  * that node_ring (commutative ops) or circulant (which runs

@@ -17,7 +17,7 @@
  * exchanges (n/2, n/4, ...) go to the nearest ranks, which share a node when
  * a node's ranks are consecutive; the natural order (distance p'/2 first)
  * sends the largest half across nodes.  Simulated on 16-core nodes
- * (docs/benchmarking.md) that made 1-16 KiB blocks 2-4x faster; the price
+ * (docs/notes.md) that made 1-16 KiB blocks 2-4x faster; the price
  * is one local copy of the vector.  Finally a folding rank gets its block
  * back.
  *

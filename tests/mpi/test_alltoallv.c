@@ -48,7 +48,7 @@
  * A refusal costs a collective init, so it is tried only in the entries
  * marked `refusals`; elsewhere the case is left out (on every rank alike).
  *
- * bruck_radix (issue 20) refuses like padded_bruck; radix_sweep runs it at
+ * bruck_radix refuses like padded_bruck; radix_sweep runs it at
  * every pcoll_radix from 2 to np + 1 and at 2 np + 3 (radix > p), with
  * zeros, a huge block and derived layouts, persistent restarts and some
  * one-shot calls.

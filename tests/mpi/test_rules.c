@@ -421,8 +421,17 @@ static void test_malformed(void)
         PT_CHECK(strstr(pcoll_last_error(), where) && strstr(pcoll_last_error(), bad[i].reason),
                  "message \"%s\" lacks \"%s\" or \"%s\"", pcoll_last_error(), where,
                  bad[i].reason);
+        pt_case("malformed %s: an algorithm named in the call never reads it", bad[i].name);
+        PT_MPI(MPI_Info_set(info, "pcoll_algorithm", "pairwise"));
+        a2a_planned(3, info, name, sizeof name, NULL);
+        is_algorithm(name, "pairwise", "explicit with a refused file");
         setenv("PCOLL_TUNING_FILE", path, 1);
         PT_RC(a2a_oneshot(&x), PCOLL_ERR_ARG);
+        setenv("PCOLL_ALLTOALL_ALGORITHM", "pairwise", 1);
+        a2a_fill(&x, 5);
+        PT_REQUIRE(a2a_oneshot(&x));
+        a2a_check(&x, 5, "one-shot naming its algorithm with the refused file");
+        unsetenv("PCOLL_ALLTOALL_ALGORITHM");
         unsetenv("PCOLL_TUNING_FILE");
         a2a_fill(&x, 4);
         PT_REQUIRE(a2a_oneshot(&x));

@@ -20,6 +20,29 @@ def test_error_attributes(comm):
     assert "no_such" in message and "pairwise" in message   # the valid choices listed
     assert err.code == pcoll.ERR_ARG and err.name == "ERR_ARG" and "no_such" in err.message
     assert isinstance(err, Exception)
+    # The name once: in str(), not again in the message.
+    assert str(err) == "ERR_ARG: " + err.message and not err.message.startswith("ERR_")
+
+
+def test_bad_tuning_file(comm, tmp_path_factory, monkeypatch):
+    """A malformed PCOLL_TUNING_FILE: the automatic choice fails with the
+    file's name and line in the exception text; a named algorithm never
+    reads the file and runs."""
+    path = comm.bcast(str(tmp_path_factory.mktemp("tuning") / "bad.json")
+                      if comm.rank == 0 else None)
+    if comm.rank == 0:
+        with open(path, "w") as f:
+            f.write('{"pcoll_tuning": 1,\n "rules": [oops]}\n')
+    comm.Barrier()
+    monkeypatch.setenv("PCOLL_TUNING_FILE", path)
+    send = np.arange(2.0 * comm.size)
+    recv = np.zeros_like(send)
+    code, message = error_of(lambda: pcoll.Alltoall(send, recv, comm))
+    assert code == pcoll.ERR_ARG and path + ":2:" in message, message
+    with pcoll.Alltoall(send, recv, comm, algorithm="pairwise") as plan:
+        plan.start()
+        plan.wait()
+    pcoll.alltoall(send, recv, comm, algorithm="pairwise")
 
 
 @pytest.mark.parametrize("kind", ["alltoall", "alltoallv", "alltoallw",

@@ -2,8 +2,8 @@
  * Unit test of the choice for MPI_IN_PLACE alltoallv between the in-place
  * engine's swap and the MPI's own in-place call
  * (src/alltoallv/inplace/inplace_cost.c), with the default cost parameters,
- * at the cells measured on one 16-core node (docs/benchmarking.md, issue 20,
- * "equal layouts"): the swap lost at 1 MiB per rank (1.4-2.0x) and won from
+ * at the cells measured on one 16-core node (docs/notes.md, "Equal
+ * layouts"): the swap lost at 1 MiB per rank (1.4-2.0x) and won from
  * 16 MiB (0.62-0.89x).  A pcoll_aux_bytes smaller than the largest block
  * forces the engine (the MPI's scratch block would exceed it), and the model
  * follows the plan's own lanes and chunks.

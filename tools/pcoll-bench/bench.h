@@ -109,8 +109,15 @@ typedef struct bench_run {
     bench_result_t *rows;       /* rank 0 only */
     int nrows, cap;
     const char *argv0;          /* this program, for relaunching it */
-    char note[512];             /* remarks printed under the table, or "" */
+    char note[2048];            /* remarks printed under the table, or "" */
+    char oversub[128];          /* "oversubscribed: ..." (bench_oversubscribed), or "" */
 } bench_run_t;
+
+/* cores.c: whether some node of comm runs more ranks than it has cores for
+ * them (the union of its ranks' CPU affinity masks); then line gets
+ * "oversubscribed: N ranks on C cores; times are not meaningful" for the
+ * most crowded node.  Collective; 0 under SimGrid (simulated hosts). */
+int bench_oversubscribed(MPI_Comm comm, char *line, size_t len);
 
 /* rss.c (Linux): set the peak of this process's resident memory back to
  * the current resident size, which it returns; the peak.  Bytes, or -1 where

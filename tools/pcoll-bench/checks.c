@@ -2,12 +2,21 @@
  * Correctness before timing: one run of a row, compared with the native
  * collective's result, and the verdict agreed by every rank.
  */
+#include <stdio.h>
+
 #include "driver.h"
+
+/* pcoll_last_error() of this rank when its own status in the last
+ * bench_agree was an error; "" otherwise. */
+static char own_reason[512];
+
+const char *bench_agreed_reason(void) { return own_reason; }
 
 int bench_agree(int status, MPI_Comm comm)
 {
     /* One reduction: the minimum of status and of -status (= -maximum). */
     int v[2] = {status, -status};
+    snprintf(own_reason, sizeof own_reason, "%s", status < 0 ? pcoll_last_error() : "");
     MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MIN, comm);
     if (v[0] < 0)
         return v[0];

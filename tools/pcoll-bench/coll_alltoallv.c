@@ -5,9 +5,8 @@
  * (size +-50%), sparse (each rank sends to about a quarter of the ranks,
  * 4x the size), powerlaw (size * 2 / (1 + (d - s) mod p)), normal (mean
  * size, standard deviation size / 2, cut at 0: Box-Muller on a hash of
- * (s, d), so that bruck_radix meets sizes off by a factor of 3 or more,
- * issue 20).  Displacements
- * are in destination order with no gaps.  The reference is MPI_Alltoallv.
+ * (s, d), so that bruck_radix meets sizes off by a factor of 3 or more).
+ * Displacements are in destination order with no gaps.  The reference is MPI_Alltoallv.
  */
 #include <math.h>
 #include <stdlib.h>

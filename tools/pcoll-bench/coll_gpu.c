@@ -1,5 +1,5 @@
 /*
- * --gpu: alltoall on device buffers (issue 21, docs/gpu.md).  A size is the
+ * --gpu: alltoall on device buffers (docs/gpu.md).  A size is the
  * bytes of one block, as for alltoall.  The native row is what a program
  * does without pcoll: copy the send buffer to pinned host memory, call
  * MPI_Alltoall there, copy the result back (with PCOLL_BENCH_GPU_DIRECT=1

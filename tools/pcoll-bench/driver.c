@@ -209,6 +209,25 @@ static void start_result(const bench_run_t *run, const row_t *row, long size, lo
  * than an algorithm declining the arguments. */
 static int failed(int status) { return status > 0 || (status < 0 && status != PCOLL_ERR_UNSUPPORTED); }
 
+/* Rank 0, after a pcoll row failed to prepare: why, once per reason (a bad
+ * tuning file fails every auto row alike), on stderr and under the table.
+ * The library prints nothing itself; the row's result names only the code. */
+static void explain(bench_run_t *run, const row_t *row, long size, int status)
+{
+    char msg[1024], other[64];
+    const char *why = bench_agreed_reason();
+    if (!row->algorithm || status >= 0 || status == PCOLL_ERR_UNSUPPORTED)
+        return;
+    if (!why[0]) {
+        snprintf(other, sizeof other, "%s on another rank", pcoll_err_name(status));
+        why = other;
+    }
+    if (strstr(run->note, why))
+        return;
+    snprintf(msg, sizeof msg, "%s at size %ld: %s", row->algorithm, size, why);
+    bench_run_note(run, msg);
+}
+
 /* Every row at one size; 1 if one of them failed. */
 static int measure_size(bench_run_t *run, MPI_Comm comm, long size, const row_t *rows,
                         int nrows, int *k, int total)
@@ -231,6 +250,8 @@ static int measure_size(bench_run_t *run, MPI_Comm comm, long size, const row_t 
         if (status[i] == PCOLL_SUCCESS) {
             status[i] = prepare_row(run, comm, &rows[i], c, &r[i], &t[i]);
             prepared[i] = 1;
+            if (rank == 0)
+                explain(run, &rows[i], size, status[i]);
         }
     }
     time_rows(run, comm, rows, t, nrows, status, r);
@@ -238,7 +259,10 @@ static int measure_size(bench_run_t *run, MPI_Comm comm, long size, const row_t 
         if (prepared[i])
             rows[i].m->release(&t[i]);
         snprintf(r[i].status, sizeof r[i].status, "%s", bench_status_name(status[i]));
-        any_failed |= failed(status[i]) || (rank == 0 && bench_run_add(run, &r[i]) != 0);
+        /* Every row is kept, failed ones too: the table shows their status. */
+        if (rank == 0 && bench_run_add(run, &r[i]) != 0)
+            any_failed = 1;
+        any_failed |= failed(status[i]);
     }
     run->coll->teardown(c);
     return any_failed;
@@ -270,6 +294,7 @@ static int choose_size(bench_run_t *run, MPI_Comm comm, long size, int rank)
     run->coll->teardown(c);
     if (rank != 0)
         return failed(rc);
+    explain(run, &row, size, rc);
     printf("%-10ld %-16lld %s\n", size, r.bytes, rc == PCOLL_SUCCESS ? r.runs : r.status);
     return failed(rc) || bench_run_add(run, &r) != 0;
 }

@@ -51,6 +51,9 @@ enum { BENCH_MAX_ROWS = 64, BENCH_MAX_BATCH = 256 };
 /* checks.c: the status every rank agrees on: the lowest negative status,
  * else 1 if some rank says 1 (wrong), else 0. */
 int bench_agree(int status, MPI_Comm comm);
+/* Why this rank failed in the last bench_agree: its pcoll_last_error() when
+ * its own status was negative (meaningful for pcoll calls only), else "". */
+const char *bench_agreed_reason(void);
 /* Poison the output, run m->check_run once, compare with the reference:
  * 0 (right), 1 (wrong) or a negative status, the same on every rank. */
 int bench_check(const bench_method_t *m, bench_target_t *t, MPI_Comm comm);

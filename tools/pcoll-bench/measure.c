@@ -89,6 +89,11 @@ int bench_measure(int argc, char **argv, MPI_Comm comm, bench_run_t *run)
     clean_environment(run, rank);
     describe_mpi(run);
     MPI_Comm_size(comm, &run->nprocs);
+    /* Said once, by the run that prints the table (not by --choice, which
+     * times nothing, nor by --native-sweep's relaunches). */
+    if (!run->opts.choice && !run->opts.native_only &&
+        bench_oversubscribed(comm, run->oversub, sizeof run->oversub) && rank == 0)
+        fprintf(stderr, "pcoll-bench: %s\n", run->oversub);
     /* The one-shot plan cache of a private communicator is freed with it. */
     MPI_Comm_dup(comm, &dup);
     rc = bench_sweep(run, dup);

@@ -87,6 +87,8 @@ static void print_header(FILE *out, const bench_run_t *run, columns_t c)
     const char *base = run->coll->native;
     fprintf(out, "# pcoll-bench %s, mode %s, %d ranks, %s\n", run->coll->name,
             bench_mode_name(run->opts.mode), run->nprocs, run->mpi);
+    if (run->oversub[0])
+        fprintf(out, "# %s\n", run->oversub);
     fprintf(out, "# us per call; per repetition the maximum over ranks; after Tukey's filter: "
                  "median, mean, ci95 = half-width\n# of the 95%% confidence interval of the "
                  "mean (Student t)\n");

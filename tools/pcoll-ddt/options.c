@@ -88,25 +88,35 @@ static int parse_one(const char *opt, const char *val, ddt_opts_t *o)
     return 0;
 }
 
+/* The options that take a value, and what the value must be. */
+static const struct {
+    const char *name, *wants;
+} known[] = {
+    {"--n", "a whole number from 24 to 16777216"},
+    {"--stride", "1 to 8 comma-separated whole numbers from 1 to 1024"},
+    {"--type", "double, float, int, long, short or char"},
+    {"--reps", "a whole number from 3 to 100000"},
+    {"--csv", "a file name"},
+};
+
 int ddt_options_parse(int argc, char **argv, ddt_opts_t *o, char *err, size_t errlen)
 {
-    const char *known[] = {"--n", "--stride", "--type", "--reps", "--csv"};
     *o = (ddt_opts_t){32768, {1, 16}, 2, "double", MPI_DOUBLE, 20, NULL, 0};
     for (int i = 1; i < argc; i++) {
-        int takes = 0;
+        size_t k = 0;
         if (strcmp(argv[i], "--help") == 0) {
             o->help = 1;
             continue;
         }
-        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
-            takes = takes || strcmp(argv[i], known[k]) == 0;
-        if (!takes) {
+        while (k < sizeof known / sizeof known[0] && strcmp(argv[i], known[k].name) != 0)
+            k++;
+        if (k == sizeof known / sizeof known[0]) {
             snprintf(err, errlen, "unknown option \"%s\"", argv[i]);
             return -1;
         }
         if (i + 1 == argc || parse_one(argv[i], argv[i + 1], o) != 0) {
-            snprintf(err, errlen, "bad value for %s: \"%s\"", argv[i],
-                     i + 1 < argc ? argv[i + 1] : "");
+            snprintf(err, errlen, "bad value for %s: \"%s\" (%s)", argv[i],
+                     i + 1 < argc ? argv[i + 1] : "", known[k].wants);
             return -1;
         }
         i++;

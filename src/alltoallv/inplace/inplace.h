@@ -44,7 +44,7 @@
  * (inplace_phase.c).  Each grant costs a round trip and the engine's work
  * on a real node: at np 16 on 16 cores a cap of 64 KiB took 1.2x the time
  * of 256 KiB at 16 and 64 MiB per rank, which the simulation (no CPU
- * charged) puts 0-6% the other way (docs/benchmarking.md). */
+ * charged) puts 0-6% the other way (docs/notes.md). */
 #define PCOLL__IP_GRANT_BYTES (256 * 1024)
 /* A grant into direct room smaller than slot size / PCOLL__IP_SMALL_GRANT,
  * or than PCOLL__IP_SMALL_BYTES if that is less, waits while a data
@@ -52,7 +52,7 @@
  * (1% aux at 8 MiB per rank) a third of a slot held back most of the direct
  * room where many peers share it (p = 128: room at the bottoms of up to 127
  * receive sets); 4 KiB measured best of 2, 4, 8 and 14 KiB there and no
- * worse elsewhere (docs/benchmarking.md). */
+ * worse elsewhere (docs/notes.md). */
 #define PCOLL__IP_SMALL_GRANT 3
 #define PCOLL__IP_SMALL_BYTES 4096
 /* Before a grant into direct room smaller than this many slots' worth (or

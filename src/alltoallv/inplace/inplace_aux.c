@@ -23,7 +23,7 @@
  * room, and one slot of a 10 KiB a is faster in simulation (1 MiB per
  * rank: P = 64 310 us against 431 with two, P = 16 234 against 256; P = 256
  * had two faster, 1129 against 1272 us, measured before parking was
- * bounded; docs/benchmarking.md);
+ * bounded; docs/notes.md);
  * pcoll_aux_buffers = b sets min(b, p) slots of a/b bytes instead.  The
  * slots then fit what a run can use: no more than the peers that send
  * anything (fewer slots are larger, the same memory in all), none larger

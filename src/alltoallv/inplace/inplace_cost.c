@@ -19,7 +19,7 @@
  * pairwise exchange run p - 1 steps, each copying its block into a scratch
  * block and exchanging it, nothing overlapped:
  *     T_mpi  = (p - 1) (alpha + maxblock (beta + gamma)).
- * Measured (docs/benchmarking.md, issue 20, one 16-core node, 1% aux): the
+ * Measured (docs/notes.md, one 16-core node, 1% aux): the
  * swap takes 0.62-0.89 of the MPI's time from 16 MiB per rank, 1.4-2.0x at
  * 1 MiB; the model puts the crossover between the two (np 16: 1.23x at
  * 1 MiB, 0.71x at 16 MiB).

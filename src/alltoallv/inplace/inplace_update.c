@@ -48,7 +48,7 @@
  *
  * Cost: O(subsets of R_j) per join, plus the moves: with fill at most the
  * room it makes (measured at p = 16, 16 MiB random layouts: 0.3-0.6 of the
- * bytes received, against 0.6-3.0 with the shift; docs/benchmarking.md).
+ * bytes received, against 0.6-3.0 with the shift; docs/notes.md).
  */
 #include "alltoallv/inplace/inplace.h"
 #include "base/status.h"
@@ -120,7 +120,7 @@ static int collect(pcoll__ip_t *ip, int j)
  * and the shift packs them together: without merging, the pieces of a
  * receive set that many messages cross ran out, and every later join of it
  * shifted the whole set (p = 16, power-law counts, 16 MiB: one rank moved
- * 18 times its buffer; now at most 1.6 times, docs/benchmarking.md). */
+ * 18 times its buffer; now at most 1.6 times, docs/notes.md). */
 static int merge(pcoll__ip_t *ip, int n)
 {
     int a, m = 0;

@@ -9,7 +9,7 @@
  * implements MPI_Waitsome as a wait for one request followed by a test of
  * every other, and prices every unfinished test (smpi/test), so with a few
  * hundred requests in flight each call cost tens of simulated microseconds
- * (docs/benchmarking.md, "In-place alltoallv in few phases").  MPI_Waitany
+ * (docs/notes.md, "No global phases").  MPI_Waitany
  * and MPI_Testany look at the array once per call in every MPI.
  */
 #include "alltoallv/inplace/inplace.h"
