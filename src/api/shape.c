@@ -12,6 +12,7 @@
 #include "api/shape.h"
 #include "base/mem.h"
 #include "base/status.h"
+#include "datatype/copy.h"
 #include "datatype/size.h"
 
 typedef struct lease lease_t;
@@ -57,17 +58,27 @@ int pcoll__shape_rec_make(pcoll_plan_t *plan, const pcoll__view_t v[2],
     return PCOLL_SUCCESS;
 }
 
+/* Whether view v lies as the record's view k: the same handle and count,
+ * or both one contiguous byte range from the same offset (the shape's
+ * signature makes their sizes equal). */
+static int same_view(const pcoll__shape_rec_t *r, int k, int stale, const pcoll__view_t *v)
+{
+    const pcoll__view_t *rv = &r->view[k];
+    MPI_Aint a, b;
+    if (v->present != rv->present || !v->present)
+        return v->present == rv->present;
+    if (v->buf == MPI_BOTTOM)
+        return 0;
+    if (!stale && v->count == rv->count && v->type == rv->type)
+        return 1;
+    return v->count <= INT_MAX && rv->count <= INT_MAX &&
+           pcoll__type_is_contiguous(v->type, (int)v->count, &a) &&
+           pcoll__type_is_contiguous(r->own[k], (int)rv->count, &b) && a == b;
+}
+
 int pcoll__shape_same(const pcoll__shape_rec_t *r, int stale, const pcoll__view_t v[2])
 {
-    int k;
-    if (stale)
-        return 0;
-    for (k = 0; k < 2; k++)
-        if (v[k].present != r->view[k].present ||
-            (v[k].present && (v[k].count != r->view[k].count || v[k].type != r->view[k].type ||
-                              v[k].buf == MPI_BOTTOM)))
-            return 0;
-    return 1;
+    return same_view(r, 0, stale, &v[0]) && same_view(r, 1, stale, &v[1]);
 }
 
 /* count items of type at src to dcount items of dtype at dst (equal

@@ -31,8 +31,9 @@ int pcoll__shape_rec_make(pcoll_plan_t *plan, const pcoll__view_t v[2],
 /* Finish every queued run, then free the record (NULL-safe). */
 void pcoll__shape_rec_free(void *rec);
 
-/* Whether a call with buffers v can use the plan's copies as they are (the
- * same handles and counts; stale: a handle of the record was freed). */
+/* Whether a call with buffers v can use the plan's copies as they are: the
+ * same handles and counts (stale: a handle of the record was freed), or
+ * buffers that are one contiguous byte range each, as the plan's were. */
 int pcoll__shape_same(const pcoll__shape_rec_t *r, int stale, const pcoll__view_t v[2]);
 
 /* Blocking: run the plan for the buffers v once the earlier runs are over. */
