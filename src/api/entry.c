@@ -298,22 +298,31 @@ static int shape_plan(pcoll__call_t *c, pcoll__cache_entry_t *e, const pcoll__vi
 static pcoll__cache_entry_t *shape_of(pcoll__call_t *c, int add, pcoll__view_t v[2], int *rc)
 {
     const pcoll__algo_table_t *t = c->coll->table;
-    pcoll__cache_entry_t *e;
-    pcoll__key_t k = {0};
+    pcoll__cache_entry_t *e = NULL;
+    pcoll__key_t k = {0}, a = {0};
+    int memo;
     *rc = SHAPE_FLAT;
     if (!c->coll->shape || c->opts.no_comm ||
         (!pcoll__algo_is_auto(t, c->opts.algorithm) && !requests_collective(c)))
         return NULL;
-    if ((*rc = c->coll->shape(c, &k)) != PCOLL_SUCCESS) {
-        key_free(&k);
-        *rc = *rc == PCOLL_ERR_UNSUPPORTED ? SHAPE_FLAT : *rc;
-        return NULL;
+    /* A call with the arguments of the last one has its shape. */
+    memo = c->coll->key(c, &a) == PCOLL_SUCCESS && a.ntypes != PCOLL__KEY_UNCACHED;
+    if (memo) {
+        memcpy(a.bytes, &c->opts, sizeof c->opts);
+        e = pcoll__shape_memo(c->ctx, a.bytes, a.len);
     }
-    memcpy(k.bytes, &c->opts, sizeof c->opts);
-    e = pcoll__shape_get(c->ctx, k.bytes, k.len, add);
+    if (!e && (*rc = c->coll->shape(c, &k)) == PCOLL_SUCCESS) {
+        memcpy(k.bytes, &c->opts, sizeof c->opts);
+        e = pcoll__shape_get(c->ctx, k.bytes, k.len, add);
+        *rc = e ? PCOLL_SUCCESS
+                : add ? pcoll__error(PCOLL_ERR_NOMEM, "%s: shape table", c->fn) : SHAPE_FLAT;
+        if (e && memo)
+            pcoll__shape_remember(c->ctx, e, a.bytes, a.len, a.types, a.ntypes);
+    }
     key_free(&k);
-    if (!e)
-        *rc = add ? pcoll__error(PCOLL_ERR_NOMEM, "%s: shape table", c->fn) : SHAPE_FLAT;
+    key_free(&a);
+    if (*rc == PCOLL_ERR_UNSUPPORTED)
+        *rc = SHAPE_FLAT;
     if (!e)
         return NULL;
     e->calls++;

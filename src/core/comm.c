@@ -117,6 +117,7 @@ static void ctx_detach(pcoll__ctx_t *ctx)
         cache_drop(&ctx->cache[i]);
     for (i = 0; i < PCOLL__SHAPES; i++)
         cache_drop(&ctx->shape[i]);
+    cache_drop(&ctx->memo);
     pthread_mutex_lock(&list_lock);
     for (p = &contexts; *p; p = &(*p)->next)
         if (*p == ctx) {
@@ -145,6 +146,7 @@ static int type_delete(MPI_Datatype type, int keyval, void *value, void *extra)
     for (ctx = contexts; ctx; ctx = ctx->next) {
         mark_stale(ctx->cache, PCOLL__CACHE_SIZE, type);
         mark_stale(ctx->shape, PCOLL__SHAPES, type);
+        mark_stale(&ctx->memo, 1, type);
     }
     pthread_mutex_unlock(&list_lock);
     return MPI_SUCCESS;
@@ -382,10 +384,34 @@ pcoll__cache_entry_t *pcoll__shape_get(pcoll__ctx_t *ctx, const void *key, size_
         if (ctx->shape[i].key && ctx->shape[i].keylen == keylen &&
             memcmp(ctx->shape[i].key, key, keylen) == 0)
             e = &ctx->shape[i];
-    if (!e && (!add || !(e = take_entry(ctx->shape, PCOLL__SHAPES, key, keylen))))
+    if (!e) {
+        if (!add || !(e = take_entry(ctx->shape, PCOLL__SHAPES, key, keylen)))
+            return NULL;
+        e->born = ctx->shape_clock + 1;
+    }
+    e->stamp = ++ctx->shape_clock;
+    return e;
+}
+
+pcoll__cache_entry_t *pcoll__shape_memo(pcoll__ctx_t *ctx, const void *key, size_t keylen)
+{
+    pcoll__cache_entry_t *m = &ctx->memo, *e = &ctx->shape[ctx->memo_shape];
+    if (!m->key || m->keylen != keylen || atomic_load_explicit(&m->stale, memory_order_acquire) ||
+        !e->key || e->born != ctx->memo_born || memcmp(m->key, key, keylen) != 0)
         return NULL;
     e->stamp = ++ctx->shape_clock;
     return e;
+}
+
+void pcoll__shape_remember(pcoll__ctx_t *ctx, pcoll__cache_entry_t *e, const void *key,
+                           size_t keylen, const MPI_Datatype *types, int ntypes)
+{
+    pcoll__cache_entry_t *m;
+    if (ntypes > PCOLL__CACHE_TYPES || !(m = take_entry(&ctx->memo, 1, key, keylen)))
+        return;
+    ctx->memo_shape = (int)(e - ctx->shape);
+    ctx->memo_born = e->born;
+    watch_types(m, types, ntypes);
 }
 
 int pcoll__shape_set(pcoll__cache_entry_t *e, pcoll_plan_t *plan,

@@ -45,6 +45,7 @@ typedef struct pcoll__cache_entry {
      * call the plan was built for (freed with aux_free). */
     int calls;
     int verdict;
+    unsigned long long born;  /* when the entry took its key */
     void *aux;
     void (*aux_free)(void *aux);
 } pcoll__cache_entry_t;
@@ -69,6 +70,12 @@ typedef struct pcoll__ctx {
      * the cache's are: stale says one was freed (the plan stays valid). */
     pcoll__cache_entry_t shape[PCOLL__SHAPES];
     unsigned long long shape_clock;
+    /* The last call looked up by shape, keyed by its arguments as the cache
+     * above keys them (every buffer and handle; its types watched): the
+     * shape it had, as long as that entry keeps the key it had then. */
+    pcoll__cache_entry_t memo;
+    int memo_shape;
+    unsigned long long memo_born;
     struct pcoll__node *nodes; /* cached node topologies (core/node.h) */
     struct pcoll__ctx *next;
 } pcoll__ctx_t;
@@ -104,6 +111,13 @@ int pcoll__cache_add(pcoll__ctx_t *ctx, const void *key, size_t keylen,
  * added, or when memory runs out. */
 pcoll__cache_entry_t *pcoll__shape_get(pcoll__ctx_t *ctx, const void *key, size_t keylen,
                                        int add);
+/* The shape of the last call looked up by shape when this call's
+ * arguments (key: the cache's key of them) are that call's, its use
+ * counted as pcoll__shape_get counts it; else NULL. */
+pcoll__cache_entry_t *pcoll__shape_memo(pcoll__ctx_t *ctx, const void *key, size_t keylen);
+/* Remember that the call with arguments key (naming types) had shape e. */
+void pcoll__shape_remember(pcoll__ctx_t *ctx, pcoll__cache_entry_t *e, const void *key,
+                           size_t keylen, const MPI_Datatype *types, int ntypes);
 /* Give the shape e its plan (freed with destroy), the record aux (freed
  * with aux_free) and the local types to watch; stale is cleared. */
 int pcoll__shape_set(pcoll__cache_entry_t *e, pcoll_plan_t *plan,
