@@ -44,10 +44,14 @@ static void key_free(pcoll__key_t *k)
         pcoll__free(k->bytes);
 }
 
-/* The options (info, then the environment) into c->opts. */
+/* The options (info, then the environment) into c->opts; the progress
+ * thread started when they ask for it. */
 static int read_options(pcoll__call_t *c)
 {
-    return pcoll__opts_read(c->info, c->coll->table, &c->opts);
+    int rc = pcoll__opts_read(c->info, c->coll->table, &c->opts);
+    if (rc == PCOLL_SUCCESS && c->opts.progress_thread)
+        rc = pcoll__progress_thread_start();
+    return rc;
 }
 
 /* Empty builder arguments holding the options, before the check fills them
