@@ -12,16 +12,27 @@
  *     bruck_zerocopy, hier, linear, scattered), 100 ints per block;
  *   - an alltoall (pairwise), a reduce_scatter_block (ring) and an in-place
  *     alltoallv (pcoll_alltoallv_inplace_init, the engine with its own loop);
- *   - the same wait orders completed with pcoll_test loops on odd ranks.
+ *   - the same wait orders completed with pcoll_test loops on odd ranks;
+ *   - the option pcoll_progress: a malformed value is PCOLL_ERR_ARG, and
+ *     "thread" below MPI_THREAD_MULTIPLE is PCOLL_ERR_UNSUPPORTED.
  * Every result is compared with the native MPI collective on the same input;
  * receive buffers are poisoned before each run.  Iterations are few: the
  * test runs oversubscribed on two cores with MPICH polling.
+ *
+ * With PCOLL_PROGRESS=thread in the environment (the tests
+ * mpi_progress_thread_np*) MPI is initialized with MPI_THREAD_MULTIPLE and
+ * every case runs with the progress thread; one more case starts a pairwise
+ * plan and then makes no MPI or pcoll call that advances anything, only
+ * polling the plan's state (pcoll__plan_poll) until its run is over: only
+ * the progress thread can end it (without one the case hangs and the
+ * test's timeout fails it).
  */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/plan.h" /* pcoll__plan_poll */
 #include "harness.h"
 
 #define COUNT 100 /* ints per block: 400 bytes */
@@ -212,14 +223,67 @@ static void mixed(void)
         job_free(&jobs[k]);
 }
 
+/* An init with the info key pcoll_progress set to value must return want. */
+static void progress_option(const char *value, int want)
+{
+    job_t job;
+    MPI_Info info;
+    memset(&job, 0, sizeof job);
+    pt_case("pcoll_progress=%s", value);
+    PT_MPI(MPI_Info_create(&info));
+    PT_MPI(MPI_Info_set(info, "pcoll_progress", value));
+    job_alloc(&job, value, (long)COUNT * pt_size, (long)COUNT * pt_size);
+    PT_RC(pcoll_alltoall_init(job.send, COUNT, MPI_INT, job.recv, COUNT, MPI_INT,
+                              MPI_COMM_WORLD, info, &job.plan),
+          want);
+    MPI_Info_free(&info);
+    job_free(&job);
+}
+
+/* Thread mode: a run that ends while this thread only polls its state. */
+static void thread_alone(void)
+{
+    job_t job;
+    int flag = 0;
+    memset(&job, 0, sizeof job);
+    pt_case("progress thread alone, pairwise");
+    job_alltoall(&job, "pairwise");
+    for (int run = 0; run < RUNS; run++) {
+        job.fill(&job, run);
+        job.native(&job);
+        PT_REQUIRE(pcoll_start(job.plan));
+        for (flag = 0; !flag;) {
+            PT_REQUIRE(pcoll__plan_poll(job.plan, &flag));
+            sched_yield();
+        }
+        check(&job);
+    }
+    job_free(&job);
+}
+
 int main(int argc, char **argv)
 {
     static const char *const algorithms[] = {"pairwise", "bruck_basic", "bruck_zerocopy",
                                              "hier",     "linear",      "scattered"};
-    pt_init(&argc, &argv);
+    const char *mode = getenv("PCOLL_PROGRESS");
+    int threaded = mode && strcmp(mode, "thread") == 0;
+    if (threaded && pt_init_thread(&argc, &argv, MPI_THREAD_MULTIPLE) < MPI_THREAD_MULTIPLE) {
+        progress_option("thread", PCOLL_ERR_UNSUPPORTED);
+        pt_skip("MPI_THREAD_MULTIPLE not provided");
+        return pt_finish();
+    }
+    if (!threaded)
+        pt_init(&argc, &argv);
     for (size_t a = 0; a < sizeof algorithms / sizeof *algorithms; a++)
         same_algorithm(algorithms[a], 0);
     same_algorithm("pairwise", 1);
     mixed();
+    if (threaded) {
+        thread_alone();
+        return pt_finish();
+    }
+    /* The environment overrides info: these only without PCOLL_PROGRESS. */
+    progress_option("thread", PCOLL_ERR_UNSUPPORTED);
+    progress_option("sometimes", PCOLL_ERR_ARG);
     return pt_finish();
 }
