@@ -139,7 +139,7 @@ static int prepare_row(bench_run_t *run, MPI_Comm comm, const row_t *row, bench_
     mark_t mark;
     int rc;
 
-    *t = (bench_target_t){run->coll, c, row->algorithm, NULL, MPI_REQUEST_NULL, MPI_INFO_NULL};
+    *t = (bench_target_t){run->coll, c, row->algorithm, NULL, MPI_REQUEST_NULL, MPI_INFO_NULL, 0};
     mark = extra_begin(row, t);
     rc = bench_time_prepare(row->m, t, comm, &init_s);
     if (rc == PCOLL_SUCCESS && row->m->init_timed)
@@ -207,7 +207,7 @@ static void start_result(const bench_run_t *run, const row_t *row, long size, lo
 
 /* A status that makes the exit status 1: a wrong result or an error other
  * than an algorithm declining the arguments. */
-static int failed(int status) { return status > 0 || (status < 0 && status != PCOLL_ERR_UNSUPPORTED); }
+int bench_failed(int status) { return status > 0 || (status < 0 && status != PCOLL_ERR_UNSUPPORTED); }
 
 /* Every row at one size; 1 if one of them failed. */
 static int measure_size(bench_run_t *run, MPI_Comm comm, long size, const row_t *rows,
@@ -238,7 +238,7 @@ static int measure_size(bench_run_t *run, MPI_Comm comm, long size, const row_t 
         if (prepared[i])
             rows[i].m->release(&t[i]);
         snprintf(r[i].status, sizeof r[i].status, "%s", bench_status_name(status[i]));
-        any_failed |= failed(status[i]) || (rank == 0 && bench_run_add(run, &r[i]) != 0);
+        any_failed |= bench_failed(status[i]) || (rank == 0 && bench_run_add(run, &r[i]) != 0);
     }
     run->coll->teardown(c);
     return any_failed;
@@ -269,9 +269,9 @@ static int choose_size(bench_run_t *run, MPI_Comm comm, long size, int rank)
     pcoll_plan_free(&plan);
     run->coll->teardown(c);
     if (rank != 0)
-        return failed(rc);
+        return bench_failed(rc);
     printf("%-10ld %-16lld %s\n", size, r.bytes, rc == PCOLL_SUCCESS ? r.runs : r.status);
-    return failed(rc) || bench_run_add(run, &r) != 0;
+    return bench_failed(rc) || bench_run_add(run, &r) != 0;
 }
 
 static int choice_sweep(bench_run_t *run, MPI_Comm comm)
@@ -296,6 +296,8 @@ int bench_sweep(bench_run_t *run, MPI_Comm comm)
     int nrows, total, i, k = 0, any_failed = 0, rank;
     if (run->opts.choice)
         return choice_sweep(run, comm);
+    if (run->opts.overlap)
+        return bench_overlap_sweep(run, comm);
     nrows = list_rows(run, rows);
     total = nrows * run->opts.nsizes;
     for (i = 0; i < run->opts.nsizes; i++)
