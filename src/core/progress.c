@@ -22,13 +22,16 @@ static atomic_int thread_on; /* changed under list_lock */
 static int stopping;         /* under list_lock */
 static int finalize_keyval = MPI_KEYVAL_INVALID;
 
+/* Take plan's try-lock: 1 when this thread now holds it, 0 when another
+ * thread does (acquire: what the last holder wrote is seen). */
 static int try_hold(pcoll_plan_t *plan)
 {
-    int free_ = 0;
-    return atomic_compare_exchange_strong_explicit(&plan->active.busy, &free_, 1,
+    int idle = 0;
+    return atomic_compare_exchange_strong_explicit(&plan->active.busy, &idle, 1,
                                                    memory_order_acquire, memory_order_relaxed);
 }
 
+/* Release it (release: what this thread wrote is seen by the next holder). */
 static void let_go(pcoll_plan_t *plan)
 {
     atomic_store_explicit(&plan->active.busy, 0, memory_order_release);
