@@ -248,7 +248,18 @@ PCOLL_API int pcoll_reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
  * do; the receive buffer is complete on the device when the run completes. */
 PCOLL_API int pcoll_start(pcoll_plan_t *plan);
 /* Make progress without blocking; *flag = 1 once the run is complete (the plan
- * is then inactive again).  PCOLL_ERR_STATE if the plan is not active. */
+ * is then inactive again).  PCOLL_ERR_STATE if the plan is not active.
+ * Progress: pcoll_test and pcoll_wait advance every active plan of the
+ * process, not only their own (and so do MPI_Wait, MPI_Test ... under the
+ * drop-in), so active plans may be completed in any order on any rank.  A
+ * one-shot call runs to its end and advances no other plan while it blocks
+ * in a `native` algorithm.  With pcoll_progress=thread (info key, or
+ * PCOLL_PROGRESS=thread; the other value is wait, the default) the first
+ * call that asks for it starts a progress thread that advances every active
+ * plan while the program computes, until MPI_Finalize; it needs MPI
+ * initialized with MPI_THREAD_MULTIPLE (else that call returns
+ * PCOLL_ERR_UNSUPPORTED), and a plan it is advancing is skipped by the
+ * program's own calls for that moment. */
 PCOLL_API int pcoll_test(pcoll_plan_t *plan, int *flag);
 /* Complete the run.  PCOLL_ERR_STATE if the plan is not active. */
 PCOLL_API int pcoll_wait(pcoll_plan_t *plan);

@@ -69,10 +69,14 @@ static void key_free(pcoll__key_t *k)
         pcoll__free(k->bytes);
 }
 
-/* The options (info, then the environment) into c->opts. */
+/* The options (info, then the environment) into c->opts; the progress
+ * thread started when they ask for it. */
 static int read_options(pcoll__call_t *c)
 {
-    return pcoll__opts_read(c->info, c->coll->table, &c->opts);
+    int rc = pcoll__opts_read(c->info, c->coll->table, &c->opts);
+    if (rc == PCOLL_SUCCESS && c->opts.progress_thread)
+        rc = pcoll__progress_thread_start();
+    return rc;
 }
 
 /* Empty builder arguments holding the options, before the check fills them
@@ -275,7 +279,8 @@ static int shape_plan(pcoll__call_t *c, pcoll__cache_entry_t *e, const pcoll__vi
     rc = run_call(&d);
     for (k = 0; k < 2; k++)
         pcoll__region_release(&reg[k]);
-    if (rc == PCOLL_SUCCESS && (clear = all_clear(c, plan->sched.unbound || plan->ops)) <= 0)
+    if (rc == PCOLL_SUCCESS &&
+        (clear = all_clear(c, plan->sched.unbound || plan->ops != &pcoll__sched_ops)) <= 0)
         rc = clear < 0 ? pcoll__error(PCOLL_ERR_MPI, "%s: shape agreement", c->fn) : SHAPE_FLAT;
     if (rc == PCOLL_SUCCESS)
         rc = pcoll__shape_rec_make(plan, v, &rec);

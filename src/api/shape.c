@@ -5,13 +5,19 @@
  * own for the temporary buffers, and the queue of leases: the runner (whose
  * run the plan is doing) and those waiting, oldest first.  A lease's
  * temporary buffers are made with the lease, so its start allocates
- * nothing.
+ * nothing.  The leases are on the active list (core/progress.h); the
+ * shape's plan is driven by them as a child plan (never listed), under the
+ * record's lock, which a pass that finds it taken skips: whoever holds it
+ * moves the queue on.
  */
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 
 #include "api/shape.h"
 #include "base/mem.h"
 #include "base/status.h"
+#include "core/progress.h"
 #include "datatype/copy.h"
 #include "datatype/size.h"
 
@@ -21,6 +27,7 @@ struct pcoll__shape_rec {
     pcoll__view_t view[2];   /* as the call that made the plan gave them */
     MPI_Datatype own[2];     /* the same layouts, alive as long as the record */
     pcoll_plan_t *plan;
+    pthread_mutex_t lock;    /* runner, head, tail and the plan's runs */
     lease_t *runner;         /* NULL: the plan is idle */
     lease_t *head, *tail;    /* waiting to run */
 };
@@ -32,7 +39,8 @@ struct lease {
     int same;                /* the plan's copies serve v as they are */
     char *tmp[2];            /* otherwise: the temporary buffers */
     void *at[2];             /* ... where their items start */
-    int done, rc;
+    int rc;                  /* how the run ended, once done */
+    atomic_int done;         /* read without the record's lock (lease_test) */
     lease_t *next;
 };
 
@@ -44,6 +52,7 @@ int pcoll__shape_rec_make(pcoll_plan_t *plan, const pcoll__view_t v[2],
     if (!r)
         return pcoll__error(PCOLL_ERR_NOMEM, "shape record");
     r->plan = plan;
+    pthread_mutex_init(&r->lock, NULL);
     for (k = 0; k < 2; k++) {
         r->view[k] = v[k];
         r->own[k] = r->view[k].type = v[k].present ? v[k].type : MPI_DATATYPE_NULL;
@@ -155,7 +164,7 @@ static void finish(pcoll__shape_rec_t *r, lease_t *l, int rc)
     if (rc == PCOLL_SUCCESS)
         rc = unbind(r, l);
     l->rc = rc;
-    l->done = 1;
+    atomic_store_explicit(&l->done, 1, memory_order_release);
     r->runner = NULL;
     if (next) {
         r->head = next->next;
@@ -165,34 +174,42 @@ static void finish(pcoll__shape_rec_t *r, lease_t *l, int rc)
     }
 }
 
+/* With the lock held. */
 static void begin(pcoll__shape_rec_t *r, lease_t *l)
 {
     int rc = bind(r, l);
     r->runner = l;
     if (rc == PCOLL_SUCCESS)
-        rc = pcoll_start(r->plan);
+        rc = pcoll__plan_begin(r->plan);
     if (rc != PCOLL_SUCCESS)
         finish(r, l, rc);
 }
 
-/* Test the runner once. */
+/* Advance the runner once, unless another thread holds the record. */
 static void step(pcoll__shape_rec_t *r)
 {
-    int flag = 0, rc;
-    if (!r->runner)
+    int done = 0, rc;
+    if (pthread_mutex_trylock(&r->lock) != 0)
         return;
-    rc = pcoll_test(r->plan, &flag);
-    if (rc != PCOLL_SUCCESS || flag)
+    if (r->runner && ((rc = pcoll__plan_step(r->plan, &done)) != PCOLL_SUCCESS || done))
         finish(r, r->runner, rc);
+    pthread_mutex_unlock(&r->lock);
 }
 
-/* Every queued run to its end. */
+/* Every queued run to its end (the other plans of the process advance
+ * meanwhile: a peer may need one of them first). */
 static void drain(pcoll__shape_rec_t *r)
 {
-    while (r->runner) {
+    for (;;) {
+        int idle;
         step(r);
-        if (r->runner)
-            pcoll__yield();
+        pthread_mutex_lock(&r->lock);
+        idle = !r->runner;
+        pthread_mutex_unlock(&r->lock);
+        if (idle)
+            return;
+        pcoll__progress_pass();
+        pcoll__yield();
     }
 }
 
@@ -206,6 +223,7 @@ void pcoll__shape_rec_free(void *rec)
     for (k = 0; k < 2; k++)
         if (r->own[k] != r->view[k].type)
             MPI_Type_free(&r->own[k]);
+    pthread_mutex_destroy(&r->lock);
     pcoll__free(r);
 }
 
@@ -214,9 +232,11 @@ int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2])
     lease_t l = {.rec = r, .v = {v[0], v[1]}, .same = same};
     int rc;
     drain(r);
+    pthread_mutex_lock(&r->lock);
     if ((rc = lease_alloc(r, &l)) == PCOLL_SUCCESS && (rc = bind(r, &l)) == PCOLL_SUCCESS &&
         (rc = pcoll__plan_run(r->plan)) == PCOLL_SUCCESS)
         rc = unbind(r, &l);
+    pthread_mutex_unlock(&r->lock);
     lease_release(&l);
     return rc;
 }
@@ -227,28 +247,32 @@ static int lease_start(pcoll_plan_t *plan)
 {
     lease_t *l = plan->priv;
     pcoll__shape_rec_t *r = l->rec;
-    l->done = 0;
+    int rc = PCOLL_SUCCESS;
+    atomic_store_explicit(&l->done, 0, memory_order_relaxed);
     l->rc = PCOLL_SUCCESS;
     l->next = NULL;
+    pthread_mutex_lock(&r->lock);
     if (!r->runner) {
         begin(r, l);
-        return l->done ? l->rc : PCOLL_SUCCESS;
+        rc = atomic_load_explicit(&l->done, memory_order_relaxed) ? l->rc : PCOLL_SUCCESS;
+    } else {
+        if (r->tail)
+            r->tail->next = l;
+        else
+            r->head = l;
+        r->tail = l;
     }
-    if (r->tail)
-        r->tail->next = l;
-    else
-        r->head = l;
-    r->tail = l;
-    return PCOLL_SUCCESS;
+    pthread_mutex_unlock(&r->lock);
+    return rc;
 }
 
 static int lease_test(pcoll_plan_t *plan, int *done)
 {
     lease_t *l = plan->priv;
-    if (!l->done)
+    if (!atomic_load_explicit(&l->done, memory_order_acquire))
         step(l->rec);
-    *done = l->done;
-    return l->done ? l->rc : PCOLL_SUCCESS;
+    *done = atomic_load_explicit(&l->done, memory_order_acquire);
+    return *done ? l->rc : PCOLL_SUCCESS;
 }
 
 static void lease_destroy(pcoll_plan_t *plan)

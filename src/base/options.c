@@ -2,7 +2,7 @@
  * Option parsing (see options.h).  Values are whole numbers >= 1 (strtoll
  * with nothing trailing); flags (pcoll_no_comm, pcoll_normalize, pcoll_verbose) are 0, 1,
  * true or false; algorithm names must be in the collective's table, and the
- * error message lists the valid ones.
+ * error message lists the valid ones; pcoll_progress is wait or thread.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -234,6 +234,22 @@ int pcoll__opts_flag(MPI_Info info, const char *key, const char *env, int *value
     return flag_in(NULL, info, key, env, value);
 }
 
+/* pcoll_progress / PCOLL_PROGRESS: "wait" (0, the default) or "thread" (1). */
+static int read_progress(const env_view_t *v, MPI_Info info, int *thread)
+{
+    char buf[16];
+    *thread = 0;
+    if (!lookup_in(v, info, "pcoll_progress", "PCOLL_PROGRESS", buf, (int)sizeof buf) ||
+        strcmp(buf, "wait") == 0)
+        return PCOLL_SUCCESS;
+    if (strcmp(buf, "thread") == 0)
+        *thread = 1;
+    else
+        return pcoll__error(PCOLL_ERR_ARG,
+                            "option pcoll_progress: malformed value \"%s\" (wait, thread)", buf);
+    return PCOLL_SUCCESS;
+}
+
 /* pcoll_verbose: the info key only (pcoll__error reads PCOLL_VERBOSE itself
  * when it has something to print, so the one-shot path reads no more of the
  * environment for it). */
@@ -290,6 +306,8 @@ int pcoll__opts_read(MPI_Info info, const pcoll__algo_table_t *table, pcoll__opt
         rc = flag_in(v, info, "pcoll_no_comm", "PCOLL_NO_COMM", &opts->no_comm);
     if (rc == PCOLL_SUCCESS)
         rc = flag_in(v, info, "pcoll_normalize", "PCOLL_NORMALIZE", &opts->normalize);
+    if (rc == PCOLL_SUCCESS)
+        rc = read_progress(v, info, &opts->progress_thread);
     for (k = 0; rc == PCOLL_SUCCESS && k < sizeof numeric_keys / sizeof *numeric_keys; k++) {
         const numeric_key_t *nk = &numeric_keys[k];
         char buf[64];

@@ -21,6 +21,7 @@ typedef struct pcoll__opts {
     int no_comm;         /* pcoll_no_comm: build and free plans, never communicate */
     int normalize;       /* pcoll_normalize: plans keep user types normalized */
     int verbose;         /* pcoll_verbose: print errors where they are raised */
+    int progress_thread; /* pcoll_progress: 0 "wait" (the default), 1 "thread" */
     /* pcoll_tuning_file: the loaded rules file (base/rules.h), checked for
      * the collective's table; NULL when no tuning file is named or the
      * algorithm is named (then the file is not read).  Lives

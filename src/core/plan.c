@@ -18,6 +18,7 @@ int pcoll__plan_create(pcoll__ctx_t *ctx, const char *collective, int tag,
         return pcoll__error(PCOLL_ERR_NOMEM, "plan: cannot allocate");
     p->collective = collective;
     p->algorithm = "";
+    p->ops = &pcoll__sched_ops;
     p->ctx = ctx;
     pcoll__ctx_retain(ctx);
     p->comm = ctx->dup;
@@ -90,7 +91,7 @@ void pcoll__plan_destroy(pcoll_plan_t *plan)
     int i;
     if (!plan)
         return;
-    if (plan->ops && plan->ops->destroy)
+    if (plan->ops->destroy)
         plan->ops->destroy(plan);
     pcoll__sched_free(&plan->sched);
     for (i = plan->non_free - 1; i >= 0; i--)
@@ -106,6 +107,25 @@ void pcoll__plan_destroy(pcoll_plan_t *plan)
     pcoll__free(plan);
 }
 
+/* The schedule's executor as plan operations. */
+static int sched_start(pcoll_plan_t *plan)
+{
+    return pcoll__sched_start(&plan->sched);
+}
+
+static int sched_test(pcoll_plan_t *plan, int *done)
+{
+    return pcoll__sched_test(&plan->sched, done);
+}
+
+static int sched_wait(pcoll_plan_t *plan)
+{
+    return pcoll__sched_wait(&plan->sched);
+}
+
+const pcoll__plan_ops_t pcoll__sched_ops = {
+    .start = sched_start, .test = sched_test, .wait = sched_wait};
+
 /* A run that failed leaves the plan inactive and freeable. */
 static int finish(pcoll_plan_t *plan, int rc, int done)
 {
@@ -114,55 +134,84 @@ static int finish(pcoll_plan_t *plan, int rc, int done)
     return rc;
 }
 
-/* One non-blocking step of the run. */
-static int progress(pcoll_plan_t *plan, int *done)
+int pcoll__plan_begin(pcoll_plan_t *plan)
 {
-    return plan->ops ? plan->ops->test(plan, done) : pcoll__sched_test(&plan->sched, done);
+    return plan->no_comm ? PCOLL_SUCCESS : plan->ops->start(plan);
+}
+
+int pcoll__plan_step(pcoll_plan_t *plan, int *done)
+{
+    *done = plan->no_comm;
+    return plan->no_comm ? PCOLL_SUCCESS : plan->ops->test(plan, done);
+}
+
+int pcoll__plan_block(pcoll_plan_t *plan)
+{
+    if (plan->no_comm)
+        return PCOLL_SUCCESS;
+    if (plan->ops->wait)
+        return plan->ops->wait(plan);
+    for (;;) {
+        int done = 0, rc = plan->ops->test(plan, &done);
+        if (rc != PCOLL_SUCCESS || done)
+            return rc;
+        pcoll__yield(); /* oversubscribed peers must get the processor */
+    }
 }
 
 int pcoll_start(pcoll_plan_t *plan)
 {
+    int rc;
     if (!plan)
         return pcoll__error(PCOLL_ERR_ARG, "pcoll_start: NULL plan");
     if (plan->state == PCOLL__ACTIVE)
         return pcoll__error(PCOLL_ERR_STATE, "pcoll_start: plan is already active");
     plan->state = PCOLL__ACTIVE;
-    if (plan->no_comm)
-        return PCOLL_SUCCESS;
-    return finish(plan, plan->ops ? plan->ops->start(plan) : pcoll__sched_start(&plan->sched), 0);
+    if ((rc = pcoll__plan_begin(plan)) == PCOLL_SUCCESS)
+        pcoll__progress_add(plan, plan->no_comm);
+    return finish(plan, rc, 0);
+}
+
+int pcoll__plan_poll(pcoll_plan_t *plan, int *flag)
+{
+    int rc = pcoll__progress_collect(plan, flag);
+    return finish(plan, rc, *flag);
 }
 
 int pcoll_test(pcoll_plan_t *plan, int *flag)
 {
-    int done = 0, rc;
+    int rc;
     if (!plan || !flag)
         return pcoll__error(PCOLL_ERR_ARG, "pcoll_test: NULL plan or flag");
     *flag = 0;
     if (plan->state != PCOLL__ACTIVE)
         return pcoll__error(PCOLL_ERR_STATE, "pcoll_test: plan is not active");
-    rc = plan->no_comm ? PCOLL_SUCCESS : progress(plan, &done);
-    done = done || plan->no_comm;
-    *flag = rc == PCOLL_SUCCESS && done;
-    return finish(plan, rc, done);
+    pcoll__progress_pass();
+    rc = pcoll__plan_poll(plan, flag);
+    *flag = *flag && rc == PCOLL_SUCCESS;
+    return rc;
 }
 
+/* Every active plan advances while this one is waited for, so that peers
+ * waiting in another order get what they need from this process; alone on
+ * the list, the plan blocks in its own wait. */
 int pcoll_wait(pcoll_plan_t *plan)
 {
     if (!plan)
         return pcoll__error(PCOLL_ERR_ARG, "pcoll_wait: NULL plan");
     if (plan->state != PCOLL__ACTIVE)
         return pcoll__error(PCOLL_ERR_STATE, "pcoll_wait: plan is not active");
-    if (plan->no_comm)
-        return finish(plan, PCOLL_SUCCESS, 1);
-    if (!plan->ops)
-        return finish(plan, pcoll__sched_wait(&plan->sched), 1);
-    if (plan->ops->wait)
-        return finish(plan, plan->ops->wait(plan), 1);
     for (;;) {
-        int done = 0, rc = plan->ops->test(plan, &done);
-        if (rc != PCOLL_SUCCESS || done)
+        int flag = 0, rc;
+        if (pcoll__progress_claim_alone(plan)) {
+            rc = pcoll__plan_block(plan);
+            pcoll__progress_release(plan, rc);
             return finish(plan, rc, 1);
-        pcoll__yield(); /* oversubscribed peers must get the processor */
+        }
+        pcoll__progress_pass();
+        if ((rc = pcoll__plan_poll(plan, &flag)) != PCOLL_SUCCESS || flag)
+            return rc;
+        pcoll__yield();
     }
 }
 
@@ -171,8 +220,9 @@ PCOLL__THREAD_LOCAL const char *pcoll__last_run_algorithm = "";
 int pcoll__plan_run(pcoll_plan_t *plan)
 {
     int rc;
-    if (plan && plan->ops && plan->ops->run && !plan->no_comm &&
-        plan->state == PCOLL__INACTIVE)
+    /* Not on the active list (every rank must choose run alike: MPI's
+     * blocking and non-blocking collectives do not match each other). */
+    if (plan && plan->ops->run && !plan->no_comm && plan->state == PCOLL__INACTIVE)
         rc = plan->ops->run(plan);
     else if ((rc = pcoll_start(plan)) == PCOLL_SUCCESS)
         rc = pcoll_wait(plan);

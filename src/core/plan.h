@@ -11,24 +11,34 @@
 
 #include "base/status.h"
 #include "core/comm.h"
+#include "core/progress.h"
 #include "core/schedule.h"
 #include "pcoll.h"
 
 typedef enum pcoll__plan_state { PCOLL__INACTIVE, PCOLL__ACTIVE } pcoll__plan_state_t;
 
-/* Algorithms whose work depends on the data at run time (not a fixed
- * schedule) drive the plan themselves: start begins a run, test makes
- * progress without blocking and sets *done, destroy frees plan->priv.
- * pcoll_wait calls test until done, yielding the processor in between. */
+/* The progress interface: what every kind of plan implements, and all that
+ * pcoll_start, pcoll_test, pcoll_wait and the active list (core/progress.h)
+ * call.  start begins a run, test makes progress without blocking and sets
+ * *done, destroy frees plan->priv.  The schedule's executor is one
+ * implementation (pcoll__sched_ops, the default of every plan); engines whose
+ * work depends on the data at run time (the in-place alltoallv, the GPU
+ * engines, native) are the others. */
 typedef struct pcoll__plan_ops {
     int (*start)(pcoll_plan_t *plan);
     int (*test)(pcoll_plan_t *plan, int *done);
     void (*destroy)(pcoll_plan_t *plan);
     /* Optional: block until the run is done (instead of test and yield),
-     * and one whole run for the one-shot path (instead of start and wait). */
+     * used when no other plan of the process is active; and one whole run
+     * for the one-shot path (instead of start and wait), which advances no
+     * other plan (every rank must make the same choice: native's blocking
+     * call does not match its non-blocking one). */
     int (*wait)(pcoll_plan_t *plan);
     int (*run)(pcoll_plan_t *plan);
 } pcoll__plan_ops_t;
+
+/* The schedule's executor as plan operations (on plan->sched). */
+extern const pcoll__plan_ops_t pcoll__sched_ops;
 
 struct pcoll_plan {
     pcoll__plan_state_t state;
@@ -45,8 +55,9 @@ struct pcoll_plan {
     int normalize;           /* keep user types normalized (pcoll_normalize); the
                                 default comes from PCOLL_NORMALIZE */
     pcoll__sched_t sched;
-    const pcoll__plan_ops_t *ops; /* NULL: run the schedule */
-    void *priv;              /* the algorithm's own state (ops only) */
+    const pcoll__plan_ops_t *ops; /* how it runs (pcoll__sched_ops by default) */
+    void *priv;              /* the algorithm's own state (engines' ops) */
+    pcoll__active_t active;  /* its run on the process's active list */
     void **buffers;          /* owned scratch */
     int nbuffers;
     MPI_Datatype *types;     /* owned committed datatypes */
@@ -85,6 +96,15 @@ int pcoll__plan_on_free(pcoll_plan_t *plan, void (*fn)(void *arg), void *arg);
 void pcoll__plan_destroy(pcoll_plan_t *plan);
 /* Start and wait (the one-shot path). */
 int pcoll__plan_run(pcoll_plan_t *plan);
+
+/* A run driven by its parent (a child plan, which is never on the active
+ * list: its parent is): begin, one non-blocking step, to the end. */
+int pcoll__plan_begin(pcoll_plan_t *plan);
+int pcoll__plan_step(pcoll_plan_t *plan, int *done);
+int pcoll__plan_block(pcoll_plan_t *plan);
+/* pcoll_test of an active plan without the pass over the active list (the
+ * drop-in makes one pass, then polls each of its plans). */
+int pcoll__plan_poll(pcoll_plan_t *plan, int *flag);
 
 /* The algorithm of the plan pcoll__plan_run completed last on this thread
  * ("" before any): the one-shot calls' choice, which the drop-in layer's log

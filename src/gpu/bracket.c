@@ -48,7 +48,7 @@ int pcoll__gpu_ipc_verdict(pcoll_plan_t *plan, int rc, void (*destroy)(pcoll_pla
         /* No IPC here (a memory pool's buffers, a sandbox without IPC), or
          * sizes past int counts: gpu_staged on every rank. */
         destroy(plan);
-        plan->ops = NULL;
+        plan->ops = &pcoll__sched_ops;
         plan->priv = NULL;
         return staged(plan, args);
     }

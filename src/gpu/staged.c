@@ -186,13 +186,13 @@ static int staged_start(pcoll_plan_t *plan)
     int rc = tcopies(st);
     if (rc == PCOLL_SUCCESS)
         rc = copies(st->in, st->nin);
-    return rc == PCOLL_SUCCESS ? pcoll_start(st->child) : rc;
+    return rc == PCOLL_SUCCESS ? pcoll__plan_begin(st->child) : rc;
 }
 
 static int staged_test(pcoll_plan_t *plan, int *done)
 {
     staged_t *st = plan->priv;
-    int rc = pcoll_test(st->child, done);
+    int rc = pcoll__plan_step(st->child, done);
     if (rc == PCOLL_SUCCESS && *done)
         rc = copies(&st->out, 1);
     return rc;
@@ -201,7 +201,7 @@ static int staged_test(pcoll_plan_t *plan, int *done)
 static int staged_wait(pcoll_plan_t *plan)
 {
     staged_t *st = plan->priv;
-    int rc = pcoll_wait(st->child);
+    int rc = pcoll__plan_block(st->child);
     return rc == PCOLL_SUCCESS ? copies(&st->out, 1) : rc;
 }
 

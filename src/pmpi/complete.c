@@ -1,9 +1,13 @@
 /*
  * MPI_Start, MPI_Startall, MPI_Request_free and the completion calls (Wait,
  * Test and Request_get_status families) for requests that stand for pcoll
- * plans (requests.c); all other requests pass to PMPI untouched.
+ * plans (requests.c); all other requests pass to PMPI untouched when no
+ * plan of the process is active.
  *
- * Each call first tests every running plan once.  A request whose plan
+ * Each call first advances every active plan of the process once (the
+ * active list, core/progress.h: the drop-in's plans and those of the API's
+ * callers), so that MPI_Wait on any request cannot keep a peer that waits
+ * for one of those plans from its progress.  A request whose plan
  * still runs is hidden from MPI (MPI_REQUEST_NULL in a copy of the array);
  * once the run is over MPI sees the request complete and finishes it as it
  * defines (status, MPI_REQUEST_NULL, inactive persistent request).

@@ -95,13 +95,15 @@ int pcoll__dropin_track_nonblocking(pcoll_plan_t *plan, MPI_Comm comm, MPI_Reque
 /* Make *request stand for the persistent plan (an inactive persistent
  * request that MPI_Start, MPI_Wait, ... reach through the table). */
 int pcoll__dropin_track_persistent(pcoll_plan_t *plan, MPI_Comm comm, MPI_Request *request);
-/* Whether any request stands for a plan (the fast path of the wrappers). */
+/* Whether any request stands for a plan, or any plan of the process is
+ * active (the fast path of the wrappers). */
 int pcoll__dropin_tracking(void);
 
 /* With the lock held: */
-/* Test every running plan once; complete the requests of finished ones. */
+/* One pass over the process's active plans; complete the requests of
+ * plans whose run is over. */
 void pcoll__dropin_progress(void);
-/* Whether any plan runs. */
+/* Whether any plan runs (a request's, or any other of the process). */
 int pcoll__dropin_running(void);
 /* How many of reqs[0..n) stand for running plans; with hidden non-NULL,
  * reqs copied there with those replaced by MPI_REQUEST_NULL. */

@@ -17,7 +17,8 @@
  *
  * So MPI sees one of these requests complete exactly when its plan's run is
  * over.  Until then the completion calls (complete.c) hide it from MPI and
- * drive the running plans.  A table maps handles to entries (hashed on the
+ * advance every active plan of the process (core/progress.h), those of the
+ * API's callers too.  A table maps handles to entries (hashed on the
  * handle's bits); running plans are also on a list.  Plans whose requests
  * MPI freed inside one of its calls are freed later, outside it (reap).
  */
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/plan.h"
 #include "pmpi/dropin.h"
 
 typedef struct entry {
@@ -120,7 +122,7 @@ static entry_t *new_entry(pcoll_plan_t *plan, MPI_Comm comm, int persistent)
 
 int pcoll__dropin_tracking(void)
 {
-    return atomic_load(&tracked) > 0;
+    return atomic_load(&tracked) > 0 || pcoll__progress_active() > 0;
 }
 
 /* ---- generalized requests ------------------------------------------------------------ */
@@ -242,10 +244,10 @@ static void finished(entry_t *e, int rc)
 void pcoll__dropin_progress(void)
 {
     entry_t **p = &running_list;
+    pcoll__progress_pass();
     while (*p) {
         entry_t *e = *p;
-        int flag = 0, rc;
-        rc = pcoll_test(e->plan, &flag);
+        int flag = 0, rc = pcoll__plan_poll(e->plan, &flag);
         if (rc == PCOLL_SUCCESS && !flag) {
             p = &e->next_running;
             continue;
@@ -257,7 +259,7 @@ void pcoll__dropin_progress(void)
 
 int pcoll__dropin_running(void)
 {
-    return running_list != NULL;
+    return running_list != NULL || pcoll__progress_active() > 0;
 }
 
 int pcoll__dropin_pending(int n, const MPI_Request *reqs, MPI_Request *hidden)

@@ -5,7 +5,8 @@
  * one timed row per size and row; the CSV written must read back and have
  * the peak_extra_bytes column; alltoallv_inplace with 10% aux memory must
  * report a positive peak extra memory for pcoll's row and the second buffer
- * (the receive layout's bytes) for out-of-place MPI_Alltoallv; an unknown
+ * (the receive layout's bytes) for out-of-place MPI_Alltoallv; --overlap
+ * succeeds for every alltoall algorithm; an unknown
  * collective and a bad option give exit status 2.
  */
 #include <stdio.h>
@@ -160,6 +161,17 @@ static void test_choice(void)
     bench_run_free(&run);
 }
 
+/* --overlap: every algorithm's plan checked and timed with computation,
+ * exit status 0 (its table is printed, not kept as rows). */
+static void test_overlap(void)
+{
+    bench_run_t run;
+    int rc = measure(&run, (const char *const[]){"--sizes", "8,512", "--reps", "3",
+                                                  "--overlap", NULL});
+    is(rc == 0, "--overlap: exit status 0");
+    bench_run_free(&run);
+}
+
 int main(int argc, char **argv)
 {
     bench_run_t run;
@@ -170,6 +182,7 @@ int main(int argc, char **argv)
     test_mode("nocomm", 0, 0);
     test_extra();
     test_choice();
+    test_overlap();
     is(measure(&run, (const char *const[]){"--coll", "nonsense", NULL}) == 2,
        "an unknown collective: exit status 2");
     is(measure(&run, (const char *const[]){"--reps", "x", NULL}) == 2, "bad option: 2");

@@ -63,12 +63,25 @@ static void record(int verdict)
     verdicts[ncases++] = (unsigned char)verdict;
 }
 
-void pt_init(int *argc, char ***argv)
+static void setup(void)
 {
-    MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &pt_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &pt_size);
     pt_quiet = getenv("PCOLL_TEST_QUIET") != NULL;
+}
+
+void pt_init(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    setup();
+}
+
+int pt_init_thread(int *argc, char ***argv, int required)
+{
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(argc, argv, required, &provided);
+    setup();
+    return provided;
 }
 
 void pt_case(const char *fmt, ...)

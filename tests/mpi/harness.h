@@ -39,6 +39,8 @@ extern int pt_quiet; /* PCOLL_TEST_QUIET is set: no progress notes */
 
 /* MPI_Init, world rank and size, quiet flag. */
 void pt_init(int *argc, char ***argv);
+/* The same with MPI_Init_thread; returns the thread level provided. */
+int pt_init_thread(int *argc, char ***argv, int required);
 /* Close the last case, agree on the verdicts over MPI_COMM_WORLD, print the
  * summary on rank 0, MPI_Finalize; returns 0 when no case failed anywhere,
  * 1 otherwise (on every rank). */

@@ -113,6 +113,7 @@ static void test_invalid(void)
         {"--sizes", "8k8"}, {"--csv"}, {"--csv", "--json", "x"}, {"--json", ""},
         {"--native-sweep", "--mode", "nocomm"}, {"--native-sweep", "--native-only"},
         {"--choice", "--csv", "x"}, {"--choice", "--native-sweep"}, {"--choice=1"},
+        {"--overlap", "--mode", "blocking"}, {"--overlap", "--choice"}, {"--overlap", "--csv", "x"},
         {"--progress=1"}, {"--unknown"}, {"positional"}, {"-x"}, {"--reps"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         bench_opts_t o;

@@ -139,7 +139,7 @@ static int prepare_row(bench_run_t *run, MPI_Comm comm, const row_t *row, bench_
     mark_t mark;
     int rc;
 
-    *t = (bench_target_t){run->coll, c, row->algorithm, NULL, MPI_REQUEST_NULL, MPI_INFO_NULL};
+    *t = (bench_target_t){run->coll, c, row->algorithm, NULL, MPI_REQUEST_NULL, MPI_INFO_NULL, 0};
     mark = extra_begin(row, t);
     rc = bench_time_prepare(row->m, t, comm, &init_s);
     if (rc == PCOLL_SUCCESS && row->m->init_timed)
@@ -207,7 +207,7 @@ static void start_result(const bench_run_t *run, const row_t *row, long size, lo
 
 /* A status that makes the exit status 1: a wrong result or an error other
  * than an algorithm declining the arguments. */
-static int failed(int status) { return status > 0 || (status < 0 && status != PCOLL_ERR_UNSUPPORTED); }
+int bench_failed(int status) { return status > 0 || (status < 0 && status != PCOLL_ERR_UNSUPPORTED); }
 
 /* Rank 0, after a pcoll row failed to prepare: why, once per reason (a bad
  * tuning file fails every auto row alike), on stderr and under the table.
@@ -262,7 +262,7 @@ static int measure_size(bench_run_t *run, MPI_Comm comm, long size, const row_t 
         /* Every row is kept, failed ones too: the table shows their status. */
         if (rank == 0 && bench_run_add(run, &r[i]) != 0)
             any_failed = 1;
-        any_failed |= failed(status[i]);
+        any_failed |= bench_failed(status[i]);
     }
     run->coll->teardown(c);
     return any_failed;
@@ -293,10 +293,10 @@ static int choose_size(bench_run_t *run, MPI_Comm comm, long size, int rank)
     pcoll_plan_free(&plan);
     run->coll->teardown(c);
     if (rank != 0)
-        return failed(rc);
+        return bench_failed(rc);
     explain(run, &row, size, rc);
     printf("%-10ld %-16lld %s\n", size, r.bytes, rc == PCOLL_SUCCESS ? r.runs : r.status);
-    return failed(rc) || bench_run_add(run, &r) != 0;
+    return bench_failed(rc) || bench_run_add(run, &r) != 0;
 }
 
 static int choice_sweep(bench_run_t *run, MPI_Comm comm)
@@ -321,6 +321,8 @@ int bench_sweep(bench_run_t *run, MPI_Comm comm)
     int nrows, total, i, k = 0, any_failed = 0, rank;
     if (run->opts.choice)
         return choice_sweep(run, comm);
+    if (run->opts.overlap)
+        return bench_overlap_sweep(run, comm);
     nrows = list_rows(run, rows);
     total = nrows * run->opts.nsizes;
     for (i = 0; i < run->opts.nsizes; i++)

@@ -16,6 +16,7 @@ typedef struct bench_target {
     pcoll_plan_t *plan;
     MPI_Request req;
     MPI_Info info;          /* nocomm: the info of the timed plans */
+    double compute;         /* --overlap: seconds of computation between start and wait */
 } bench_target_t;
 
 typedef struct bench_method {
@@ -47,6 +48,13 @@ enum { BENCH_DEFAULT_REPS = 100, BENCH_MIN_REPS = 10 };
  * most BENCH_MAX_BATCH calls). */
 enum { BENCH_MAX_ROWS = 64, BENCH_MAX_BATCH = 256 };
 #define BENCH_BATCH_SECONDS 20e-6
+
+/* overlap.c: --overlap, instead of the sweep (rank 0 prints the table).
+ * Returns 1 if a point failed, else 0. */
+int bench_overlap_sweep(bench_run_t *run, MPI_Comm comm);
+/* Whether an agreed status is a failure (ERR_UNSUPPORTED is not: the
+ * algorithm declines these arguments). */
+int bench_failed(int status);
 
 /* checks.c: the status every rank agrees on: the lowest negative status,
  * else 1 if some rank says 1 (wrong), else 0. */

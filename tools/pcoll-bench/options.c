@@ -146,7 +146,7 @@ static const option_def_t option_defs[] = {
     STRING_OPT("--plot", plot),             FLAG_OPT("--native-sweep", native_sweep),
     FLAG_OPT("--native-only", native_only), FLAG_OPT("--progress", progress),
     FLAG_OPT("--sequential", sequential),  FLAG_OPT("--gpu", gpu),
-    FLAG_OPT("--choice", choice),
+    FLAG_OPT("--choice", choice),           FLAG_OPT("--overlap", overlap),
     FLAG_OPT("--help", help),               FLAG_OPT("-h", help),
 };
 
@@ -209,6 +209,11 @@ static int check_combination(const bench_opts_t *o, char *err, size_t errlen)
     if (o->choice && (o->native_sweep || o->csv || o->json || o->plot))
         return bench_fail(err, errlen,
                           "--choice times nothing: no --native-sweep, --csv, --json or --plot");
+    if (o->overlap && (o->choice || o->gpu || o->native_sweep || o->csv || o->json || o->plot ||
+                       o->mode != BENCH_PERSISTENT))
+        return bench_fail(err, errlen,
+                          "--overlap prints its own table of persistent plans: no --choice, "
+                          "--gpu, --native-sweep, --csv, --json, --plot or --mode");
     if (o->native_sweep && o->native_only)
         return bench_fail(err, errlen, "--native-sweep and --native-only exclude each other");
     return 0;

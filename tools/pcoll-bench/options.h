@@ -35,6 +35,7 @@ typedef struct bench_opts {
                                       instead of every row once per round */
     int gpu;                       /* --gpu: buffers in device memory (alltoall) */
     int choice;                    /* --choice: print auto's choice per size, time nothing */
+    int overlap;                   /* --overlap: overlap of plans with computation (overlap.c) */
     int help;                      /* --help */
 } bench_opts_t;
 

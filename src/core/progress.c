@@ -1,0 +1,224 @@
+/*
+ * The active list and the progress thread (see progress.h).
+ */
+#include <pthread.h>
+
+#include "base/status.h"
+#include "core/plan.h"
+#include "core/progress.h"
+
+static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
+static pcoll_plan_t *head;
+static atomic_int nactive;
+
+/* The progress thread: wake is signalled (under list_lock) when the list
+ * stops being empty and when the thread must stop.  start_lock is held while
+ * a thread is started (MPI calls are made: it is not a leaf; no callback
+ * takes it). */
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t thread;
+static atomic_int thread_on; /* changed under list_lock */
+static int stopping;         /* under list_lock */
+static int finalize_keyval = MPI_KEYVAL_INVALID;
+
+/* Take plan's try-lock: 1 when this thread now holds it, 0 when another
+ * thread does (acquire: what the last holder wrote is seen). */
+static int try_hold(pcoll_plan_t *plan)
+{
+    int idle = 0;
+    return atomic_compare_exchange_strong_explicit(&plan->active.busy, &idle, 1,
+                                                   memory_order_acquire, memory_order_relaxed);
+}
+
+/* Release it (release: what this thread wrote is seen by the next holder). */
+static void let_go(pcoll_plan_t *plan)
+{
+    atomic_store_explicit(&plan->active.busy, 0, memory_order_release);
+}
+
+/* Take plan off the list (list_lock and its busy held). */
+static void unlink_plan(pcoll_plan_t *plan)
+{
+    pcoll__active_t *a = &plan->active;
+    if (a->prev)
+        a->prev->active.next = a->next;
+    else
+        head = a->next;
+    if (a->next)
+        a->next->active.prev = a->prev;
+    a->prev = a->next = NULL;
+    a->listed = 0;
+    atomic_fetch_sub_explicit(&nactive, 1, memory_order_relaxed);
+}
+
+void pcoll__progress_add(pcoll_plan_t *plan, int over)
+{
+    pcoll__active_t *a = &plan->active;
+    a->over = over;
+    a->rc = PCOLL_SUCCESS;
+    if (over)
+        return;
+    pthread_mutex_lock(&list_lock);
+    a->prev = NULL;
+    a->next = head;
+    if (head)
+        head->active.prev = plan;
+    else if (thread_on)
+        pthread_cond_signal(&wake);
+    head = plan;
+    a->listed = 1;
+    atomic_fetch_add_explicit(&nactive, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&list_lock);
+}
+
+/* One non-blocking step of a run this thread holds. */
+static void step(pcoll_plan_t *plan)
+{
+    int done = 0, rc = plan->ops->test(plan, &done);
+    if (rc != PCOLL_SUCCESS || done) {
+        plan->active.over = 1;
+        plan->active.rc = rc;
+    }
+}
+
+void pcoll__progress_pass(void)
+{
+    pcoll_plan_t *p, *next;
+    if (atomic_load_explicit(&nactive, memory_order_relaxed) == 0)
+        return;
+    pthread_mutex_lock(&list_lock);
+    for (p = head; p; p = next) {
+        if (!try_hold(p)) {
+            next = p->active.next;
+            continue;
+        }
+        /* Held, p stays listed while the list is unlocked for its step. */
+        pthread_mutex_unlock(&list_lock);
+        step(p);
+        pthread_mutex_lock(&list_lock);
+        next = p->active.next;
+        if (p->active.over)
+            unlink_plan(p);
+        let_go(p);
+    }
+    pthread_mutex_unlock(&list_lock);
+}
+
+int pcoll__progress_active(void)
+{
+    return atomic_load_explicit(&nactive, memory_order_relaxed);
+}
+
+int pcoll__progress_collect(pcoll_plan_t *plan, int *flag)
+{
+    int rc = PCOLL_SUCCESS;
+    *flag = 0;
+    if (!try_hold(plan))
+        return rc;
+    if (plan->active.over) {
+        *flag = 1;
+        rc = plan->active.rc;
+    }
+    let_go(plan);
+    return rc;
+}
+
+int pcoll__progress_claim_alone(pcoll_plan_t *plan)
+{
+    if (atomic_load_explicit(&nactive, memory_order_relaxed) != 1 || !try_hold(plan))
+        return 0;
+    if (plan->active.listed && atomic_load_explicit(&nactive, memory_order_relaxed) == 1)
+        return 1;
+    let_go(plan);
+    return 0;
+}
+
+void pcoll__progress_release(pcoll_plan_t *plan, int rc)
+{
+    plan->active.over = 1;
+    plan->active.rc = rc;
+    pthread_mutex_lock(&list_lock);
+    unlink_plan(plan);
+    pthread_mutex_unlock(&list_lock);
+    let_go(plan);
+}
+
+/* Passes while plans are active, asleep while none is, until stopped. */
+static void *thread_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&list_lock);
+    while (!stopping) {
+        if (!head) {
+            pthread_cond_wait(&wake, &list_lock);
+            continue;
+        }
+        pthread_mutex_unlock(&list_lock);
+        pcoll__progress_pass();
+        pcoll__yield();
+        pthread_mutex_lock(&list_lock);
+    }
+    pthread_mutex_unlock(&list_lock);
+    return NULL;
+}
+
+/* Stop and join the thread (nothing when it does not run). */
+static void thread_stop(void)
+{
+    int on;
+    pthread_mutex_lock(&list_lock);
+    on = thread_on;
+    stopping = 1;
+    atomic_store(&thread_on, 0);
+    pthread_cond_signal(&wake);
+    pthread_mutex_unlock(&list_lock);
+    if (on)
+        pthread_join(thread, NULL);
+}
+
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes first: the thread stops
+ * before MPI does. */
+static int finalize_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm, (void)keyval, (void)value, (void)extra;
+    thread_stop();
+    MPI_Comm_free_keyval(&finalize_keyval);
+    return MPI_SUCCESS;
+}
+
+/* Start the thread, and the attribute that stops it (start_lock held). */
+static int launch(void)
+{
+    int ok;
+    if (finalize_keyval == MPI_KEYVAL_INVALID &&
+        (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_delete, &finalize_keyval,
+                                NULL) != MPI_SUCCESS ||
+         MPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL) != MPI_SUCCESS))
+        return pcoll__error(PCOLL_ERR_MPI, "pcoll_progress=thread: MPI_COMM_SELF attribute");
+    pthread_mutex_lock(&list_lock);
+    stopping = 0;
+    ok = pthread_create(&thread, NULL, thread_main, NULL) == 0;
+    atomic_store(&thread_on, ok);
+    pthread_mutex_unlock(&list_lock);
+    return ok ? PCOLL_SUCCESS
+              : pcoll__error(PCOLL_ERR_INTERNAL, "pcoll_progress=thread: pthread_create failed");
+}
+
+int pcoll__progress_thread_start(void)
+{
+    int level = MPI_THREAD_SINGLE, rc = PCOLL_SUCCESS;
+    if (atomic_load_explicit(&thread_on, memory_order_acquire))
+        return rc;
+    MPI_Query_thread(&level);
+    if (level < MPI_THREAD_MULTIPLE)
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                            "pcoll_progress=thread: MPI provides thread level %d, not "
+                            "MPI_THREAD_MULTIPLE (initialize it with MPI_Init_thread)",
+                            level);
+    pthread_mutex_lock(&start_lock);
+    if (!atomic_load(&thread_on))
+        rc = launch();
+    pthread_mutex_unlock(&start_lock);
+    return rc;
+}
