@@ -24,6 +24,18 @@
  * - Datatypes and info objects passed to init may be freed by the caller as
  *   soon as init returns; the plan keeps what it needs.  The communicator must
  *   stay valid until the plan is freed (the plan uses a private duplicate).
+ * - User ops: a user-defined MPI_Op (reduce-scatter) is called with the
+ *   datatype handle the caller passed, on every algorithm, persistent,
+ *   one-shot and through the drop-in, as MPI calls it.  The plan runs its
+ *   messages and copies on a duplicate of a derived type, and hands the op
+ *   the caller's handle for as long as MPI keeps the caller's type: until
+ *   MPI destroys it (at MPI_Type_free, or later while a type made from it,
+ *   such as the plan's duplicate, still holds it; the handle is valid until
+ *   then).  From then on a persistent plan calls the op with its own
+ *   duplicate, a handle of a type with the same type map, extent and size.
+ *   The plan learns of it through an attribute on the caller's type, whose
+ *   delete callback runs in the thread that frees the type: free it while
+ *   no run of the plan is in progress in another thread.
  * - Library traffic runs on a duplicate of the communicator, made on the first
  *   pcoll call on that communicator, so it never matches user messages.
  * - Plans on the same communicator must be started in the same order on every
