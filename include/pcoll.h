@@ -156,11 +156,13 @@ PCOLL_API int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[],
  * (PCOLL_ERR_MISMATCH on every rank otherwise).  sendbuf may be
  * MPI_IN_PLACE (sendcounts, sdispls and sendtypes are then ignored, as in
  * MPI); buffers may be MPI_BOTTOM with types of absolute addresses.  The
- * plan keeps its own copies of the arrays and types: the caller may free
- * them once init returns.  Algorithms: linear, pairwise (also in place),
- * scattered, bruck_zerocopy (every type made of one predefined type, nearly
- * regular sizes), native (MPI_Alltoallw), auto (in place: native;
- * PCOLL_ALLTOALLW_ALGORITHM). */
+ * type of a zero count may be MPI_DATATYPE_NULL, as MPI_Alltoallw allows
+ * (alltoall, alltoallv and reduce-scatter refuse it with PCOLL_ERR_ARG, as
+ * MPICH does).  The plan keeps its own copies of the arrays and types: the
+ * caller may free them once init returns.  Algorithms: linear, pairwise
+ * (also in place), scattered, bruck_zerocopy (every type made of one
+ * predefined type, nearly regular sizes), native (MPI_Alltoallw), auto (in
+ * place: native; PCOLL_ALLTOALLW_ALGORITHM). */
 PCOLL_API int pcoll_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                    const int sdispls[], const MPI_Datatype sendtypes[],
                                    void *recvbuf, const int recvcounts[], const int rdispls[],
