@@ -546,6 +546,8 @@ static int a2av_choose(pcoll__call_t *c)
         device = 1;
     v->a.opts.algorithm = pcoll__select_gpu_host(&pcoll__alltoallv_table, &v->a.opts);
     algo = pcoll__select_alltoallv(v, &shape, &v->a.opts);
+    if (v->maxbytes >= 0)
+        v->pad_bruck = pcoll__select_bruck(c->p, v->maxbytes);
     if (together && v->maxbytes >= 0)
         algo = pcoll__select_alltoallv_hier(c->ctx, v, algo);
     v->a.opts.algorithm = requested;
