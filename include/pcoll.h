@@ -24,6 +24,18 @@
  * - Datatypes and info objects passed to init may be freed by the caller as
  *   soon as init returns; the plan keeps what it needs.  The communicator must
  *   stay valid until the plan is freed (the plan uses a private duplicate).
+ * - User ops: a user-defined MPI_Op (reduce-scatter) is called with the
+ *   datatype handle the caller passed, on every algorithm, persistent,
+ *   one-shot and through the drop-in, as MPI calls it.  The plan runs its
+ *   messages and copies on a duplicate of a derived type, and hands the op
+ *   the caller's handle for as long as MPI keeps the caller's type: until
+ *   MPI destroys it (at MPI_Type_free, or later while a type made from it,
+ *   such as the plan's duplicate, still holds it; the handle is valid until
+ *   then).  From then on a persistent plan calls the op with its own
+ *   duplicate, a handle of a type with the same type map, extent and size.
+ *   The plan learns of it through an attribute on the caller's type, whose
+ *   delete callback runs in the thread that frees the type: free it while
+ *   no run of the plan is in progress in another thread.
  * - Library traffic runs on a duplicate of the communicator, made on the first
  *   pcoll call on that communicator, so it never matches user messages.
  * - Plans on the same communicator must be started in the same order on every
@@ -144,11 +156,13 @@ PCOLL_API int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[],
  * (PCOLL_ERR_MISMATCH on every rank otherwise).  sendbuf may be
  * MPI_IN_PLACE (sendcounts, sdispls and sendtypes are then ignored, as in
  * MPI); buffers may be MPI_BOTTOM with types of absolute addresses.  The
- * plan keeps its own copies of the arrays and types: the caller may free
- * them once init returns.  Algorithms: linear, pairwise (also in place),
- * scattered, bruck_zerocopy (every type made of one predefined type, nearly
- * regular sizes), native (MPI_Alltoallw), auto (in place: native;
- * PCOLL_ALLTOALLW_ALGORITHM). */
+ * type of a zero count may be MPI_DATATYPE_NULL, as MPI_Alltoallw allows
+ * (alltoall, alltoallv and reduce-scatter refuse it with PCOLL_ERR_ARG, as
+ * MPICH does).  The plan keeps its own copies of the arrays and types: the
+ * caller may free them once init returns.  Algorithms: linear, pairwise
+ * (also in place), scattered, bruck_zerocopy (every type made of one
+ * predefined type, nearly regular sizes), native (MPI_Alltoallw), auto (in
+ * place: native; PCOLL_ALLTOALLW_ALGORITHM). */
 PCOLL_API int pcoll_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                    const int sdispls[], const MPI_Datatype sendtypes[],
                                    void *recvbuf, const int recvcounts[], const int rdispls[],

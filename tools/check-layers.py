@@ -9,8 +9,10 @@ Neither folders nor files may include each other in a cycle.  Calls obey the
 same rules: a .c file may call a function defined in another file of src/
 only in its own or a lower layer, and no files call each other in a cycle
 (definitions and calls are found as text: pcoll_*, pcoll__*, MPI_* and
-PMPI_* names; calls through function pointers are not seen).  A library file
-calling an MPI_ name that the drop-in defines is such an upward call.
+PMPI_* names).  A function's name used without a call -- its address taken,
+in a table or as a callback -- counts as a call of it: whoever calls through
+that pointer later calls the function.  A library file calling an MPI_ name
+that the drop-in defines is such an upward call.
 
     python3 tools/check-layers.py [--root REPO]     exit 0: clean, 1: violations
 """
@@ -52,7 +54,8 @@ COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
 # the parameters, then the body's brace.
 DEFINITION = re.compile(r"^(?!static\b)[A-Za-z_][\w \t\*]*?\b((?:pcoll|P?MPI)_\w+)\s*\([^;{}]*\)\s*\{",
                         re.M)
-CALL = re.compile(r"\b((?:pcoll|P?MPI)_\w+)\s*\(")
+# A use of a name: a call, or (without the parenthesis) its address taken.
+USE = re.compile(r"\b((?:pcoll|P?MPI)_\w+)\b")
 
 
 def folder_of(path, folders):
@@ -66,7 +69,8 @@ def folder_of(path, folders):
 
 
 def call_graph(src, cfiles):
-    """{file: set(files it calls into)} over the .c files of src/."""
+    """{file: set(files it calls into, or takes a function's address from)}
+    over the .c files of src/."""
     texts, defs = {}, {}
     for f in cfiles:
         with open(os.path.join(src, f), encoding="utf-8", errors="replace") as fh:
@@ -75,7 +79,7 @@ def call_graph(src, cfiles):
             defs.setdefault(m.group(1), f)
     graph = {}
     for f, text in texts.items():
-        graph[f] = {defs[n] for n in set(CALL.findall(text)) if n in defs and defs[n] != f}
+        graph[f] = {defs[n] for n in set(USE.findall(text)) if n in defs and defs[n] != f}
     return graph
 
 

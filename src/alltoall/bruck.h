@@ -41,10 +41,6 @@ int pcoll__bruck_perm_type(pcoll_plan_t *plan, MPI_Datatype blk, int mul, int ad
 int pcoll__bruck_digits(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, int radix,
                         pcoll__bruck_settype_fn settype);
 
-/* The builder of the Bruck variant the cost model predicts fastest for p
- * ranks and blocks of n bytes (alltoallv's padded_bruck runs it). */
-int (*pcoll__alltoall_best_bruck(int p, long long n))(pcoll_plan_t *, const void *);
-
 /* Builders. */
 int pcoll__alltoall_bruck_basic(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_bruck_basic_ix(pcoll_plan_t *plan, const void *args);

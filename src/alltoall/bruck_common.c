@@ -1,12 +1,10 @@
 /*
  * Shared pieces of the Bruck family: block datatypes, index-set types, the
- * local rotation before the rounds, permutation types, and the variant the
- * cost model predicts fastest (see bruck.h).
+ * local rotation before the rounds and permutation types (see bruck.h).
  */
 #include "alltoall/bruck.h"
 #include "base/mem.h"
 #include "base/status.h"
-#include "model/cost.h"
 
 int pcoll__bruck_types(pcoll_plan_t *plan, const pcoll__a2a_args_t *a,
                        pcoll__bruck_types_t *t)
@@ -77,22 +75,4 @@ int pcoll__bruck_perm_type(pcoll_plan_t *plan, MPI_Datatype blk, int mul, int ad
     if (err != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "bruck: permutation type");
     return pcoll__plan_own_type(plan, type);
-}
-
-int (*pcoll__alltoall_best_bruck(int p, long long n))(pcoll_plan_t *, const void *)
-{
-    static int (*const builders[4])(pcoll_plan_t *, const void *) = {
-        pcoll__alltoall_bruck_basic, pcoll__alltoall_bruck_modified,
-        pcoll__alltoall_bruck_zerocopy, pcoll__alltoall_bruck_radix};
-    pcoll__cost_t c = pcoll__cost_params();
-    double t[4];
-    int i, best = 0;
-    t[0] = pcoll__cost_bruck(&c, p, n, 2);
-    t[1] = pcoll__cost_bruck_modified(&c, p, n);
-    t[2] = pcoll__cost_bruck_zerocopy(&c, p, n);
-    t[3] = pcoll__cost_bruck(&c, p, n, pcoll__cost_best_radix(&c, p, n));
-    for (i = 1; i < 4; i++)
-        if (t[i] < t[best])
-            best = i;
-    return builders[best];
 }

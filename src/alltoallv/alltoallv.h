@@ -31,6 +31,9 @@ typedef struct pcoll__a2av_args {
      * if they mix types), and how many of it one send / receive item holds. */
     MPI_Datatype basic;
     int sunit, runit;
+    /* padded_bruck: the alltoall Bruck builder it runs on the padded blocks,
+     * chosen above (pcoll__select_bruck) once maxbytes is agreed. */
+    int (*pad_bruck)(pcoll_plan_t *plan, const void *args);
 } pcoll__a2av_args_t;
 
 int pcoll__alltoallv_bruck_zerocopy(pcoll_plan_t *plan, const void *args);

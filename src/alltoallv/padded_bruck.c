@@ -1,7 +1,7 @@
 /*
  * alltoallv `padded_bruck`: pad every element to the largest one and run the
- * alltoall Bruck variant the cost model predicts fastest (the multicore
- * paper's remark for very short messages: the padding costs less than the
+ * alltoall Bruck variant the cost model predicts fastest (v->pad_bruck, the
+ * choice of src/select; the multicore paper's remark for very short messages: the padding costs less than the
  * p-1 start-ups of a direct exchange).
  *
  * Each block is copied into a slot of m basic items (m = the largest element
@@ -69,7 +69,7 @@ int pcoll__alltoallv_padded_bruck(pcoll_plan_t *plan, const void *args)
     pad.opts = v->a.opts;
     PCOLL_CHECK(copy_slots(plan, v, mem, pad.sblock, 1), rc, out);
     if (m > 0)
-        PCOLL_CHECK(pcoll__alltoall_best_bruck(plan->size, v->maxbytes)(plan, &pad), rc, out);
+        PCOLL_CHECK(v->pad_bruck(plan, &pad), rc, out);
     PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
     rc = copy_slots(plan, v, pad.recvbuf, pad.rblock, 0);
 out:

@@ -261,16 +261,40 @@ static int check_buffers(const raw_t *r, const pcoll__a2a_args_t *a, int p, cons
     return rc;
 }
 
-/* One side's type, or (alltoallw) every peer's. */
-static int check_types(const side_t *s, MPI_Datatype type, int p, const char *what,
-                       const char *fn)
+/* One side's type, or (alltoallw) every peer's but MPI_DATATYPE_NULL
+ * where the count is 0 (MPI_Alltoallw accepts it there). */
+static int check_types(const side_t *s, MPI_Datatype type, const MPI_Count *counts, int p,
+                       const char *what, const char *fn)
 {
     int i, rc = PCOLL_SUCCESS;
     if (!s->w)
         return pcoll__check_type(type, what, fn);
     for (i = 0; i < p && rc == PCOLL_SUCCESS; i++)
-        rc = pcoll__check_type(s->types[i], what, fn);
+        if (s->types[i] != MPI_DATATYPE_NULL || counts[i] != 0)
+            rc = pcoll__check_type(s->types[i], what, fn);
     return rc;
+}
+
+/* alltoallw: MPI_DATATYPE_NULL (of a zero count) stands for MPI_BYTE from
+ * here on, so that sizes, extents and the plan's types need no exception:
+ * both sides' types into c->tmp[1] when any is MPI_DATATYPE_NULL. */
+static int null_types(pcoll__call_t *c, pcoll__a2a_args_t *a)
+{
+    const MPI_Datatype *from[2] = {a->stypes, a->rtypes};
+    MPI_Datatype *to;
+    int p = c->p, i, k, any = 0;
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < p && from[k]; i++)
+            any |= from[k][i] == MPI_DATATYPE_NULL;
+    if (!any)
+        return PCOLL_SUCCESS;
+    if (!(to = c->tmp[1] = pcoll__malloc(sizeof *to * 2 * (size_t)p)))
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: types", c->fn);
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < p; i++)
+            to[k * p + i] = from[k][i] == MPI_DATATYPE_NULL ? MPI_BYTE : from[k][i];
+    a->stypes = to, a->rtypes = to + p;
+    return PCOLL_SUCCESS;
 }
 
 /* Local checks; fill the arguments (nothing allocated that outlives the
@@ -290,12 +314,16 @@ int pcoll__a2av_check(pcoll__call_t *c)
         sendbuf = r->recvbuf, sendtype = r->recvtype;
     PCOLL_CHECK(check_counts(r, &rs, c->p, "receive", c->fn), rc, out);
     PCOLL_CHECK(check_counts(r, &ss, c->p, "send", c->fn), rc, out);
-    PCOLL_CHECK(check_types(&rs, r->recvtype, c->p, r->w ? "recvtypes" : "recvtype", c->fn),
-                rc, out);
-    PCOLL_CHECK(check_types(&ss, sendtype, c->p, r->w ? "sendtypes" : "sendtype", c->fn), rc,
-                out);
-    a->stypes = ss.types, a->rtypes = rs.types;
     PCOLL_CHECK(widen(c, a), rc, out);
+    PCOLL_CHECK(check_types(&rs, r->recvtype, a->rcounts, c->p,
+                            r->w ? "recvtypes" : "recvtype", c->fn),
+                rc, out);
+    PCOLL_CHECK(check_types(&ss, sendtype, a->scounts, c->p, r->w ? "sendtypes" : "sendtype",
+                            c->fn),
+                rc, out);
+    a->stypes = ss.types, a->rtypes = rs.types;
+    if (r->w)
+        PCOLL_CHECK(null_types(c, a), rc, out);
     PCOLL_CHECK(check_buffers(r, a, c->p, c->fn), rc, out);
     a->sendbuf = sendbuf, a->sendtype = sendtype;
     a->recvbuf = r->recvbuf, a->recvtype = r->recvtype;
@@ -518,6 +546,8 @@ static int a2av_choose(pcoll__call_t *c)
         device = 1;
     v->a.opts.algorithm = pcoll__select_gpu_host(&pcoll__alltoallv_table, &v->a.opts);
     algo = pcoll__select_alltoallv(v, &shape, &v->a.opts);
+    if (v->maxbytes >= 0)
+        v->pad_bruck = pcoll__select_bruck(c->p, v->maxbytes);
     if (together && v->maxbytes >= 0)
         algo = pcoll__select_alltoallv_hier(c->ctx, v, algo);
     v->a.opts.algorithm = requested;

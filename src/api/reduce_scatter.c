@@ -257,13 +257,15 @@ static int rs_choose(pcoll__call_t *c)
 }
 
 /* Refuse a non-commutative op for the algorithms that reorder operands;
- * copy the counts and displacements into the plan; keep the type. */
+ * copy the counts and displacements into the plan; keep the type, and the
+ * caller's handle for a user-defined op (core/optype.h). */
 static int rs_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
 {
     pcoll__rs_args_t *a = args_of(c);
     const pcoll__algo_t *algo = &pcoll__reduce_scatter_table.algos[c->algo];
     size_t p = (size_t)plan->size;
     long long *counts, *displs;
+    int rc;
     if (!a->commutative && (algo->flags & PCOLL__ALGO_COMMUTATIVE))
         return pcoll__error(PCOLL_ERR_UNSUPPORTED, "reduce_scatter %s: the op is not commutative",
                             algo->name);
@@ -275,7 +277,9 @@ static int rs_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
     memcpy(displs, a->displs, sizeof(long long) * (p + 1));
     a->counts = counts;
     a->displs = displs;
-    return pcoll__plan_keep_type(plan, &a->type);
+    rc = pcoll__plan_keep_type(plan, &a->type);
+    a->optype = pcoll__op_predefined(a->op) ? a->type : ((const raw_t *)c->raw)->type;
+    return rc;
 }
 
 /* In place: copy the input vector into scratch at the start of each run. */

@@ -11,6 +11,7 @@
 
 #include "reduce_scatter/reduce_scatter.h"
 #include "core/check.h"
+#include "core/optype.h"
 #include "datatype/size.h"
 
 void *pcoll__rs_scratch(pcoll_plan_t *plan, const pcoll__rs_args_t *a, long long count)
@@ -42,9 +43,11 @@ int pcoll__rs_reduce(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *
 {
     long long done;
     int rc = PCOLL_SUCCESS;
+    if (a->optype != a->type && count > 0)
+        rc = pcoll__optype_watch(plan, a->optype, a->type, NULL);
     for (done = 0; done < count && rc == PCOLL_SUCCESS; done += piece(count, done))
         rc = pcoll__sched_reduce(&plan->sched, at(a, in, done), at(a, inout, done),
-                                 piece(count, done), a->type, a->op);
+                                 piece(count, done), a->optype, a->op);
     return rc;
 }
 

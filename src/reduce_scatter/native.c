@@ -8,6 +8,7 @@
 #include "base/status.h"
 #include "core/check.h"
 #include "core/native.h"
+#include "core/optype.h"
 #include "datatype/contents.h"
 #include "core/pmpi.h"
 #include "reduce_scatter/reduce_scatter.h"
@@ -15,7 +16,7 @@
 typedef struct rargs {
     const void *sendbuf;     /* MPI_IN_PLACE in place */
     void *recvbuf;
-    MPI_Datatype type;
+    const MPI_Datatype *type; /* the op's (core/optype.h), in plan scratch */
     MPI_Op op;
     int block;
     int wide;                /* counts past INT_MAX: the _c forms */
@@ -29,13 +30,13 @@ static int blocking(const void *args, MPI_Comm comm)
 #if MPI_VERSION >= 4
     if (r->wide)
         return r->block ? PCOLL__MPI(Reduce_scatter_block_c)(r->sendbuf, r->recvbuf,
-                                                             r->wcounts[0], r->type, r->op, comm)
+                                                             r->wcounts[0], *r->type, r->op, comm)
                         : PCOLL__MPI(Reduce_scatter_c)(r->sendbuf, r->recvbuf, r->wcounts,
-                                                       r->type, r->op, comm);
+                                                       *r->type, r->op, comm);
 #endif
     return r->block ? PCOLL__MPI(Reduce_scatter_block)(r->sendbuf, r->recvbuf, r->counts[0],
-                                                       r->type, r->op, comm)
-                    : PCOLL__MPI(Reduce_scatter)(r->sendbuf, r->recvbuf, r->counts, r->type,
+                                                       *r->type, r->op, comm)
+                    : PCOLL__MPI(Reduce_scatter)(r->sendbuf, r->recvbuf, r->counts, *r->type,
                                                  r->op, comm);
 }
 
@@ -45,14 +46,14 @@ static int nonblocking(const void *args, MPI_Comm comm, MPI_Request *req)
 #if MPI_VERSION >= 4
     if (r->wide)
         return r->block ? PCOLL__MPI(Ireduce_scatter_block_c)(r->sendbuf, r->recvbuf,
-                                                              r->wcounts[0], r->type, r->op,
+                                                              r->wcounts[0], *r->type, r->op,
                                                               comm, req)
                         : PCOLL__MPI(Ireduce_scatter_c)(r->sendbuf, r->recvbuf, r->wcounts,
-                                                        r->type, r->op, comm, req);
+                                                        *r->type, r->op, comm, req);
 #endif
     return r->block ? PCOLL__MPI(Ireduce_scatter_block)(r->sendbuf, r->recvbuf, r->counts[0],
-                                                        r->type, r->op, comm, req)
-                    : PCOLL__MPI(Ireduce_scatter)(r->sendbuf, r->recvbuf, r->counts, r->type,
+                                                        *r->type, r->op, comm, req)
+                    : PCOLL__MPI(Ireduce_scatter)(r->sendbuf, r->recvbuf, r->counts, *r->type,
                                                   r->op, comm, req);
 }
 
@@ -63,17 +64,17 @@ static int init(const void *args, MPI_Comm comm, MPI_Request *req)
 #if MPI_VERSION >= 4
     if (r->wide)
         return r->block ? PCOLL__MPI(Reduce_scatter_block_init_c)(r->sendbuf, r->recvbuf,
-                                                                  r->wcounts[0], r->type, r->op,
+                                                                  r->wcounts[0], *r->type, r->op,
                                                                   comm, MPI_INFO_NULL, req)
                         : PCOLL__MPI(Reduce_scatter_init_c)(r->sendbuf, r->recvbuf, r->wcounts,
-                                                            r->type, r->op, comm,
+                                                            *r->type, r->op, comm,
                                                             MPI_INFO_NULL, req);
 #endif
     return r->block ? PCOLL__MPI(Reduce_scatter_block_init)(r->sendbuf, r->recvbuf, r->counts[0],
-                                                            r->type, r->op, comm,
+                                                            *r->type, r->op, comm,
                                                             MPI_INFO_NULL, req)
                     : PCOLL__MPI(Reduce_scatter_init)(r->sendbuf, r->recvbuf, r->counts,
-                                                      r->type, r->op, comm, MPI_INFO_NULL, req);
+                                                      *r->type, r->op, comm, MPI_INFO_NULL, req);
 }
 #endif
 
@@ -83,16 +84,23 @@ int pcoll__reduce_scatter_native(pcoll_plan_t *plan, const void *args)
 {
     const pcoll__rs_args_t *a = args;
     rargs_t r = {.sendbuf = a->inplace ? MPI_IN_PLACE : a->sendbuf, .recvbuf = a->recvbuf,
-                 .type = a->type, .op = a->op, .block = a->block};
-    int i, p = plan->size;
+                 .op = a->op, .block = a->block};
+    MPI_Datatype *type;
+    int i, rc, p = plan->size;
     if (pcoll__op_predefined(a->op) && !pcoll__type_predefined(a->type))
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "reduce_scatter native: the MPI's own reduction takes a predefined "
                             "op on predefined types only");
     r.counts = pcoll__plan_alloc(plan, sizeof(int) * (size_t)p);
     r.wcounts = pcoll__plan_alloc(plan, sizeof(MPI_Count) * (size_t)p);
-    if (!r.counts || !r.wcounts)
+    r.type = type = pcoll__plan_alloc(plan, sizeof *type);
+    if (!r.counts || !r.wcounts || !type)
         return pcoll__error(PCOLL_ERR_NOMEM, "reduce_scatter native: counts");
+    /* The MPI calls a user-defined op with the handle it is given. */
+    *type = a->optype;
+    if (a->optype != a->type &&
+        (rc = pcoll__optype_watch(plan, a->optype, a->type, type)) != PCOLL_SUCCESS)
+        return rc;
     for (i = 0; i < p; i++) {
         r.wcounts[i] = a->counts[i];
         r.wide |= a->counts[i] > INT_MAX;

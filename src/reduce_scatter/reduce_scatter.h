@@ -22,7 +22,9 @@ typedef struct pcoll__rs_args {
     void *recvbuf;           /* this rank's block of the result */
     const long long *counts; /* p block sizes in elements (plan-owned copy) */
     const long long *displs; /* p+1 prefix sums of counts */
-    MPI_Datatype type;
+    MPI_Datatype type;       /* the plan's (a duplicate of a derived type) */
+    MPI_Datatype optype;     /* the handle a user-defined op receives: the
+                                caller's (core/optype.h); else type */
     MPI_Op op;
     int commutative;
     int inplace;             /* the caller passed MPI_IN_PLACE */
@@ -77,7 +79,8 @@ static inline long long pcoll__rs_span(const pcoll__rs_args_t *a, int first, int
 
 /* Scratch for count elements of the type, addressed like a vector. */
 void *pcoll__rs_scratch(pcoll_plan_t *plan, const pcoll__rs_args_t *a, long long count);
-/* Add inout = in op inout over count elements (nothing for count 0). */
+/* Add inout = in op inout over count elements (nothing for count 0); a
+ * user-defined op gets a->optype, watched (core/optype.h). */
 int pcoll__rs_reduce(pcoll_plan_t *plan, const pcoll__rs_args_t *a, const void *in, void *inout,
                      long long count);
 /* Add a send or receive of count elements (nothing for count 0). */

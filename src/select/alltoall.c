@@ -103,6 +103,23 @@ int pcoll__select_alltoall_multi(void)
     return 0;
 }
 
+int (*pcoll__select_bruck(int p, long long n))(pcoll_plan_t *plan, const void *args)
+{
+    static const int variants[4] = {ALGO_BRUCK_BASIC, ALGO_BRUCK_MODIFIED, ALGO_BRUCK_ZEROCOPY,
+                                    ALGO_BRUCK_RADIX};
+    pcoll__cost_t c = pcoll__cost_params();
+    double t[4];
+    int i, best = 0;
+    t[0] = pcoll__cost_bruck(&c, p, n, 2);
+    t[1] = pcoll__cost_bruck_modified(&c, p, n);
+    t[2] = pcoll__cost_bruck_zerocopy(&c, p, n);
+    t[3] = pcoll__cost_bruck(&c, p, n, pcoll__cost_best_radix(&c, p, n));
+    for (i = 1; i < 4; i++)
+        if (t[i] < t[best])
+            best = i;
+    return algos[variants[best]].build;
+}
+
 /* Predicted times of the candidates of the automatic choice (-1: none). */
 static void predict(const pcoll__a2a_args_t *a, int p, double *t)
 {

@@ -56,6 +56,11 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
 /* Persistent auto: as pcoll__select_alltoall_hier (collective). */
 int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen);
 
+/* The builder of the alltoall Bruck variant the cost model predicts
+ * fastest for p ranks and blocks of n bytes (alltoallv's padded_bruck runs
+ * it on the padded blocks). */
+int (*pcoll__select_bruck(int p, long long n))(pcoll_plan_t *plan, const void *args);
+
 /* Whether alltoallv's Bruck variants (and alltoallw's zero-copy Bruck) can
  * count an element in basic items (ints): the same on every rank (maxbytes
  * and basic are agreed). */

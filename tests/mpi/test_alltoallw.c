@@ -10,7 +10,8 @@
  * ones (zero-copy Bruck); persistent plans restarted with new input;
  * one-shot calls (cached, and with too many derived types to cache);
  * MPI_IN_PLACE; the large-count forms; MPI_BOTTOM with absolute addresses; reversed and split
- * communicators; bad input on one rank only.
+ * communicators; MPI_DATATYPE_NULL for the types of zero counts; bad input
+ * on one rank only.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,12 +120,25 @@ static void fill(side_t *sd, int me, int run)
         v[k] = (int)pt_val(me, (long)k, run);
 }
 
+/* Set: every type of a zero count is MPI_DATATYPE_NULL (MPI_Alltoallw
+ * accepts that, MPICH does). */
+static int null_zero_types;
+
+static void null_types(side_t *sd, int p)
+{
+    for (int j = 0; j < p && null_zero_types; j++)
+        if (sd->counts[j] == 0)
+            sd->types[j] = MPI_DATATYPE_NULL;
+}
+
 static void args_make(args_t *a, MPI_Comm comm, int sizes, int run)
 {
     MPI_Comm_size(comm, &a->p);
     MPI_Comm_rank(comm, &a->me);
     side_make(&a->s, a->p, a->me, 1, sizes, run);
     side_make(&a->r, a->p, a->me, 0, sizes, run);
+    null_types(&a->s, a->p);
+    null_types(&a->r, a->p);
     fill(&a->s, a->me, run);
 }
 
@@ -146,9 +160,10 @@ static char *reference(const args_t *a, MPI_Comm comm, int inplace, const char *
             memcpy(ref, init, a->r.bytes);
         } else {
             pt_poison(ref, a->r.bytes);
-            PT_MPI(MPI_Sendrecv(a->s.buf + a->s.displs[0], a->s.counts[0], a->s.types[0], 0, 0,
-                                ref + a->r.displs[0], a->r.counts[0], a->r.types[0], 0, 0, comm,
-                                MPI_STATUS_IGNORE));
+            if (a->r.counts[0] > 0)
+                PT_MPI(MPI_Sendrecv(a->s.buf + a->s.displs[0], a->s.counts[0], a->s.types[0], 0,
+                                    0, ref + a->r.displs[0], a->r.counts[0], a->r.types[0], 0, 0,
+                                    comm, MPI_STATUS_IGNORE));
         }
     } else if (inplace) {
         memcpy(ref, init, a->r.bytes);
@@ -445,6 +460,16 @@ int main(int argc, char **argv)
     }
     oneshot(MPI_COMM_WORLD, "world", 0);
     oneshot(MPI_COMM_WORLD, "world", 1);
+    null_zero_types = 1;
+    for (int i = 0; (algo = pcoll_algorithm_name("alltoallw", i)); i++) {
+        for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+            persistent(algo, MPI_COMM_WORLD, "world, MPI_DATATYPE_NULL at zero counts", sizes[s],
+                       0);
+        persistent(algo, MPI_COMM_WORLD, "world, MPI_DATATYPE_NULL at zero counts",
+                   SIZES_SYMMETRIC, 1);
+    }
+    oneshot(MPI_COMM_WORLD, "world, MPI_DATATYPE_NULL at zero counts", 0);
+    null_zero_types = 0;
     large_count("scattered");
     large_count("native");
     bottom("linear");

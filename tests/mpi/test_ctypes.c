@@ -273,6 +273,15 @@ static void reduce_scatter_case(int only0)
     sums(ref, rn, 4);
     compare(pcoll_reduce_scatter_block(sb, rb, cnt, t.send, MPI_SUM, MPI_COMM_WORLD), rb, ref, rn,
             "auto", 1);
+    pt_case("reduce_scatter_block_c one-shot %s types", only0 ? "rank 0's" : "all");
+    for (int run = 5; run < 7; run++) {
+        fill(sb, sn, run);
+        for (size_t i = 0; i < rn; i++)
+            ref[i] = rb[i] = -2;
+        sums(ref, rn, run);
+        compare(pcoll_reduce_scatter_block_c(sb, rb, cnt, t.send, MPI_SUM, MPI_COMM_WORLD), rb,
+                ref, rn, "auto", 1);
+    }
     pt_case_end();
     free(sb), free(rb), free(ref), free(counts);
     free_types(&t);
