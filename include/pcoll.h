@@ -47,6 +47,14 @@
  *   check arguments locally, as MPI's own collectives do; the *_init calls also
  *   agree on the verdict across ranks, so bad input on one rank makes every
  *   rank return an error instead of hanging.
+ * - alltoall and reduce_scatter(_block) one-shot calls also keep, per
+ *   communicator, plans that every rank made together (the node-aware
+ *   engines), keyed by what every rank knows alike: the sizes in bytes and
+ *   the type signature, never buffers or handles.  The second call of such a
+ *   shape makes its plan (one agreement, as an *_init does); later calls of
+ *   the shape run it on their own buffers, whatever their handles.  The
+ *   drop-in's non-blocking calls of a shape that holds such a plan queue a
+ *   run of it (docs/design.md "Shapes").
  *
  * Threads: with MPI initialized at MPI_THREAD_MULTIPLE, threads may call
  * pcoll at the same time as long as each uses communicators of its own (and

@@ -197,19 +197,17 @@ static void step(pcoll__shape_rec_t *r)
 }
 
 /* Every queued run to its end (the other plans of the process advance
- * meanwhile: a peer may need one of them first). */
-static void drain(pcoll__shape_rec_t *r)
+ * meanwhile: a peer may need one of them first); returns with the lock
+ * held and the plan idle. */
+static void drain_locked(pcoll__shape_rec_t *r)
 {
-    for (;;) {
-        int idle;
-        step(r);
-        pthread_mutex_lock(&r->lock);
-        idle = !r->runner;
+    pthread_mutex_lock(&r->lock);
+    while (r->runner) {
         pthread_mutex_unlock(&r->lock);
-        if (idle)
-            return;
+        step(r);
         pcoll__progress_pass();
         pcoll__yield();
+        pthread_mutex_lock(&r->lock);
     }
 }
 
@@ -219,7 +217,8 @@ void pcoll__shape_rec_free(void *rec)
     int k;
     if (!r)
         return;
-    drain(r);
+    drain_locked(r);
+    pthread_mutex_unlock(&r->lock);
     for (k = 0; k < 2; k++)
         if (r->own[k] != r->view[k].type)
             MPI_Type_free(&r->own[k]);
@@ -231,8 +230,7 @@ int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2])
 {
     lease_t l = {.rec = r, .v = {v[0], v[1]}, .same = same};
     int rc;
-    drain(r);
-    pthread_mutex_lock(&r->lock);
+    drain_locked(r);
     if ((rc = lease_alloc(r, &l)) == PCOLL_SUCCESS && (rc = bind(r, &l)) == PCOLL_SUCCESS &&
         (rc = pcoll__plan_run(r->plan)) == PCOLL_SUCCESS)
         rc = unbind(r, &l);
