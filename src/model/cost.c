@@ -82,6 +82,8 @@ pcoll__cost_t pcoll__cost_params(void)
     c.pcall = env_or("PCOLL_COST_PCALL", c.pcall);
     c.margin = env_or("PCOLL_COST_MARGIN", 0.1);
     c.port = env_or("PCOLL_COST_PORT", -1.0); /* < 0: by the shape (select.h) */
+    c.barrier = env_or("PCOLL_COST_BARRIER", PCOLL__COST_NODE_BARRIER * c.alpha);
+    c.shm = env_or("PCOLL_COST_SHM", PCOLL__COST_SHM);
     c.native_linear = 0;
     return c;
 }
@@ -291,7 +293,12 @@ double pcoll__cost_rs_node_ring(const pcoll__cost_t *c, int p, double n, double 
 
 double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n)
 {
-    return 2 * PCOLL__COST_NODE_BARRIER * p * c->alpha + (n + n) * c->gamma;
+    return 2 * c->barrier * p + (n + n) * c->gamma;
+}
+
+double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n)
+{
+    return 2 * c->barrier * p + 2.0 * p * (double)n * c->shm;
 }
 
 double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)

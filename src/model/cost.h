@@ -37,6 +37,12 @@ typedef struct pcoll__cost {
                       non-blocking collectives are linear exchanges) */
     double margin; /* a pcoll algorithm is chosen over the MPI's own collective
                       only when predicted faster by this fraction */
+    double barrier; /* s a node barrier costs per rank of the node (every
+                      rank's arrival on one cache line): PCOLL_COST_BARRIER,
+                      else PCOLL__COST_NODE_BARRIER alpha */
+    double shm;    /* s per byte copied into or out of a node's shared segment
+                      that another core wrote or will read: PCOLL_COST_SHM,
+                      else PCOLL__COST_SHM */
     double port;   /* share of alpha a message costs beyond a round's first one,
                       sent to another peer at the same time: its latency
                       overlaps, its overhead does not (LogP's o against L).
@@ -56,7 +62,7 @@ typedef struct pcoll__cost {
 /* The model parameters: defaults for the MPI in use (MPI_Get_library_version:
  * MPICH or Open MPI, measured with tools/pcoll-probe on a shared-memory node,
  * docs/algorithms.md), overridden by the environment: PCOLL_COST_ALPHA,
- * _BETA, _GAMMA, _DELTA, _CPU, _DDT, _CALL, _PCALL, _MARGIN. */
+ * _BETA, _GAMMA, _DELTA, _CPU, _DDT, _CALL, _PCALL, _MARGIN, _BARRIER, _SHM. */
 pcoll__cost_t pcoll__cost_params(void);
 
 /* The parameters for a plan whose native form would start a persistent or
@@ -109,14 +115,29 @@ int pcoll__cost_rs_circulant_radix(const pcoll__cost_t *c, int p, double n);
 #define PCOLL__COST_NODE_FLAG 0.3
 double pcoll__cost_rs_node_ring(const pcoll__cost_t *c, int p, double n, double chunk);
 /* reduce_scatter node_direct (one node, short vectors;
- * reduce_scatter/node_direct.c): two node barriers, each
- * PCOLL__COST_NODE_BARRIER alpha per rank (every rank's arrival on one
- * cache line; on the 16-core machine 8 B blocks took 1.07, 1.62, 2.30,
- * 2.47 and 4.92 us at np 3, 5, 7, 8 and 16: 0.15 p us, where node_ring's
- * hand-offs took 0.5 us each, which the model charges 0.3 alpha), the
- * vector copied once and p passes over a block. */
+ * reduce_scatter/node_direct.c): two node barriers, each barrier per rank
+ * (default PCOLL__COST_NODE_BARRIER alpha: on the 16-core machine 8 B
+ * blocks took 1.07, 1.62, 2.30, 2.47 and 4.92 us at np 3, 5, 7, 8 and 16:
+ * 0.15 p us, where node_ring's hand-offs took 0.5 us each, which the model
+ * charges 0.3 alpha), the vector copied once and p passes over a block. */
 #define PCOLL__COST_NODE_BARRIER 0.09
 double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n);
+
+/* alltoall and alltoallv `hier` on one node of p ranks, blocks of n bytes
+ * (hier/hier.c with N = 1: no messages): each rank copies its p blocks into
+ * the shared segment and its p blocks out of it, shm per byte, and the node
+ * meets at a barrier and a split one, barrier per rank each.  shm's default
+ * (s per byte), fitted to the measured hier runs: per byte copied, hier's
+ * time grew 0.45 ns (alltoall, np 16 on 16 cores, 8 -> 512 B: 3.7 -> 10.9
+ * us), 0.17 ns (alltoallv, random sizes, np 16, 8 B -> 4 KiB: 3.9 -> 25.9
+ * us) and 0.22 ns (alltoall, np 2 on the 2-core VM, 64 -> 256 B: 0.74 ->
+ * 0.91 us).  0.3 ns lies among them and puts the model's crossings where
+ * the measurements put them: hier ahead of every flat algorithm up to 512 B
+ * at np 16 and up to 256 B at np 2, behind them from 4 KiB at np 16 and
+ * from 1 KiB at np 2 (docs/benchmarking.md, "np 16, MPICH, 16 cores";
+ * docs/tuning.md's np 2 rules). */
+#define PCOLL__COST_SHM 3.0e-10
+double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n);
 
 /* Node-aware all-to-all (multicore paper II-A/B; alltoall `hier`): N nodes
  * of m ranks, `ports` of them sending (0: all), bundles (slots) of z bytes
