@@ -31,6 +31,14 @@ typedef struct pcoll__cost {
                       MPICH 5's persistent MPI_Reduce_scatter_block_init on a
                       16-core node: 1.3e-10 to 9e-10 s/B over circulant at
                       4-64 KiB blocks, np 3-16) */
+    int defer;     /* a plan of the MPI's collective that every rank made
+                      together makes the blocking call in its first wait or
+                      test after a start instead of starting a persistent
+                      request (core/native.c), so a started plan costs call,
+                      not pcall: Open MPI 5, whose persistent collectives
+                      cost more than its blocking ones at np 2 (8 B:
+                      alltoall 2.28 against 2.14 us, reduce_scatter_block
+                      4.04 against 2.23).  PCOLL_COST_DEFER (0 or 1). */
     int native_linear; /* the MPI's collective runs as a direct exchange at
                       every size: the non-blocking form a started plan uses
                       where the MPI has no persistent collectives (SMPI's
@@ -39,7 +47,8 @@ typedef struct pcoll__cost {
                       only when predicted faster by this fraction */
     double barrier; /* s a node barrier costs per rank of the node (every
                       rank's arrival on one cache line): PCOLL_COST_BARRIER,
-                      else PCOLL__COST_NODE_BARRIER alpha */
+                      else a share of alpha that depends on the MPI (cost.c;
+                      PCOLL__COST_NODE_BARRIER for MPICH) */
     double shm;    /* s per byte copied into or out of a node's shared segment
                       that another core wrote or will read: PCOLL_COST_SHM,
                       else PCOLL__COST_SHM */
@@ -62,15 +71,17 @@ typedef struct pcoll__cost {
 /* The model parameters: defaults for the MPI in use (MPI_Get_library_version:
  * MPICH or Open MPI, measured with tools/pcoll-probe on a shared-memory node,
  * docs/algorithms.md), overridden by the environment: PCOLL_COST_ALPHA,
- * _BETA, _GAMMA, _DELTA, _CPU, _DDT, _CALL, _PCALL, _MARGIN, _BARRIER, _SHM. */
+ * _BETA, _GAMMA, _DELTA, _CPU, _DDT, _CALL, _PCALL, _MARGIN, _BARRIER, _SHM,
+ * _DEFER. */
 pcoll__cost_t pcoll__cost_params(void);
 
 /* The parameters for a plan whose native form would start a persistent or
  * non-blocking request (started != 0) instead of making the blocking call:
  * call becomes pcall, and without persistent collectives (persistent == 0)
  * the MPI's collective is its non-blocking form, taken for a direct
- * exchange (native_linear). */
-pcoll__cost_t pcoll__cost_for(int started, int persistent);
+ * exchange (native_linear); but a plan made by every rank together
+ * (together != 0) under defer makes the blocking call. */
+pcoll__cost_t pcoll__cost_for(int started, int together, int persistent);
 
 /* The MPI's own collectives, as the model sees them: the algorithms MPI
  * libraries choose (alltoall: Bruck with local copies for blocks of at most
@@ -106,7 +117,9 @@ int pcoll__cost_rs_circulant_radix(const pcoll__cost_t *c, int p, double n);
 /* reduce_scatter node_ring (all ranks on one node; reduce_scatter/node_ring.c)
  * in chunks of at most chunk bytes per block: per chunk p flag hand-offs
  * (a cache line passed between two cores and a round of pcoll's executor),
- * each PCOLL__COST_NODE_FLAG alpha, and every block passed over p+1 times
+ * each PCOLL__COST_NODE_FLAG alpha under MPICH (elsewhere, or with
+ * PCOLL_COST_BARRIER set, the same share of the node barrier's cost: both
+ * are pcoll's own cache-line traffic), and every block passed over p+1 times
  * (gamma per byte: p-1 reductions into the accumulator, a copy and one
  * reduction of the own block); no messages.  The share: on the 16-core
  * machine (MPICH 5, np 3-16) a hand-off took 0.55-0.65 us where a round of

@@ -126,9 +126,9 @@ static inline int pcoll__select_pairwise(const pcoll__shape_t *s, long long n)
 static inline pcoll__cost_t pcoll__select_cost(const pcoll__shape_t *s)
 {
 #ifdef PCOLL__NATIVE_HAVE_INIT
-    pcoll__cost_t c = pcoll__cost_for(s->started, 1);
+    pcoll__cost_t c = pcoll__cost_for(s->started, s->together, 1);
 #else
-    pcoll__cost_t c = pcoll__cost_for(s->started, 0);
+    pcoll__cost_t c = pcoll__cost_for(s->started, s->together, 0);
 #endif
     /* Unless PCOLL_COST_PORT set it: all ranks on one node, where the CPUs
      * copy every message, overlap fewer of them. */
