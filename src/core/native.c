@@ -108,8 +108,10 @@ int pcoll__native_plan(pcoll_plan_t *plan, const pcoll__native_calls_t *calls,
     plan->priv = n;
     plan->ops = &native_ops;
     /* Planned together, every rank defers alike: each makes the blocking
-     * call, which would not match another rank's started request. */
-    n->deferred = plan->together && pcoll__cost_params().defer;
+     * call, which would not match another rank's started request.  One
+     * rank waits for nobody, and Open MPI 5's blocking MPI_Alltoallw moves
+     * nothing there: its request. */
+    n->deferred = plan->together && plan->size > 1 && pcoll__cost_params().defer;
     if (!calls->init || !plan->together || plan->no_comm || n->deferred)
         return PCOLL_SUCCESS;
     /* Collective: every rank of a persistent init gets here together. */
