@@ -140,16 +140,17 @@ double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n);
  * (hier/hier.c with N = 1: no messages): each rank copies its p blocks into
  * the shared segment and its p blocks out of it, shm per byte, and the node
  * meets at a barrier and a split one, barrier per rank each.  shm's default
- * (s per byte), fitted to the measured hier runs: per byte copied, hier's
- * time grew 0.45 ns (alltoall, np 16 on 16 cores, 8 -> 512 B: 3.7 -> 10.9
- * us), 0.17 ns (alltoallv, random sizes, np 16, 8 B -> 4 KiB: 3.9 -> 25.9
- * us) and 0.22 ns (alltoall, np 2 on the 2-core VM, 64 -> 256 B: 0.74 ->
- * 0.91 us).  0.3 ns lies among them and puts the model's crossings where
- * the measurements put them: hier ahead of every flat algorithm up to 512 B
- * at np 16 and up to 256 B at np 2, behind them from 4 KiB at np 16 and
- * from 1 KiB at np 2 (docs/benchmarking.md, "np 16, MPICH, 16 cores";
- * docs/tuning.md's np 2 rules). */
-#define PCOLL__COST_SHM 3.0e-10
+ * (s per byte): what hier's time grew by per byte copied, alltoall at np 16
+ * on 16 cores, MPICH, 8 -> 512 B: 3.7 -> 10.9 us, 0.45 ns (docs/
+ * benchmarking.md, "np 16, MPICH, 16 cores"; pcoll-probe measured 0.69 ns
+ * at np 2 on the loaded 2-core VM, 1 B -> 1 KiB; alltoallv there grew 0.17
+ * ns, 8 B -> 4 KiB).  With it the model's crossings lie where the
+ * measurements put them: hier ahead of every flat algorithm up to 512 B at
+ * np 16 (predicted 10.3 us, measured 10.9) and up to 256 B at np 2, behind
+ * them from 1 KiB at np 16 and from 512 B at np 2 (measured there: hier
+ * 0.91 us at 256 B, linear 1.16 at 1 KiB; scattered 1.69 against hier's
+ * 2.47 at 512 B). */
+#define PCOLL__COST_SHM 4.5e-10
 double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n);
 
 /* Node-aware all-to-all (multicore paper II-A/B; alltoall `hier`): N nodes

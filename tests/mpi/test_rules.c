@@ -498,7 +498,7 @@ static const char *const cost_vars[][2] = {
     {"PCOLL_COST_ALPHA", "1e-6"}, {"PCOLL_COST_BETA", "2e-10"}, {"PCOLL_COST_GAMMA", "1e-10"},
     {"PCOLL_COST_DELTA", "2e-8"}, {"PCOLL_COST_CPU", "5e-8"},   {"PCOLL_COST_DDT", "3e-10"},
     {"PCOLL_COST_CALL", "5e-7"},  {"PCOLL_COST_PCALL", "8e-7"}, {"PCOLL_COST_MARGIN", "0.1"},
-    {"PCOLL_COST_SHM", "3e-10"},  {"PCOLL_COST_BARRIER", NULL},
+    {"PCOLL_COST_SHM", "4.5e-10"},  {"PCOLL_COST_BARRIER", NULL},
 };
 
 /* Set them, with barrier (NULL: unset them all). */
