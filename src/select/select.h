@@ -43,8 +43,9 @@ extern const pcoll__algo_table_t pcoll__reduce_scatter_table;
  * (pcoll__select_rule_apply), for the builder. */
 int pcoll__select_alltoall(const pcoll__a2a_args_t *a, const pcoll__shape_t *s,
                            pcoll__opts_t *tuned);
-/* Persistent auto: `hier` when there are several nodes of several ranks and
- * the cost model prefers it to chosen (collective over ctx->dup). */
+/* Persistent auto: `hier` when there are several nodes of several ranks, or
+ * one node of several, and the cost model prefers it to chosen (collective
+ * over ctx->dup). */
 int pcoll__select_alltoall_hier(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *a, int chosen);
 /* The multiple all-to-all has one algorithm, `hier`. */
 int pcoll__select_alltoall_multi(void);
