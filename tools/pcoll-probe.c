@@ -15,14 +15,20 @@
  *        of MPI_Irecv, MPI_Isend and MPI_Waitall (the collective's own cost);
  * pcall: the same with MPI_Alltoall_init's start and wait (MPI_Ialltoall
  *        where the MPI has no persistent collectives).
+ * barrier, shm: the node's terms, for pcoll's plans on one node (node_cost.h
+ *        in tools/pcoll-bench): a node barrier per rank and a byte of a typed
+ *        copy through the shared segment, as a persistent `hier` alltoall on
+ *        the node's ranks pays them; the largest over the nodes.
  * Each value is the median of N repetitions (default 50).  Ranks other than
- * 0 and 1 only wait, but for call.
+ * 0 and 1 only wait, but for call, barrier and shm.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <mpi.h>
+
+#include "node_cost.h"
 
 #define BIG (1 << 20)
 #define BLOCKS 4096
@@ -191,7 +197,7 @@ int main(int argc, char **argv)
 {
     int rank, size, reps = 50, i;
     char *a, *b;
-    double *t, alpha, big, gamma, delta, ddt, call, pcall;
+    double *t, alpha, big, gamma, delta, ddt, call, pcall, barrier, shm;
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int vlen = 0;
 
@@ -225,6 +231,7 @@ int main(int argc, char **argv)
     ddt = ddt_time(a, big, reps, rank, t);
     call = call_time(size, reps, t, 0);
     pcall = call_time(size, reps, t, 1);
+    bench_node_cost(MPI_COMM_WORLD, reps, &barrier, &shm);
     MPI_Get_library_version(version, &vlen);
     version[strcspn(version, "\n")] = '\0';
     if (rank == 0) {
@@ -244,6 +251,13 @@ int main(int argc, char **argv)
         printf("export PCOLL_COST_PCALL=%.3e  # the same for its persistent (else non-blocking) "
                "form\n",
                pcall);
+        if (barrier > 0)
+            printf("export PCOLL_COST_BARRIER=%.3e  # s per rank of a node barrier (one node)\n",
+                   barrier);
+        if (shm > 0)
+            printf("export PCOLL_COST_SHM=%.3e  # s per byte copied through a node's shared "
+                   "memory\n",
+                   shm);
         printf("# MPI: %s\n", version);
     }
     free(a);

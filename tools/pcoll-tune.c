@@ -32,6 +32,7 @@
 #include <mpi.h>
 
 #include "bench.h" /* bench_json_string, bench_oversubscribed, bench_stats_compute */
+#include "node_cost.h"
 #include "pcoll.h"
 
 #define MAX_SIZES 32
@@ -851,8 +852,10 @@ static int write_file(const tuner_t *t, const coll_t *const *cs, result_t (*res)
     return 0;
 }
 
+/* The summary; barrier and shm: the node's terms of the cost model (0: not
+ * measured), as environment settings for the cases no rule covers. */
 static void summary(const tuner_t *t, const coll_t *const *cs, result_t (*res)[MAX_SIZES],
-                    const int *nres)
+                    const int *nres, double barrier, double shm)
 {
     char buf[96];
     int i, j;
@@ -869,6 +872,11 @@ static void summary(const tuner_t *t, const coll_t *const *cs, result_t (*res)[M
                    r->best.median > 0 && r->native > 0 ? r->native / r->best.median : 0.0,
                    r->noisy ? "none (times spread)" : "yes");
         }
+    if (barrier > 0)
+        printf("cost model, one node (where no rule decides): export PCOLL_COST_BARRIER=%.3e%s",
+               barrier, shm > 0 ? "" : "\n");
+    if (barrier > 0 && shm > 0)
+        printf(" PCOLL_COST_SHM=%.3e\n", shm);
 }
 
 /* ---- main ------------------------------------------------------------------ */
@@ -893,7 +901,7 @@ static int tune(tuner_t *t)
     static result_t res[MAX_COLLS][MAX_SIZES];
     const coll_t *cs[MAX_COLLS];
     int nres[MAX_COLLS] = {0}, i, j, nrules = 0, rc = 0;
-    double t0;
+    double t0, barrier, shm;
     for (i = 0; i < t->o.ncolls; i++)
         cs[i] = coll_named(t->o.colls[i]);
     for (i = 0; i < t->o.ncolls; i++) {
@@ -905,11 +913,12 @@ static int tune(tuner_t *t)
             fprintf(stderr, "pcoll-tune: %s: %d of %d sizes measured, %.1f s\n", cs[i]->name,
                     nres[i], t->o.nsizes, MPI_Wtime() - t0);
     }
+    bench_node_cost(t->comm, t->o.reps, &barrier, &shm);
     if (t->rank == 0) {
         if (t->tty)
             fputc('\n', stderr);
         rc = write_file(t, cs, res, nres, &nrules) != 0;
-        summary(t, cs, res, nres);
+        summary(t, cs, res, nres, barrier, shm);
         if (!rc)
             printf("%d rules written to %s (%.1f s)\n", nrules, t->o.out, MPI_Wtime() - t->start);
     }

@@ -114,6 +114,7 @@ static int check_type_op(pcoll__call_t *c, pcoll__rs_args_t *a)
         return pcoll__error(PCOLL_ERR_ARG,
                             "%s: a predefined op needs a type made of one predefined type", c->fn);
     MPI_Op_commutative(r->op, &a->commutative);
+    a->derived = !pcoll__type_predefined(r->type);
     MPI_Type_get_extent(r->type, &lb, &a->extent);
     c->inplace = a->inplace = r->sendbuf == MPI_IN_PLACE;
     a->sendbuf = a->inplace ? r->recvbuf : r->sendbuf;
@@ -179,14 +180,20 @@ static int rs_check(pcoll__call_t *c)
 
 /* The vector length, the algorithm, MPI_IN_PLACE use and every
  * recvcounts[i] must be equal on every rank: one reduction (per 128
- * values). */
+ * values), after one that tells every rank whether some rank's type is
+ * derived (types may differ where signatures agree; the MPI's own
+ * reduce-scatter, which the choice weighs, refuses a derived one). */
 static int rs_agree(pcoll__call_t *c, int local)
 {
     static const char *const what[] = {"the vector length", "the algorithm", "MPI_IN_PLACE use"};
-    const pcoll__rs_args_t *a = args_of(c);
+    pcoll__rs_args_t *a = args_of(c);
     pcoll__shape_t shape = pcoll__call_shape(c);
     int n = 3 + c->p, i, rc;
     long long *v = local == PCOLL_SUCCESS ? pcoll__malloc(sizeof *v * 3 * (size_t)n) : NULL;
+    if (MPI_Allreduce(MPI_IN_PLACE, &a->derived, 1, MPI_INT, MPI_MAX, c->ctx->dup) !=
+            MPI_SUCCESS &&
+        local == PCOLL_SUCCESS)
+        local = pcoll__error(PCOLL_ERR_MPI, "%s: agreement", c->fn);
     if (!v && local == PCOLL_SUCCESS)
         local = pcoll__error(PCOLL_ERR_NOMEM, "%s: agreement", c->fn);
     /* The same reductions on every rank: zeros where the values are unknown. */

@@ -7,11 +7,14 @@
 #include "base/status.h"
 #include "core/native.h"
 #include "core/pmpi.h"
+#include "model/cost.h"
 
 typedef struct native {
     const pcoll__native_calls_t *calls;
     MPI_Request req;
     int persistent;         /* req is MPI-4's persistent request */
+    int deferred;           /* start only notes the run; wait or test calls */
+    int pending;            /* started, the blocking call not yet made */
     void *args;
 } native_t;
 
@@ -20,33 +23,54 @@ static int mpi_failed(const pcoll_plan_t *plan, const char *what, int err)
     return pcoll__error(PCOLL_ERR_MPI, "%s native: %s (MPI %d)", plan->collective, what, err);
 }
 
+static int native_run(pcoll_plan_t *plan)
+{
+    native_t *n = plan->priv;
+    int err = n->calls->blocking(n->args, plan->comm);
+    return err == MPI_SUCCESS ? PCOLL_SUCCESS : mpi_failed(plan, "call", err);
+}
+
 static int native_start(pcoll_plan_t *plan)
 {
     native_t *n = plan->priv;
-    int err = n->persistent ? PCOLL__MPI(Start)(&n->req)
-                            : n->calls->nonblocking(n->args, plan->comm, &n->req);
+    int err;
+    if (n->deferred) {
+        n->pending = 1;
+        return PCOLL_SUCCESS;
+    }
+    err = n->persistent ? PCOLL__MPI(Start)(&n->req)
+                        : n->calls->nonblocking(n->args, plan->comm, &n->req);
     return err == MPI_SUCCESS ? PCOLL_SUCCESS : mpi_failed(plan, "start", err);
+}
+
+/* A deferred plan's run: the blocking call, once per start. */
+static int deferred_run(pcoll_plan_t *plan)
+{
+    native_t *n = plan->priv;
+    n->pending = 0;
+    return native_run(plan);
 }
 
 static int native_test(pcoll_plan_t *plan, int *done)
 {
     native_t *n = plan->priv;
-    int err = PCOLL__MPI(Test)(&n->req, done, MPI_STATUS_IGNORE);
+    int err;
+    if (n->deferred) {
+        *done = 1;
+        return n->pending ? deferred_run(plan) : PCOLL_SUCCESS;
+    }
+    err = PCOLL__MPI(Test)(&n->req, done, MPI_STATUS_IGNORE);
     return err == MPI_SUCCESS ? PCOLL_SUCCESS : mpi_failed(plan, "test", err);
 }
 
 static int native_wait(pcoll_plan_t *plan)
 {
     native_t *n = plan->priv;
-    int err = PCOLL__MPI(Wait)(&n->req, MPI_STATUS_IGNORE);
+    int err;
+    if (n->deferred)
+        return n->pending ? deferred_run(plan) : PCOLL_SUCCESS;
+    err = PCOLL__MPI(Wait)(&n->req, MPI_STATUS_IGNORE);
     return err == MPI_SUCCESS ? PCOLL_SUCCESS : mpi_failed(plan, "wait", err);
-}
-
-static int native_run(pcoll_plan_t *plan)
-{
-    native_t *n = plan->priv;
-    int err = n->calls->blocking(n->args, plan->comm);
-    return err == MPI_SUCCESS ? PCOLL_SUCCESS : mpi_failed(plan, "call", err);
 }
 
 static void native_destroy(pcoll_plan_t *plan)
@@ -83,7 +107,12 @@ int pcoll__native_plan(pcoll_plan_t *plan, const pcoll__native_calls_t *calls,
     n->req = MPI_REQUEST_NULL;
     plan->priv = n;
     plan->ops = &native_ops;
-    if (!calls->init || !plan->together || plan->no_comm)
+    /* Planned together, every rank defers alike: each makes the blocking
+     * call, which would not match another rank's started request.  One
+     * rank waits for nobody, and Open MPI 5's blocking MPI_Alltoallw moves
+     * nothing there: its request. */
+    n->deferred = plan->together && plan->size > 1 && pcoll__cost_params().defer;
+    if (!calls->init || !plan->together || plan->no_comm || n->deferred)
         return PCOLL_SUCCESS;
     /* Collective: every rank of a persistent init gets here together. */
     if ((err = calls->init(n->args, plan->comm, &n->req)) != MPI_SUCCESS)

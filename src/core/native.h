@@ -7,6 +7,14 @@
  * made by every rank together (persistent init), else the non-blocking
  * call on every start.  All of them on the library's duplicate of the
  * communicator, by their profiling names (core/pmpi.h).
+ *
+ * Deferred plans: where the cost model says the MPI's started collectives
+ * cost more than its blocking ones (pcoll__cost_t.defer: Open MPI 5), a
+ * plan made together does nothing at pcoll_start and makes the blocking
+ * call in the first pcoll_wait or pcoll_test after it (which then blocks
+ * until every rank has made it too; computation between start and wait
+ * does not overlap the exchange).  Every rank defers alike, since a
+ * blocking collective does not match a started one.
  */
 #ifndef PCOLL_CORE_NATIVE_H
 #define PCOLL_CORE_NATIVE_H

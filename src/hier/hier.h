@@ -100,8 +100,9 @@ long long pcoll__hier_weight(int r, int s);
 int pcoll__hier_radix(const pcoll__opts_t *opts, int N, int m, long long z);
 
 /* Auto: whether hier beats `flat` seconds (the best flat algorithm's
- * predicted time) for blocks of n bytes on ctx's nodes.  Collective over
- * ctx->dup (pcoll__hier_nodes). */
+ * predicted time) for blocks of n bytes on ctx's nodes (one node:
+ * pcoll__cost_hier_node's copies and barriers).  Collective over ctx->dup
+ * (pcoll__hier_nodes). */
 int pcoll__hier_pays(pcoll__ctx_t *ctx, const pcoll__opts_t *opts, long long n, double flat);
 
 /* Builders: alltoall `hier` (hier.c), alltoallv `hier` (hier_alltoallv.c)

@@ -61,8 +61,12 @@ int pcoll__hier_pays(pcoll__ctx_t *ctx, const pcoll__opts_t *opts, long long n, 
     if (pcoll__hier_nodes(ctx, opts, &t) != PCOLL_SUCCESS)
         return 0;
     m = t->maxlocal;
-    if (t->nnodes < 2 || m < 2)
+    if (m < 2)
         return 0;
+    /* One node: no messages, only the copies through the segment and the
+     * node's barriers. */
+    if (t->nnodes == 1)
+        return pcoll__cost_hier_node(&c, m, n) < flat;
     /* Virtual nodes (pcoll_cores_per_node) inside one shared-memory node:
      * the traffic between them costs what the traffic within them costs, so
      * bundling buys nothing (np 16 as 4 virtual nodes on one GPU machine:

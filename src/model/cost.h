@@ -31,12 +31,27 @@ typedef struct pcoll__cost {
                       MPICH 5's persistent MPI_Reduce_scatter_block_init on a
                       16-core node: 1.3e-10 to 9e-10 s/B over circulant at
                       4-64 KiB blocks, np 3-16) */
+    int defer;     /* a plan of the MPI's collective that every rank made
+                      together makes the blocking call in its first wait or
+                      test after a start instead of starting a persistent
+                      request (core/native.c), so a started plan costs call,
+                      not pcall: Open MPI 5, whose persistent collectives
+                      cost more than its blocking ones at np 2 (8 B:
+                      alltoall 2.28 against 2.14 us, reduce_scatter_block
+                      4.04 against 2.23).  PCOLL_COST_DEFER (0 or 1). */
     int native_linear; /* the MPI's collective runs as a direct exchange at
                       every size: the non-blocking form a started plan uses
                       where the MPI has no persistent collectives (SMPI's
                       non-blocking collectives are linear exchanges) */
     double margin; /* a pcoll algorithm is chosen over the MPI's own collective
                       only when predicted faster by this fraction */
+    double barrier; /* s a node barrier costs per rank of the node (every
+                      rank's arrival on one cache line): PCOLL_COST_BARRIER,
+                      else a share of alpha that depends on the MPI (cost.c;
+                      PCOLL__COST_NODE_BARRIER for MPICH) */
+    double shm;    /* s per byte copied into or out of a node's shared segment
+                      that another core wrote or will read: PCOLL_COST_SHM,
+                      else PCOLL__COST_SHM */
     double port;   /* share of alpha a message costs beyond a round's first one,
                       sent to another peer at the same time: its latency
                       overlaps, its overhead does not (LogP's o against L).
@@ -56,15 +71,17 @@ typedef struct pcoll__cost {
 /* The model parameters: defaults for the MPI in use (MPI_Get_library_version:
  * MPICH or Open MPI, measured with tools/pcoll-probe on a shared-memory node,
  * docs/algorithms.md), overridden by the environment: PCOLL_COST_ALPHA,
- * _BETA, _GAMMA, _DELTA, _CPU, _DDT, _CALL, _PCALL, _MARGIN. */
+ * _BETA, _GAMMA, _DELTA, _CPU, _DDT, _CALL, _PCALL, _MARGIN, _BARRIER, _SHM,
+ * _DEFER. */
 pcoll__cost_t pcoll__cost_params(void);
 
 /* The parameters for a plan whose native form would start a persistent or
  * non-blocking request (started != 0) instead of making the blocking call:
  * call becomes pcall, and without persistent collectives (persistent == 0)
  * the MPI's collective is its non-blocking form, taken for a direct
- * exchange (native_linear). */
-pcoll__cost_t pcoll__cost_for(int started, int persistent);
+ * exchange (native_linear); but a plan made by every rank together
+ * (together != 0) under defer makes the blocking call. */
+pcoll__cost_t pcoll__cost_for(int started, int together, int persistent);
 
 /* The MPI's own collectives, as the model sees them: the algorithms MPI
  * libraries choose (alltoall: Bruck with local copies for blocks of at most
@@ -100,7 +117,9 @@ int pcoll__cost_rs_circulant_radix(const pcoll__cost_t *c, int p, double n);
 /* reduce_scatter node_ring (all ranks on one node; reduce_scatter/node_ring.c)
  * in chunks of at most chunk bytes per block: per chunk p flag hand-offs
  * (a cache line passed between two cores and a round of pcoll's executor),
- * each PCOLL__COST_NODE_FLAG alpha, and every block passed over p+1 times
+ * each PCOLL__COST_NODE_FLAG alpha under MPICH (elsewhere, or with
+ * PCOLL_COST_BARRIER set, the same share of the node barrier's cost: both
+ * are pcoll's own cache-line traffic), and every block passed over p+1 times
  * (gamma per byte: p-1 reductions into the accumulator, a copy and one
  * reduction of the own block); no messages.  The share: on the 16-core
  * machine (MPICH 5, np 3-16) a hand-off took 0.55-0.65 us where a round of
@@ -109,14 +128,30 @@ int pcoll__cost_rs_circulant_radix(const pcoll__cost_t *c, int p, double n);
 #define PCOLL__COST_NODE_FLAG 0.3
 double pcoll__cost_rs_node_ring(const pcoll__cost_t *c, int p, double n, double chunk);
 /* reduce_scatter node_direct (one node, short vectors;
- * reduce_scatter/node_direct.c): two node barriers, each
- * PCOLL__COST_NODE_BARRIER alpha per rank (every rank's arrival on one
- * cache line; on the 16-core machine 8 B blocks took 1.07, 1.62, 2.30,
- * 2.47 and 4.92 us at np 3, 5, 7, 8 and 16: 0.15 p us, where node_ring's
- * hand-offs took 0.5 us each, which the model charges 0.3 alpha), the
- * vector copied once and p passes over a block. */
+ * reduce_scatter/node_direct.c): two node barriers, each barrier per rank
+ * (default PCOLL__COST_NODE_BARRIER alpha: on the 16-core machine 8 B
+ * blocks took 1.07, 1.62, 2.30, 2.47 and 4.92 us at np 3, 5, 7, 8 and 16:
+ * 0.15 p us, where node_ring's hand-offs took 0.5 us each, which the model
+ * charges 0.3 alpha), the vector copied once and p passes over a block. */
 #define PCOLL__COST_NODE_BARRIER 0.09
 double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n);
+
+/* alltoall and alltoallv `hier` on one node of p ranks, blocks of n bytes
+ * (hier/hier.c with N = 1: no messages): each rank copies its p blocks into
+ * the shared segment and its p blocks out of it, shm per byte, and the node
+ * meets at a barrier and a split one, barrier per rank each.  shm's default
+ * (s per byte): what hier's time grew by per byte copied, alltoall at np 16
+ * on 16 cores, MPICH, 8 -> 512 B: 3.7 -> 10.9 us, 0.45 ns (docs/
+ * benchmarking.md, "np 16, MPICH, 16 cores"; pcoll-probe measured 0.69 ns
+ * at np 2 on the loaded 2-core VM, 1 B -> 1 KiB; alltoallv there grew 0.17
+ * ns, 8 B -> 4 KiB).  With it the model's crossings lie where the
+ * measurements put them: hier ahead of every flat algorithm up to 512 B at
+ * np 16 (predicted 10.3 us, measured 10.9) and up to 256 B at np 2, behind
+ * them from 1 KiB at np 16 and from 512 B at np 2 (measured there: hier
+ * 0.91 us at 256 B, linear 1.16 at 1 KiB; scattered 1.69 against hier's
+ * 2.47 at 512 B). */
+#define PCOLL__COST_SHM 4.5e-10
+double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n);
 
 /* Node-aware all-to-all (multicore paper II-A/B; alltoall `hier`): N nodes
  * of m ranks, `ports` of them sending (0: all), bundles (slots) of z bytes

@@ -27,6 +27,8 @@ typedef struct pcoll__rs_args {
                                 caller's (core/optype.h); else type */
     MPI_Op op;
     int commutative;
+    int derived;             /* the type is derived: on some rank (persistent
+                                init, agreed), else on this one */
     int inplace;             /* the caller passed MPI_IN_PLACE */
     int block;               /* the block form (MPI_Reduce_scatter_block) */
     MPI_Aint extent;         /* of one element */

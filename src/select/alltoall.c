@@ -158,8 +158,7 @@ static int choose_by_cost(const pcoll__a2a_args_t *a, const pcoll__shape_t *s)
     }
     if (!(t[best] * (1.0 + c.margin) < pcoll__cost_native_alltoall(&c, p, n)))
         return ALGO_NATIVE;
-    /* Among direct exchanges, long blocks go one partner at a time. */
-    if (best == ALGO_SCATTERED && n > PCOLL__A2A_SCATTERED_MAX)
+    if (best == ALGO_SCATTERED && pcoll__select_pairwise(s, n))
         best = ALGO_PAIRWISE;
     return best;
 }

@@ -128,7 +128,7 @@ static int choose_global(const pcoll__a2av_args_t *v, const pcoll__shape_t *s)
     double padded =
         pcoll__cost_bruck_zerocopy(&c, p, v->maxbytes) + 2.0 * p * v->maxbytes * c.gamma;
     double native = pcoll__cost_native_alltoallv(&c, p, mean), best = direct;
-    int algo = v->maxbytes > PCOLL__A2A_SCATTERED_MAX ? V_PAIRWISE : V_SCATTERED;
+    int algo = pcoll__select_pairwise(s, v->maxbytes) ? V_PAIRWISE : V_SCATTERED;
     if (v->a.inplace)
         return v->inplace_ok && pcoll__alltoallv_inplace_preferred(&c, p, v->maxbytes, v->maxtotal,
                                                                    v->aux_bytes)

@@ -7,7 +7,6 @@
 #include <math.h>
 
 #include "core/check.h"
-#include "datatype/contents.h"
 #include "datatype/size.h"
 #include "gpu/gpu.h"
 #include "model/cost.h"
@@ -93,12 +92,13 @@ static long long block_bytes(const pcoll__rs_args_t *a, int p, MPI_Count size)
 }
 
 /* Whether the MPI's own reduce-scatter can serve the call: not a predefined
- * op on a derived type (MPICH refuses it), and counts past INT_MAX only with
- * MPI-4's _c forms.  The counts are the same on every rank. */
+ * op on a derived type (MPICH refuses it; persistent inits know whether any
+ * rank's is), and counts past INT_MAX only with MPI-4's _c forms.  The
+ * counts are the same on every rank. */
 static int native_ok(const pcoll__rs_args_t *a, int p)
 {
     int i;
-    if (pcoll__op_predefined(a->op) && !pcoll__type_predefined(a->type))
+    if (pcoll__op_predefined(a->op) && a->derived)
         return 0;
     for (i = 0; i < p && MPI_VERSION < 4; i++)
         if (a->counts[i] > INT_MAX)

@@ -11,7 +11,10 @@
  * wrong on line 3) are refused with PCOLL_ERR_ARG on every rank, the message
  * naming file and line, and leave nothing behind; rules for another
  * communicator size change nothing.  Rank 0 writes the files into a fresh
- * directory that every rank reads.
+ * directory that every rank reads.  Without a file, with the cost model's
+ * parameters set (PCOLL_COST_*), auto's choice on one node: hier for short
+ * alltoall and alltoallv blocks and not for long ones, nor when the node
+ * barrier is dear; node_direct and node_ring for the reduce-scatter.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -473,6 +476,87 @@ static void test_other_size(void)
     PT_MPI(MPI_Info_free(&info));
 }
 
+/* The algorithm a persistent alltoallv with count ints to every peer plans,
+ * after checking one run. */
+static void a2av_planned(int count, char *name, size_t n)
+{
+    int *ints = malloc(3 * sizeof(int) * (size_t)pt_size), *displs = ints + pt_size;
+    int *counts = displs + pt_size;
+    pcoll_plan_t *plan = NULL;
+    a2a_t x;
+    a2a_make(&x, count);
+    name[0] = '\0';
+    for (int i = 0; i < pt_size; i++)
+        counts[i] = count, displs[i] = i * count;
+    if (PT_OK(pcoll_alltoallv_init(x.send, counts, displs, MPI_INT, x.recv, counts, displs,
+                                   MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &plan))) {
+        snprintf(name, n, "%s", pcoll_plan_algorithm(plan));
+        a2a_fill(&x, 5);
+        PT_REQUIRE(pt_run(PCOLL_SUCCESS, plan));
+        a2a_check(&x, 5, name);
+    }
+    pcoll_plan_free(&plan);
+    a2a_free(&x);
+    free(ints);
+}
+
+/* The model's parameters as PCOLL_COST_* (pcoll-probe's names): the
+ * defaults of src/model written out, so that the choice does not depend on
+ * the MPI's own defaults, and the node barrier's (s per rank) last. */
+static const char *const cost_vars[][2] = {
+    {"PCOLL_COST_ALPHA", "1e-6"}, {"PCOLL_COST_BETA", "2e-10"}, {"PCOLL_COST_GAMMA", "1e-10"},
+    {"PCOLL_COST_DELTA", "2e-8"}, {"PCOLL_COST_CPU", "5e-8"},   {"PCOLL_COST_DDT", "3e-10"},
+    {"PCOLL_COST_CALL", "5e-7"},  {"PCOLL_COST_PCALL", "8e-7"}, {"PCOLL_COST_MARGIN", "0.1"},
+    {"PCOLL_COST_SHM", "4.5e-10"},  {"PCOLL_COST_BARRIER", NULL},
+};
+
+/* Set them, with barrier (NULL: unset them all). */
+static void set_cost(const char *barrier)
+{
+    size_t n = sizeof cost_vars / sizeof *cost_vars;
+    for (size_t i = 0; i < n; i++) {
+        const char *v = i + 1 < n ? cost_vars[i][1] : barrier;
+        if (barrier)
+            setenv(cost_vars[i][0], v, 1);
+        else
+            unsetenv(cost_vars[i][0]);
+    }
+}
+
+/* Every rank on one node, at least two: the one-node choices. */
+static void test_one_node(void)
+{
+    MPI_Comm node;
+    int m = 0;
+    char name[64];
+    PT_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    PT_MPI(MPI_Comm_size(node, &m));
+    PT_MPI(MPI_Comm_free(&node));
+    if (pt_size < 2 || m < pt_size)
+        return;
+    set_cost("9e-8");
+    pt_case("one node, model: alltoall 8 B -> hier, 64 KiB -> not hier");
+    a2a_planned(2, MPI_INFO_NULL, name, sizeof name, NULL);
+    is_algorithm(name, "hier", "alltoall 8 B on one node");
+    a2a_planned(16384, MPI_INFO_NULL, name, sizeof name, NULL);
+    PT_CHECK(strcmp(name, "hier") != 0, "alltoall 64 KiB on one node: hier");
+    pt_case("one node, model: alltoallv 8 B -> hier, 64 KiB -> not hier");
+    a2av_planned(2, name, sizeof name);
+    is_algorithm(name, "hier", "alltoallv 8 B on one node");
+    a2av_planned(16384, name, sizeof name);
+    PT_CHECK(strcmp(name, "hier") != 0, "alltoallv 64 KiB on one node: hier");
+    pt_case("one node, model: reduce_scatter_block 8 B -> node_direct, 4 KiB -> node_ring");
+    rs_planned(1, 1, 0, MPI_INFO_NULL, name, sizeof name);
+    is_algorithm(name, "node_direct", "reduce_scatter_block 8 B on one node");
+    rs_planned(1, 512, 0, MPI_INFO_NULL, name, sizeof name);
+    is_algorithm(name, "node_ring", "reduce_scatter_block 4 KiB on one node");
+    pt_case("one node, model: a node barrier of 1 ms per rank -> alltoall 8 B not hier");
+    set_cost("1e-3");
+    a2a_planned(2, MPI_INFO_NULL, name, sizeof name, NULL);
+    PT_CHECK(strcmp(name, "hier") != 0, "alltoall 8 B, dear barrier: hier");
+    set_cost(NULL);
+}
+
 /* ---- main -------------------------------------------------------------------- */
 
 static void make_dir(void)
@@ -510,6 +594,7 @@ int main(int argc, char **argv)
     test_alltoallw_rule();
     test_malformed();
     test_other_size();
+    test_one_node();
     pt_case_end();
     remove_dir();
     return pt_finish();

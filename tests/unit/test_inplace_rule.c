@@ -16,7 +16,7 @@ static int passed, failed;
 
 static void expect(int p, long long per_rank, long long aux, int want)
 {
-    pcoll__cost_t c = pcoll__cost_for(1, 1);
+    pcoll__cost_t c = pcoll__cost_for(1, 1, 1);
     c.port = PCOLL__COST_PORT_NODE;
     long long block = per_rank / p;
     int got = pcoll__alltoallv_inplace_preferred(&c, p, block, per_rank, aux);
@@ -33,7 +33,7 @@ static void expect(int p, long long per_rank, long long aux, int want)
 int main(void)
 {
     const long long MiB = 1 << 20;
-    pcoll__cost_t c = pcoll__cost_for(1, 1);
+    pcoll__cost_t c = pcoll__cost_for(1, 1, 1);
     /* aux left to its default (1 MiB): by time */
     expect(2, MiB, 0, 0);
     expect(2, 16 * MiB, 0, 1);
