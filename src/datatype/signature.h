@@ -22,6 +22,10 @@ int pcoll__sig_equal(const pcoll__sig_t *a, const pcoll__sig_t *b);
  * basic types; time linear in the runs, no copies made. */
 int pcoll__sig_match(const pcoll__sig_t *a, long long acount, const pcoll__sig_t *b,
                      long long bcount);
+/* Whether count items of type, packed, put every basic element at a
+ * multiple of its own size, all sizes dividing 8: then no cut of the packed
+ * bytes at a multiple of 8 splits an element.  0 for a type MPI refuses. */
+int pcoll__sig_aligned(MPI_Datatype type, MPI_Count count);
 /* Free the runs; *sig becomes empty. */
 void pcoll__sig_free(pcoll__sig_t *sig);
 
