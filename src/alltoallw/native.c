@@ -61,14 +61,19 @@ static int init(const void *args, MPI_Comm comm, MPI_Request *req)
 
 static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init)};
 
+static int inplace_wrong(const pcoll__a2av_args_t *v)
+{
+    return v->a.inplace && pcoll__mpi_defect(PCOLL__DEFECT_ALLTOALLW_INPLACE);
+}
+
 int pcoll__alltoallw_native_ok(const pcoll__a2av_args_t *v)
 {
-    return !v->a.inplace || !pcoll__mpi_defect(PCOLL__DEFECT_ALLTOALLW_INPLACE);
+    return pcoll__a2av_native_inplace_ok(&v->a) && !inplace_wrong(v);
 }
 
 int pcoll__alltoallw_native(pcoll_plan_t *plan, const void *args)
 {
-    if (!pcoll__alltoallw_native_ok(args))
+    if (inplace_wrong(args))
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "alltoallw native: this MPI's non-blocking and persistent in-place "
                             "alltoallw move wrong bytes (MPI defect %s, docs/troubleshooting.md)",
