@@ -23,6 +23,10 @@ static const defect_row_t rows[PCOLL__DEFECT_COUNT] = {
     /* Fixed by pmodels/mpich#6405 (coll: fix ialltoallw inplace). */
     [PCOLL__DEFECT_ALLTOALLW_INPLACE] = {"mpich-alltoallw-inplace", "MPICH Version:", NULL,
                                          {0, 0, 0}, {4, 1, 1}},
+    /* Fixed by open-mpi/ompi#10488 (coll/base: fix bruck when sdtype and
+     * rdtype are different). */
+    [PCOLL__DEFECT_OMPI_ALLTOALL_BRUCK] = {"ompi-alltoall-bruck", "Open MPI", NULL, {0, 0, 0},
+                                           {4, 1, 5}},
 };
 
 /* The version "major.minor.patch" after the text `library` in s (missing

@@ -27,6 +27,12 @@ typedef enum pcoll__defect {
      * truncation; the blocking MPI_Alltoallw is right.  pcoll's `native`
      * refuses in-place alltoallw there, and auto takes `pairwise`. */
     PCOLL__DEFECT_ALLTOALLW_INPLACE,
+    /* Open MPI before 4.1.5: MPI_Alltoall's modified Bruck, which coll/tuned
+     * takes for small blocks on more than 12 ranks, moves wrong bytes when
+     * the send and receive types' layouts differ.  pcoll's `native` refuses
+     * alltoall on more than 12 ranks there (the rank count decides: the
+     * same on every rank), and auto takes a pcoll algorithm. */
+    PCOLL__DEFECT_OMPI_ALLTOALL_BRUCK,
     PCOLL__DEFECT_COUNT
 } pcoll__defect_t;
 

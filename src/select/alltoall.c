@@ -139,7 +139,7 @@ static int choose_by_cost(const pcoll__a2a_args_t *a, const pcoll__shape_t *s)
             if (t[i] >= 0 && t[i] < t[best])
                 best = i;
     }
-    if (pcoll__alltoall_native_ok(a) &&
+    if (pcoll__alltoall_native_ok(a, p) &&
         !(t[best] * (1.0 + c.margin) < pcoll__cost_native_alltoall(&c, p, n)))
         return ALGO_NATIVE;
     /* Among direct exchanges, long blocks go one partner at a time. */
@@ -156,7 +156,7 @@ int pcoll__select_alltoall(const pcoll__a2a_args_t *a, const pcoll__shape_t *s,
         return a->opts.algorithm;
     ruled = pcoll__select_rule(&pcoll__alltoall_table, "alltoall", &a->opts, s, a->blockbytes,
                                NULL, NULL, tuned);
-    if (ruled == ALGO_NATIVE && !pcoll__alltoall_native_ok(a))
+    if (ruled == ALGO_NATIVE && !pcoll__alltoall_native_ok(a, s->p))
         ruled = -1; /* a rule cannot know the MPI's defects */
     return ruled >= 0 ? ruled : choose_by_cost(a, s);
 }

@@ -679,6 +679,11 @@ static void bottom_case(const shape *s, enum bottom_kind kind, const char *alg, 
 
     pt_case("bottom %s %s count=%d alg=%s %s np=%d", coll, bottom_name[kind], s->c, alg,
             persistent ? "persistent" : "oneshot", s->np);
+    /* The reference is MPI_Alltoall's answer, known to be wrong here. */
+    if (!s->v && s->np > 12 && pcoll__mpi_defect(PCOLL__DEFECT_OMPI_ALLTOALL_BRUCK)) {
+        pt_skip("MPI_Alltoall is wrong on this MPI (core/defects.h)");
+        return;
+    }
     bottom_run++;
     side_make(&snd, kind == B_BOTH || kind == B_SEND, s->sitems, s->dbl);
     side_make(&rcv, kind != B_SEND, s->ritems, s->dbl);
