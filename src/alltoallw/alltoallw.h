@@ -11,7 +11,10 @@
 
 #include "alltoallv/alltoallv.h"
 
-/* The MPI's own MPI_Alltoallw (core/native.h). */
+/* The MPI's own MPI_Alltoallw (core/native.h), and whether it may run on
+ * these arguments (0 where the running MPI is known to get them wrong,
+ * core/defects.h; the same answer on every rank). */
 int pcoll__alltoallw_native(pcoll_plan_t *plan, const void *args);
+int pcoll__alltoallw_native_ok(const pcoll__a2av_args_t *v);
 
 #endif

@@ -6,7 +6,8 @@
  * In place: builders that do not handle MPI_IN_PLACE themselves (all but
  * `pairwise` and `hier`) get a copy of the receive buffer, made at the start
  * of every run as signature-typed blocks, as their send buffer (p*n bytes of
- * scratch).
+ * scratch); on an MPI with the defect UCX_SPLIT_UNPACK (core/defects.h) the
+ * copy keeps the receive layout and is sent with the receive type.
  */
 #include <limits.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include "api/entry.h"
 #include "base/status.h"
 #include "core/check.h"
+#include "core/defects.h"
 #include "datatype/copy.h"
 #include "datatype/signature.h"
 #include "datatype/size.h"
@@ -160,11 +162,10 @@ static int a2a_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
     return pcoll__alltoall_keep_types(plan, (pcoll__a2a_args_t *)(void *)c->args);
 }
 
-/* Copy the receive buffer into scratch as signature-typed blocks at the
- * start of each run, and send from there. */
-static int a2a_stage(pcoll__call_t *c, pcoll_plan_t *plan)
+/* A run's copy of the receive buffer as signature-typed blocks, sent from
+ * there (p*n bytes of scratch). */
+static int stage_packed(pcoll__a2a_args_t *a, pcoll_plan_t *plan)
 {
-    pcoll__a2a_args_t *a = (pcoll__a2a_args_t *)(void *)c->args;
     MPI_Datatype blk, sig;
     MPI_Aint lb, ext;
     char *copy;
@@ -235,6 +236,42 @@ static void a2a_rebase(const void *raw, void *out, void *const bufs[2])
 }
 
 _Static_assert(sizeof(pcoll__a2a_args_t) <= PCOLL__RAW_MAX, "alltoall raw arguments");
+
+
+/* A run's copy of the receive buffer in its own layout (the bytes its type
+ * map spans), sent from there with the receive type: both ends of every
+ * message non-contiguous alike (core/defects.h, UCX_SPLIT_UNPACK). */
+static int stage_layout(pcoll__a2a_args_t *a, pcoll_plan_t *plan)
+{
+    MPI_Datatype blk, all;
+    MPI_Aint lo, bytes;
+    char *copy;
+    int rc;
+
+    if (MPI_Type_contiguous(a->recvcount, a->recvtype, &blk) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "in place: block type");
+    PCOLL_CHECK(pcoll__plan_own_type(plan, &blk), rc, out);
+    if (MPI_Type_contiguous(plan->size, blk, &all) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "in place: buffer type");
+    PCOLL_CHECK(pcoll__plan_own_type(plan, &all), rc, out);
+    PCOLL_CHECK(pcoll__type_span(all, 1, &lo, &bytes), rc, out);
+    if (!(copy = pcoll__plan_alloc(plan, (size_t)bytes)))
+        return pcoll__error(PCOLL_ERR_NOMEM, "in place: %lld bytes of scratch",
+                            (long long)bytes);
+    a->sendbuf = pcoll__addr(copy, -lo);
+    rc = pcoll__sched_copy(&plan->sched, a->recvbuf, 1, all, (void *)a->sendbuf, 1, all);
+out:
+    return rc;
+}
+
+/* MPI_IN_PLACE for the builders that need a send buffer: a copy of the
+ * receive buffer made at the start of every run. */
+static int a2a_stage(pcoll__call_t *c, pcoll_plan_t *plan)
+{
+    pcoll__a2a_args_t *a = (pcoll__a2a_args_t *)(void *)c->args;
+    return pcoll__mpi_defect(PCOLL__DEFECT_UCX_SPLIT_UNPACK) ? stage_layout(a, plan)
+                                                             : stage_packed(a, plan);
+}
 
 static const pcoll__coll_t alltoall = {
     .name = "alltoall",

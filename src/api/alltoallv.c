@@ -335,7 +335,7 @@ int pcoll__a2av_check(pcoll__call_t *c)
     }
     a->blockbytes = largest(a, c->p);
     v->minbytes = v->maxbytes = -1;
-    v->native_ok = MPI_VERSION >= 4 || (r->w && !r->wide);
+    v->native_ok = (MPI_VERSION >= 4 || (r->w && !r->wide)) && pcoll__a2av_native_inplace_ok(a);
     PCOLL_CHECK(check_overlap(a, c->p, c->fn), rc, out);
     find_basic(v, c->p);
 out:
@@ -441,7 +441,7 @@ int pcoll__a2av_agree(pcoll__call_t *c, int local)
     v->minbytes = mins[2], v->maxbytes = maxs[3];
     v->maxtotal = maxs[5], v->aux_bytes = mins[6] < LLONG_MAX ? mins[6] : 0;
     v->inplace_ok = mins[7] == maxs[7] && mins[8] >= 0 && maxs[9] <= INT_MAX;
-    v->native_ok = MPI_VERSION >= 4 || mins[10] == 1;
+    v->native_ok = (MPI_VERSION >= 4 || mins[10] == 1) && pcoll__a2av_native_inplace_ok(&v->a);
     if (mins[4] != maxs[4] || mins[4] == 0)
         v->basic = MPI_DATATYPE_NULL;
     rc = check_pairs(comm, &v->a, p, &ok);

@@ -219,6 +219,28 @@ int pcoll__sig_of(MPI_Datatype type, int count, pcoll__sig_t *sig)
     return rc;
 }
 
+int pcoll__sig_aligned(MPI_Datatype type, MPI_Count count)
+{
+    pcoll__sig_t sig;
+    MPI_Count size;
+    long long at = 0;
+    int ok;
+    if (count <= 0)
+        return 1;
+    if (pcoll__sig_of(type, 1, &sig) != PCOLL_SUCCESS)
+        return 0;
+    /* One item's elements, then where the next item begins. */
+    ok = 1;
+    for (int i = 0; i < sig.nruns && ok; i++) {
+        ok = pcoll__type_size(sig.types[i], &size) == PCOLL_SUCCESS && size > 0 && 8 % size == 0 &&
+             at % size == 0;
+        at += size * sig.counts[i];
+    }
+    ok = ok && (sig.nruns <= 1 || count == 1 || at % 8 == 0);
+    pcoll__sig_free(&sig);
+    return ok;
+}
+
 /* count items of basic as (*type, *len): the basic type itself and count
  * when count fits in an int; else one item of pcoll__type_items' type, which
  * *owned says to free. */

@@ -26,6 +26,11 @@ int pcoll__sig_match(const pcoll__sig_t *a, long long acount, const pcoll__sig_t
  * basic types by their MPI names, not their handles, which differ between
  * processes under some MPIs): equal signatures, equal hashes. */
 int pcoll__sig_hash(MPI_Datatype type, int count, unsigned long long *hash);
+
+/* Whether count items of type, packed, put every basic element at a
+ * multiple of its own size, all sizes dividing 8: then no cut of the packed
+ * bytes at a multiple of 8 splits an element.  0 for a type MPI refuses. */
+int pcoll__sig_aligned(MPI_Datatype type, MPI_Count count);
 /* Free the runs; *sig becomes empty. */
 void pcoll__sig_free(pcoll__sig_t *sig);
 

@@ -59,6 +59,20 @@ int pcoll__type_true_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
     return extent_of(type, 1, lb, extent);
 }
 
+int pcoll__type_span(MPI_Datatype type, MPI_Count count, MPI_Aint *lo, MPI_Aint *bytes)
+{
+    MPI_Aint lb, ext, tlb, text, step;
+    int rc = pcoll__type_extent(type, &lb, &ext);
+    *lo = *bytes = 0;
+    if (rc != PCOLL_SUCCESS || (rc = pcoll__type_true_extent(type, &tlb, &text)) != PCOLL_SUCCESS ||
+        count <= 0)
+        return rc;
+    step = (MPI_Aint)(count - 1) * ext;
+    *lo = tlb + (step < 0 ? step : 0);
+    *bytes = text + (step < 0 ? -step : step);
+    return PCOLL_SUCCESS;
+}
+
 long long pcoll__type_bytes(MPI_Datatype type, MPI_Count count)
 {
     MPI_Count size;

@@ -21,6 +21,11 @@ int pcoll__type_size(MPI_Datatype type, MPI_Count *size);
 int pcoll__type_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent);
 int pcoll__type_true_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent);
 
+/* Where the data of count items of type begins relative to the buffer
+ * (*lo, the true lower bound) and how many bytes it spans up to its end:
+ * what a copy in the same layout needs.  Zeros for count <= 0. */
+int pcoll__type_span(MPI_Datatype type, MPI_Count count, MPI_Aint *lo, MPI_Aint *bytes);
+
 /* The payload bytes of count items of type: the true count however large,
  * or -1 for a type MPI refuses, a negative count, or more than LLONG_MAX. */
 long long pcoll__type_bytes(MPI_Datatype type, MPI_Count count);

@@ -137,7 +137,8 @@ static void predict(const pcoll__a2a_args_t *a, int p, double *t)
 }
 
 /* The fastest predicted pcoll algorithm, or native when none is predicted
- * faster than the MPI's own collective by the model's margin.  In place,
+ * faster than the MPI's own collective by the model's margin (and the MPI
+ * is not known to fail these arguments).  In place,
  * large buffers weigh only pairwise (one block of scratch instead of a
  * staged copy of everything). */
 static int choose_by_cost(const pcoll__a2a_args_t *a, const pcoll__shape_t *s)
@@ -156,7 +157,8 @@ static int choose_by_cost(const pcoll__a2a_args_t *a, const pcoll__shape_t *s)
             if (t[i] >= 0 && t[i] < t[best])
                 best = i;
     }
-    if (!(t[best] * (1.0 + c.margin) < pcoll__cost_native_alltoall(&c, p, n)))
+    if (pcoll__alltoall_native_ok(a, p) &&
+        !(t[best] * (1.0 + c.margin) < pcoll__cost_native_alltoall(&c, p, n)))
         return ALGO_NATIVE;
     if (best == ALGO_SCATTERED && pcoll__select_pairwise(s, n))
         best = ALGO_PAIRWISE;
@@ -171,6 +173,8 @@ int pcoll__select_alltoall(const pcoll__a2a_args_t *a, const pcoll__shape_t *s,
         return a->opts.algorithm;
     ruled = pcoll__select_rule(&pcoll__alltoall_table, "alltoall", &a->opts, s, a->blockbytes,
                                NULL, NULL, tuned);
+    if (ruled == ALGO_NATIVE && !pcoll__alltoall_native_ok(a, s->p))
+        ruled = -1; /* a rule cannot know the MPI's defects */
     return ruled >= 0 ? ruled : choose_by_cost(a, s);
 }
 

@@ -8,7 +8,8 @@
  * sizes, native unless a pcoll algorithm is predicted faster by the
  * margin); one-shot and local plans choose by p and the MPI alone; in
  * place the MPI's own serves (pairwise, with one block of scratch, when
- * requested); on one rank `scattered` (a self message).
+ * requested or where the MPI is known to get it wrong); on one rank
+ * `scattered` (a self message).
  */
 #include "model/cost.h"
 #include "select/select.h"
@@ -72,7 +73,7 @@ int pcoll__select_alltoallw(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
     if (!pcoll__algo_is_auto(&pcoll__alltoallw_table, v->a.opts.algorithm))
         return v->a.opts.algorithm;
     if (v->a.inplace)
-        return W_NATIVE;
+        return pcoll__alltoallw_native_ok(v) ? W_NATIVE : W_PAIRWISE;
     /* One-shot and local: every rank must choose alike without the others'
      * sizes: a direct exchange where the MPI's cost per call outweighs
      * pcoll's per message (both for empty messages), else the MPI's own. */

@@ -1,0 +1,49 @@
+/*
+ * Known defects of MPI libraries, and the running MPI's (the table is in
+ * defects.c; docs/troubleshooting.md, "Known MPI defects", shows each with a
+ * plain-MPI reproducer).  A defect is told by the library's name and version
+ * range in MPI_Get_library_version's text: every rank of a job runs the same
+ * library, so every rank takes the same decision.  The code that steps
+ * around a defect asks pcoll__mpi_defect where it would otherwise take the
+ * path the MPI gets wrong.
+ */
+#ifndef PCOLL_CORE_DEFECTS_H
+#define PCOLL_CORE_DEFECTS_H
+
+#include "pcoll.h"
+
+typedef enum pcoll__defect {
+    /* MPICH ch4:ucx before 4.2.0: a message sent from a contiguous buffer
+     * and received with a non-contiguous datatype fails (MPI_ERR_TRUNCATE)
+     * when a UCX fragment boundary falls inside a basic element, e.g. a
+     * packed (int, double) stream received as structs.  pcoll then sends
+     * in-place data from a copy in the receive layout (the same datatype on
+     * both sides) instead of packed bytes, and never runs MPICH's own
+     * in-place alltoall, which sends packed bytes. */
+    PCOLL__DEFECT_UCX_SPLIT_UNPACK,
+    /* MPICH before 4.1.1: MPI_Alltoallw_init (and MPI_Ialltoallw where it
+     * takes the same schedule) with MPI_IN_PLACE and receive types that
+     * differ between peers moves the wrong bytes, or aborts with a
+     * truncation; the blocking MPI_Alltoallw is right.  pcoll's `native`
+     * refuses in-place alltoallw there, and auto takes `pairwise`. */
+    PCOLL__DEFECT_ALLTOALLW_INPLACE,
+    /* Open MPI before 4.1.5: MPI_Alltoall's modified Bruck, which coll/tuned
+     * takes for small blocks on more than 12 ranks, moves wrong bytes when
+     * the send and receive types' layouts differ.  pcoll's `native` refuses
+     * alltoall on more than 12 ranks there (the rank count decides: the
+     * same on every rank), and auto takes a pcoll algorithm. */
+    PCOLL__DEFECT_OMPI_ALLTOALL_BRUCK,
+    PCOLL__DEFECT_COUNT
+} pcoll__defect_t;
+
+/* Whether the running MPI has defect d. */
+int pcoll__mpi_defect(pcoll__defect_t d);
+
+/* The defects of the library whose MPI_Get_library_version text is
+ * version, as a set of bits 1 << d. */
+unsigned pcoll__mpi_defects_of(const char *version);
+
+/* A defect's short name ("mpich-ucx-split-unpack", ...). */
+const char *pcoll__defect_name(pcoll__defect_t d);
+
+#endif
