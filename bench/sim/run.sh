@@ -48,7 +48,10 @@
 #   SIM_REPS=2 SIM_WARMUP=0  timed and warm-up calls; without SIM_COMPUTE the
 #                            simulation is deterministic: every repetition
 #                            gives the same time (ci95 0), and the checking
-#                            call before them already warms up
+#                            call before them already warms up; with
+#                            SIM_MODE=blocking SIM_WARMUP defaults to 1: a
+#                            one-shot call's shape is decided (its plan made
+#                            by every rank together) at its second call
 #   SIM_ALGORITHMS=all       pcoll algorithms (--algorithms)
 #   SIM_BASELINES            SMPI algorithms of the collective, each a
 #                            separate smpirun ("" none); default per SIM_COLL:
@@ -97,7 +100,7 @@ SIM_FOLD=${SIM_FOLD:-0}
 SIM_MEM_FACTOR=${SIM_MEM_FACTOR:-$([ "$SIM_FOLD" = 1 ] && echo 1.5 || echo 10)}
 SIM_WORK=${SIM_WORK:-3e9}
 SIM_REPS=${SIM_REPS:-2}
-SIM_WARMUP=${SIM_WARMUP:-0}
+SIM_WARMUP=${SIM_WARMUP:-$([ "$SIM_MODE" = blocking ] && echo 1 || echo 0)}
 SIM_ALGORITHMS=${SIM_ALGORITHMS:-all}
 case $SIM_COLL in
     alltoall | alltoall_multi)
