@@ -54,6 +54,7 @@
 #   TESTS=regex           only tests whose name matches (ctest -R); with TESTS
 #                         or LABELS, make test runs the Fortran trees only when
 #                         the regex names fortran
+#   SKIP=regex            leave out the tests whose name matches (ctest -E)
 #   FORTRAN_MPIS="mpich openmpi"  the X of mpicc.X/mpifort.X/mpiexec.X for test-fortran
 #   FORTRAN_IN_TEST=      (empty) make test without test-fortran's trees
 #   TSAN_QUICK=regex      the quick tests `make tsan` runs after the threads tests
@@ -192,7 +193,7 @@ ASAN_CMAKE_ARGS := $(COMMON_CMAKE_ARGS) -DCMAKE_BUILD_TYPE=Debug -DPCOLL_SANITIZ
   -DPCOLL_BUILD_EXAMPLES=OFF
 
 CTEST_FILTER := $(if $(LABELS),-L '$(LABELS)') $(if $(filter 0 no off OFF,$(FULL)),-LE full) \
-  $(if $(TESTS),-R '$(TESTS)')
+  $(if $(TESTS),-R '$(TESTS)') $(if $(SKIP),-E '$(SKIP)')
 # A failing test prints at most ~100 kB (its beginning and end).
 CTEST_OUTPUT := --test-output-size-failed 100000 \
   $(shell ctest --help 2>/dev/null | grep -q output-truncation && echo --test-output-truncation middle)

@@ -11,6 +11,12 @@
  * persistent) are printed.  --algorithm names the plans' algorithm (info
  * pcoll_algorithm for the plan, PCOLL_ALLTOALL_ALGORITHM for the one-shot
  * call; default: auto for both).
+ *
+ * Then a shape's first calls (src/api/entry.c "Shapes"): on a new duplicate
+ * of the world each time (its context made by a call of another size), the
+ * first one-shot call of the size, the second (which decides for every rank
+ * and may make a plan together), and the third; the maximum over the ranks
+ * of each, medians over the duplicates.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +25,9 @@
 #include <mpi.h>
 
 #include "pcoll.h"
+
+/* New communicators on which a shape's first calls are timed. */
+#define FIRST_ROUNDS 15
 
 static int cmp(const void *a, const void *b)
 {
@@ -51,6 +60,28 @@ static double batch(int k, int calls, pcoll_plan_t *plan, char *s, char *r, int 
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     return (MPI_Wtime() - t0) / calls * 1e6;
+}
+
+/* The first, second and third one-shot calls of n bytes on a new
+ * communicator (us, the slowest rank's). */
+static void first_calls(char *s, char *r, int n, double us[3])
+{
+    MPI_Comm c;
+    int i;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    pcoll_alltoall(s, n + 1, MPI_BYTE, r, n + 1, MPI_BYTE, c);
+    for (i = 0; i < 3; i++) {
+        double t0;
+        MPI_Barrier(c);
+        t0 = MPI_Wtime();
+        if (pcoll_alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, c) != PCOLL_SUCCESS) {
+            fprintf(stderr, "pcoll-overhead: call failed: %s\n", pcoll_last_error());
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        us[i] = (MPI_Wtime() - t0) * 1e6;
+        MPI_Allreduce(MPI_IN_PLACE, &us[i], 1, MPI_DOUBLE, MPI_MAX, c);
+    }
+    MPI_Comm_free(&c);
 }
 
 int main(int argc, char **argv)
@@ -119,6 +150,17 @@ int main(int argc, char **argv)
         for (k = 0; k < 3; k++)
             printf("%-14s %9.3f\n", names[k], med[k]);
         printf("%-14s %9.3f\n", "one-shot path", med[2] - med[1]);
+    }
+    for (b = 0; b < batches && b < FIRST_ROUNDS; b++) {
+        double us[3];
+        first_calls(s, r, n, us);
+        for (k = 0; k < 3; k++)
+            t[k][b] = us[k];
+    }
+    if (rank == 0) {
+        static const char *const first[] = {"first call", "deciding call", "third call"};
+        for (k = 0; k < 3; k++)
+            printf("%-14s %9.3f\n", first[k], median(t[k], b));
     }
     for (k = 0; k < 3; k++)
         free(t[k]);
