@@ -203,17 +203,22 @@ static int oneshot_uncached(const pcoll__call_t *c)
     return rc;
 }
 
-/* Look the call up in the cache, else build its plan (no communication)
- * and hand it to the cache; *plan is owned by the cache, unless the key
- * names too many types to be cached (k->ntypes PCOLL__KEY_UNCACHED: the
- * caller frees it). */
+/* The cache key of the call's arguments and options. */
+static int args_key(pcoll__call_t *c, pcoll__key_t *k)
+{
+    int rc = c->coll->key(c, k);
+    if (rc == PCOLL_SUCCESS)
+        memcpy(k->bytes, &c->opts, sizeof c->opts);
+    return rc;
+}
+
+/* Look the call (key k: args_key) up in the cache, else build its plan (no
+ * communication) and hand it to the cache; *plan is owned by the cache,
+ * unless the key names too many types to be cached (k->ntypes
+ * PCOLL__KEY_UNCACHED: the caller frees it). */
 static int cached_plan(pcoll__call_t *c, pcoll__key_t *k, pcoll_plan_t **plan)
 {
-    int rc, uncached;
-    if ((rc = c->coll->key(c, k)) != PCOLL_SUCCESS)
-        return rc;
-    memcpy(k->bytes, &c->opts, sizeof c->opts);
-    uncached = k->ntypes == PCOLL__KEY_UNCACHED;
+    int rc, uncached = k->ntypes == PCOLL__KEY_UNCACHED;
     if (!uncached && (*plan = pcoll__cache_find(c->ctx, k->bytes, k->len)))
         return PCOLL_SUCCESS;
     fresh_args(c);
@@ -300,32 +305,29 @@ static int shape_plan(pcoll__call_t *c, pcoll__cache_entry_t *e, const pcoll__vi
 /* The shape entry of the call (added: made when missing), the call's
  * buffers in v; NULL with *rc SHAPE_FLAT when the call has no shape or is
  * not looked up by shape, or an error. */
-static pcoll__cache_entry_t *shape_of(pcoll__call_t *c, int add, pcoll__view_t v[2], int *rc)
+static pcoll__cache_entry_t *shape_of(pcoll__call_t *c, const pcoll__key_t *a, int add,
+                                      pcoll__view_t v[2], int *rc)
 {
     const pcoll__algo_table_t *t = c->coll->table;
     pcoll__cache_entry_t *e = NULL;
-    pcoll__key_t k = {0}, a = {0};
-    int memo;
+    pcoll__key_t k = {0};
+    /* A call with the arguments of the last one has its shape. */
+    int memo = a->bytes && a->ntypes != PCOLL__KEY_UNCACHED;
     *rc = SHAPE_FLAT;
     if (!c->coll->shape || c->opts.no_comm ||
         (!pcoll__algo_is_auto(t, c->opts.algorithm) && !requests_collective(c)))
         return NULL;
-    /* A call with the arguments of the last one has its shape. */
-    memo = c->coll->key(c, &a) == PCOLL_SUCCESS && a.ntypes != PCOLL__KEY_UNCACHED;
-    if (memo) {
-        memcpy(a.bytes, &c->opts, sizeof c->opts);
-        e = pcoll__shape_memo(c->ctx, a.bytes, a.len);
-    }
+    if (memo)
+        e = pcoll__shape_memo(c->ctx, a->bytes, a->len);
     if (!e && (*rc = c->coll->shape(c, &k)) == PCOLL_SUCCESS) {
         memcpy(k.bytes, &c->opts, sizeof c->opts);
         e = pcoll__shape_get(c->ctx, k.bytes, k.len, add);
         *rc = e ? PCOLL_SUCCESS
                 : add ? pcoll__error(PCOLL_ERR_NOMEM, "%s: shape table", c->fn) : SHAPE_FLAT;
         if (e && memo)
-            pcoll__shape_remember(c->ctx, e, a.bytes, a.len, a.types, a.ntypes);
+            pcoll__shape_remember(c->ctx, e, a->bytes, a->len, a->types, a->ntypes);
     }
     key_free(&k);
-    key_free(&a);
     if (*rc == PCOLL_ERR_UNSUPPORTED)
         *rc = SHAPE_FLAT;
     if (!e)
@@ -340,13 +342,13 @@ static int same_layouts(pcoll__cache_entry_t *e, const pcoll__view_t v[2])
     return pcoll__shape_same(e->aux, atomic_load_explicit(&e->stale, memory_order_acquire), v);
 }
 
-/* Serve a one-shot call by its shape; SHAPE_FLAT when the shape takes the
- * cache by arguments. */
-static int by_shape(pcoll__call_t *c)
+/* Serve a one-shot call (key a: args_key) by its shape; SHAPE_FLAT when
+ * the shape takes the cache by arguments. */
+static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
 {
     pcoll__view_t v[2];
     int rc, wanted = requests_collective(c);
-    pcoll__cache_entry_t *e = shape_of(c, 1, v, &rc);
+    pcoll__cache_entry_t *e = shape_of(c, a, 1, v, &rc);
     if (!e)
         return rc;
     if (e->verdict == SHAPE_UNDECIDED && (wanted || e->calls >= PCOLL__SHAPE_CALLS)) {
@@ -368,8 +370,13 @@ static int by_shape(pcoll__call_t *c)
 static int lease_by_shape(pcoll__call_t *c)
 {
     pcoll__view_t v[2];
+    pcoll__key_t a = {0};
+    pcoll__cache_entry_t *e;
     int rc;
-    pcoll__cache_entry_t *e = shape_of(c, 0, v, &rc);
+    if (c->coll->shape && args_key(c, &a) != PCOLL_SUCCESS)
+        key_free(&a), a.bytes = NULL;
+    e = shape_of(c, &a, 0, v, &rc);
+    key_free(&a);
     if (!e || e->verdict != SHAPE_PLAN)
         return e ? SHAPE_FLAT : rc;
     return pcoll__shape_lease(e->aux, same_layouts(e, v), v, c->ctx, c->coll->name, c->plan);
@@ -387,12 +394,11 @@ static int oneshot(pcoll__call_t *c)
     if (!c->ctx && (rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
         return rc;
     c->p = c->ctx->size, c->rank = c->ctx->rank;
-    if (c->coll->shape && !c->opts.no_comm && (rc = by_shape(c)) != SHAPE_FLAT)
-        return rc;
     k.bytes = NULL;
     k.ntypes = 0;
-    rc = cached_plan(c, &k, &plan);
-    if (rc == PCOLL_SUCCESS)
+    if ((rc = args_key(c, &k)) == PCOLL_SUCCESS)
+        rc = c->coll->shape && !c->opts.no_comm ? by_shape(c, &k) : SHAPE_FLAT;
+    if (rc == SHAPE_FLAT && (rc = cached_plan(c, &k, &plan)) == PCOLL_SUCCESS)
         rc = pcoll__plan_run(plan);
     if (k.ntypes == PCOLL__KEY_UNCACHED)
         pcoll__plan_destroy(plan);
