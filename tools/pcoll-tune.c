@@ -71,7 +71,7 @@ static const char usage[] =
     "  --max-time S         stop measuring after S seconds; the rules cover the sizes done\n"
     "  --max-spread F       no rule for a size where the winner's or native's 95%\n"
     "                       confidence interval is wider than F times its median\n"
-    "                       (default 0.5)\n"
+    "                       (default 0.5; inf: a rule for every size)\n"
     "  --progress           a progress line on stderr (automatic on a terminal)\n"
     "  --verbose            every candidate's time at every size on stdout\n";
 
