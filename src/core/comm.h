@@ -80,12 +80,6 @@ typedef struct pcoll__ctx {
     struct pcoll__ctx *next;
 } pcoll__ctx_t;
 
-/* The library's own copy of MPI_COMM_SELF, whose errors return: for local
- * probes that may fail (core/check.c) without touching the error handler
- * of a communicator the user or another thread holds.  MPI_COMM_NULL if it
- * cannot be made. */
-MPI_Comm pcoll__probe_comm(void);
-
 /* The context of comm, created (collectively) on first use. */
 int pcoll__ctx_get(MPI_Comm comm, pcoll__ctx_t **ctx);
 /* 1 and *ctx when MPI is up and comm already has a context (so it passed
