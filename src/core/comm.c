@@ -109,6 +109,8 @@ void pcoll__ctx_release(pcoll__ctx_t *ctx)
     pcoll__node_cache_free(ctx);
     MPI_Finalized(&fini);
     if (!fini) {
+        if (ctx->whole != ctx->dup)
+            MPI_Comm_free(&ctx->whole);
         MPI_Comm_free(&ctx->dup);
         MPI_Comm_free(&ctx->ctl);
     }
@@ -251,10 +253,31 @@ static int ranks_per_node(MPI_Comm comm)
     return n;
 }
 
+/* An intercommunicator's remote size and its two groups merged (over ctl:
+ * the merge communicates); an intracommunicator's whole is dup. */
+static int ctx_inter(pcoll__ctx_t *ctx)
+{
+    int inter = 0, rank = 0;
+    ctx->whole = ctx->dup;
+    MPI_Comm_test_inter(ctx->dup, &inter);
+    if (!inter)
+        return PCOLL_SUCCESS;
+    MPI_Comm_remote_size(ctx->dup, &ctx->remote);
+    if (MPI_Intercomm_merge(ctx->ctl, 0, &ctx->whole) != MPI_SUCCESS) {
+        ctx->whole = ctx->dup;
+        return pcoll__error(PCOLL_ERR_MPI, "MPI_Intercomm_merge failed");
+    }
+    MPI_Comm_set_errhandler(ctx->whole, MPI_ERRORS_RETURN);
+    /* The first group of the merge keeps its ranks. */
+    MPI_Comm_rank(ctx->whole, &rank);
+    ctx->high = rank != ctx->rank;
+    return PCOLL_SUCCESS;
+}
+
 static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
 {
     pcoll__ctx_t *ctx = pcoll__calloc(1, sizeof *ctx);
-    int *ub, flag = 0;
+    int *ub, flag = 0, rc;
     if (!ctx)
         return pcoll__error(PCOLL_ERR_NOMEM, "communicator context");
     if (MPI_Comm_dup(comm, &ctx->dup) != MPI_SUCCESS) {
@@ -272,9 +295,14 @@ static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
     ctx->tag_ub = flag ? *ub : 32767;
     MPI_Comm_size(comm, &ctx->size);
     MPI_Comm_rank(comm, &ctx->rank);
-    ctx->ranks_per_node = ranks_per_node(ctx->dup);
     ctx->user = comm;
     ctx->refs = 1;
+    if ((rc = ctx_inter(ctx)) != PCOLL_SUCCESS) {
+        pcoll__ctx_release(ctx);
+        return rc;
+    }
+    /* Node-aware algorithms serve intracommunicators only. */
+    ctx->ranks_per_node = ctx->remote ? 0 : ranks_per_node(ctx->dup);
     ctx->next_tag = PCOLL__ONESHOT_TAG + 1;
     if (MPI_Comm_set_attr(comm, comm_keyval, ctx) != MPI_SUCCESS) {
         pcoll__ctx_release(ctx);
@@ -464,7 +492,7 @@ int pcoll__shape_set(pcoll__cache_entry_t *e, pcoll_plan_t *plan,
     return PCOLL_SUCCESS;
 }
 
-int pcoll__check_comm(MPI_Comm comm, const char *fn)
+int pcoll__check_comm(MPI_Comm comm, int inter_ok, const char *fn)
 {
     int inter = 0;
     if (!usable(comm))
@@ -473,7 +501,7 @@ int pcoll__check_comm(MPI_Comm comm, const char *fn)
         return pcoll__error(PCOLL_ERR_ARG, "%s: MPI_COMM_NULL", fn);
     if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_ARG, "%s: invalid communicator", fn);
-    if (inter)
+    if (inter && !inter_ok)
         return pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s: intercommunicators", fn);
     if (make_keyvals(comm) != PCOLL_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "%s: cannot create MPI keyvals", fn);
