@@ -88,7 +88,9 @@ static int as_ints(pcoll_plan_t *plan, vargs_t *v)
 int pcoll__a2av_native_plan(pcoll_plan_t *plan, const void *args,
                             const pcoll__native_calls_t *c, const char *coll)
 {
-    vargs_t v = {.a = ((const pcoll__a2av_args_t *)args)->a, .p = plan->size};
+    /* One count per peer: the remote group's on an intercommunicator. */
+    vargs_t v = {.a = ((const pcoll__a2av_args_t *)args)->a,
+                 .p = plan->ctx->remote ? plan->ctx->remote : plan->size};
     int fit = as_ints(plan, &v);
     if (fit < 0)
         return pcoll__error(PCOLL_ERR_NOMEM, "%s native: counts", coll);
