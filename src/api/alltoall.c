@@ -203,15 +203,17 @@ out:
     return rc;
 }
 
-/* The shape: the bytes and the signature of a block and MPI_IN_PLACE use
- * (the same on every rank), and the memory kinds of the buffers. */
+/* The shape: the bytes and the signature of a block and MPI_IN_PLACE use,
+ * the same on every rank (not the memory kinds, which may differ between
+ * ranks and calls: a shape's plan reaches device buffers through host
+ * mirrors, api/shape.c). */
 static int a2a_shape(pcoll__call_t *c, pcoll__key_t *k)
 {
     const pcoll__a2a_args_t *r = c->raw;
     struct {
         long long bytes;
         unsigned long long sig;
-        int inplace, kinds;
+        int inplace;
     } *kr;
     pcoll__a2a_args_t a;
     unsigned long long sig;
@@ -225,7 +227,6 @@ static int a2a_shape(pcoll__call_t *c, pcoll__key_t *k)
     kr->bytes = a.blockbytes;
     kr->sig = sig;
     kr->inplace = r->sendbuf == MPI_IN_PLACE;
-    kr->kinds = pcoll__gpu_key_kinds(kr->inplace ? NULL : r->sendbuf, r->recvbuf);
     return PCOLL_SUCCESS;
 }
 

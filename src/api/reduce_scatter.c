@@ -323,15 +323,15 @@ static int op_index(MPI_Op op)
 }
 
 /* The shape: the element's signature, the counts, the op (predefined ops
- * only: a plan calls its op by the handle it was built with), MPI_IN_PLACE
- * use and the memory kinds.  Arguments the checks refuse take the cache by
- * arguments, which reports them. */
+ * only: a plan calls its op by the handle it was built with) and
+ * MPI_IN_PLACE use (not the memory kinds: see api/alltoall.c).  Arguments
+ * the checks refuse take the cache by arguments, which reports them. */
 static int rs_shape(pcoll__call_t *c, pcoll__key_t *k)
 {
     const raw_t *r = c->raw;
     struct {
         unsigned long long sig;
-        int op, inplace, kinds, block;
+        int op, inplace, block;
     } *kr;
     size_t n = r->block ? 1 : (size_t)c->p;
     unsigned long long sig;
@@ -344,7 +344,6 @@ static int rs_shape(pcoll__call_t *c, pcoll__key_t *k)
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: shape key", c->fn);
     kr->sig = sig, kr->op = op, kr->block = r->block;
     kr->inplace = r->sendbuf == MPI_IN_PLACE;
-    kr->kinds = pcoll__gpu_key_kinds(kr->inplace ? NULL : r->sendbuf, r->recvbuf);
     counts = (long long *)(void *)(kr + 1);
     for (i = 0; i < (int)n; i++)
         counts[i] = raw_count(r, i);

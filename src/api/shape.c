@@ -20,6 +20,7 @@
 #include "core/progress.h"
 #include "datatype/copy.h"
 #include "datatype/size.h"
+#include "gpu/gpu.h"
 
 typedef struct lease lease_t;
 
@@ -35,7 +36,11 @@ struct pcoll__shape_rec {
 /* One run of the plan for one call's buffers. */
 struct lease {
     pcoll__shape_rec_t *rec;
-    pcoll__view_t v[2];
+    pcoll__view_t v[2];      /* the call's buffers (host mirrors of device ones) */
+    void *dev[2];            /* a device buffer that v[k] mirrors (NULL: none) */
+    MPI_Aint dlo[2];         /* ... the mirror's first byte relative to it */
+    size_t dlen[2];          /* ... and the bytes its items span */
+    char *mirror[2];
     int same;                /* the plan's copies serve v as they are */
     char *tmp[2];            /* otherwise: the temporary buffers */
     void *at[2];             /* ... where their items start */
@@ -110,10 +115,42 @@ static int copy_items(const void *src, MPI_Count count, MPI_Datatype type, void 
     return rc;
 }
 
-/* The lease's temporary buffers, laid out as the plan's (not same only). */
-static int lease_alloc(const pcoll__shape_rec_t *r, lease_t *l)
+/* Host mirrors of the call's device buffers (gpu/gpu.h): the plan's copies
+ * read and write host memory; the bytes the items span move across before
+ * and after the run. */
+static int lease_mirror(lease_t *l)
 {
     int k, rc = PCOLL_SUCCESS;
+    for (k = 0; k < 2 && rc == PCOLL_SUCCESS; k++) {
+        if (!l->v[k].present || !pcoll__gpu_is_device(l->v[k].buf) ||
+            (rc = pcoll__view_span(&l->v[k], &l->dlo[k], &l->dlen[k])) != PCOLL_SUCCESS)
+            continue;
+        if (!(l->mirror[k] = pcoll__malloc(l->dlen[k] ? l->dlen[k] : 1)))
+            return pcoll__error(PCOLL_ERR_NOMEM, "one-shot: %zu bytes of host mirror",
+                                l->dlen[k]);
+        l->dev[k] = l->v[k].buf;
+        l->v[k].buf = pcoll__addr(l->mirror[k], -l->dlo[k]);
+    }
+    return rc;
+}
+
+/* Device to mirror (to: 0) or back (1, the receive buffer only). */
+static int mirror_move(const lease_t *l, int to)
+{
+    int k, rc = PCOLL_SUCCESS;
+    for (k = to; k < 2 && rc == PCOLL_SUCCESS; k++)
+        if (l->dev[k] && l->dlen[k])
+            rc = to ? pcoll__gpu_copy(pcoll__addr(l->dev[k], l->dlo[k]), l->mirror[k], l->dlen[k])
+                    : pcoll__gpu_copy(l->mirror[k], pcoll__addr(l->dev[k], l->dlo[k]),
+                                      l->dlen[k]);
+    return rc;
+}
+
+/* The lease's temporary buffers: host mirrors of device ones, and (not
+ * same) buffers laid out as the plan's. */
+static int lease_alloc(const pcoll__shape_rec_t *r, lease_t *l)
+{
+    int k, rc = lease_mirror(l);
     for (k = 0; k < 2 && !l->same && rc == PCOLL_SUCCESS; k++) {
         pcoll__view_t own = {r->view[k].present, NULL, r->view[k].count, r->own[k]};
         MPI_Aint lo;
@@ -129,14 +166,18 @@ static int lease_alloc(const pcoll__shape_rec_t *r, lease_t *l)
 
 static void lease_release(lease_t *l)
 {
-    pcoll__free(l->tmp[0]);
-    pcoll__free(l->tmp[1]);
+    for (int k = 0; k < 2; k++) {
+        pcoll__free(l->tmp[k]);
+        pcoll__free(l->mirror[k]);
+    }
 }
 
 /* Bind the plan to the lease's buffers and copy its input in. */
 static int bind(pcoll__shape_rec_t *r, const lease_t *l)
 {
-    int k, in = l->v[0].present ? 0 : 1;
+    int k, in = l->v[0].present ? 0 : 1, rc = mirror_move(l, 0);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
     for (k = 0; k < 2; k++)
         if (r->view[k].present)
             pcoll__sched_rebind(&r->plan->sched, k, l->same ? l->v[k].buf : l->at[k]);
@@ -149,10 +190,10 @@ static int bind(pcoll__shape_rec_t *r, const lease_t *l)
 /* After the run: the output copied out. */
 static int unbind(const pcoll__shape_rec_t *r, const lease_t *l)
 {
-    if (l->same)
-        return PCOLL_SUCCESS;
-    return copy_items(l->at[1], r->view[1].count, r->own[1], l->v[1].buf, l->v[1].count,
-                      l->v[1].type);
+    int rc = l->same ? PCOLL_SUCCESS
+                     : copy_items(l->at[1], r->view[1].count, r->own[1], l->v[1].buf,
+                                  l->v[1].count, l->v[1].type);
+    return rc == PCOLL_SUCCESS ? mirror_move(l, 1) : rc;
 }
 
 static void begin(pcoll__shape_rec_t *r, lease_t *l);
