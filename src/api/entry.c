@@ -423,14 +423,12 @@ static int local(pcoll__call_t *c)
         return rc;
     if ((rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
         return rc;
+    /* The shape's hooks leave the checked arguments as they are. */
     if ((rc = lease_by_shape(c)) != SHAPE_FLAT)
         return rc;
     if (requests_collective(c))
         return pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s: %s plans collectively", c->fn,
                             t->algos[c->opts.algorithm].name);
-    fresh_args(c);
-    if ((rc = c->coll->check(c)) != PCOLL_SUCCESS)
-        return rc;
     c->algo = c->coll->choose(c);
     return build(c, pcoll__ctx_tag(c->ctx), c->plan);
 }
