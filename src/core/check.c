@@ -4,16 +4,15 @@
 #include "core/check.h"
 #include "core/comm.h"
 #include "base/status.h"
-#include "datatype/self.h"
 #include "datatype/size.h"
 
 /* MPI has no query for "committed": a zero-count MPI_Pack refuses an
  * uncommitted type in the MPIs we support, with errors returned on the
  * library's own communicator (no error handler is swapped, so threads may
- * check at once; datatype/self.h). */
+ * check at once). */
 static int is_committed(MPI_Datatype type)
 {
-    MPI_Comm probe = pcoll__self();
+    MPI_Comm probe = pcoll__probe_comm();
     char in = 0, out = 0;
     int pos = 0;
     return probe == MPI_COMM_NULL || MPI_Pack(&in, 0, type, &out, 1, &pos, probe) == MPI_SUCCESS;
