@@ -166,14 +166,24 @@ static char *reference(const args_t *a, MPI_Comm comm, int inplace, const char *
                                     0, ref + a->r.displs[0], a->r.counts[0], a->r.types[0], 0, 0,
                                     comm, MPI_STATUS_IGNORE));
         }
-    } else if (inplace) {
-        memcpy(ref, init, a->r.bytes);
-        PT_MPI(MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, ref, a->r.counts, a->r.displs,
-                             a->r.types, comm));
     } else {
-        pt_poison(ref, a->r.bytes);
-        PT_MPI(MPI_Alltoallw(a->s.buf, a->s.counts, a->s.displs, a->s.types, ref, a->r.counts,
-                             a->r.displs, a->r.types, comm));
+        /* The reference call gets MPI_BYTE for a zero count's
+         * MPI_DATATYPE_NULL: Open MPI refuses the null type there. */
+        MPI_Datatype *st = malloc(sizeof *st * 2 * (size_t)a->p), *rt = st + a->p;
+        for (int j = 0; j < a->p; j++) {
+            st[j] = a->s.types[j] == MPI_DATATYPE_NULL ? MPI_BYTE : a->s.types[j];
+            rt[j] = a->r.types[j] == MPI_DATATYPE_NULL ? MPI_BYTE : a->r.types[j];
+        }
+        if (inplace) {
+            memcpy(ref, init, a->r.bytes);
+            PT_MPI(MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, ref, a->r.counts, a->r.displs,
+                                 rt, comm));
+        } else {
+            pt_poison(ref, a->r.bytes);
+            PT_MPI(MPI_Alltoallw(a->s.buf, a->s.counts, a->s.displs, st, ref, a->r.counts,
+                                 a->r.displs, rt, comm));
+        }
+        free(st);
     }
     return ref;
 }
