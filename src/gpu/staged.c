@@ -273,16 +273,16 @@ typedef struct child_bufs {
     int inplace;     /* the child serves MPI_IN_PLACE on rbuf itself */
 } child_bufs_t;
 
-/* Plan the copies and mirrors of spans s for a child whose table entry is
- * child (in place: the caller passed MPI_IN_PLACE). */
+/* Plan the copies and mirrors of spans s (in place: the caller passed
+ * MPI_IN_PLACE; child_inplace: the child serves it itself). */
 static int plan_copies(pcoll_plan_t *plan, staged_t *st, const spans_t *s, int inplace,
-                       const pcoll__algo_t *child, child_bufs_t *b)
+                       int child_inplace, child_bufs_t *b)
 {
     int kind = kinds(s), rc;
     void *base = NULL;
     b->in = s->ibuf;
     b->rbuf = s->rbuf;
-    b->inplace = inplace && (child->flags & PCOLL__ALGO_INPLACE);
+    b->inplace = inplace && child_inplace;
     if ((kind & PCOLL__GPU_RECV) && !span_empty(&s->recv)) {
         PCOLL_CHECK(mirror(plan, st, 1, &s->recv, &base), rc, out);
         b->rbuf = base;
@@ -349,6 +349,19 @@ out:
     return rc;
 }
 
+/* Whether the host child serves MPI_IN_PLACE on alltoall(v) arguments a:
+ * its table entry says so, and for `native` the MPI is not known to fail
+ * the exchange in place (core/defects.h; the same answer on every rank). */
+static int a2a_child_inplace(const pcoll__a2a_args_t *a, int p)
+{
+    const pcoll__algo_t *child = a->opts.gpu_child;
+    if (!(child->flags & PCOLL__ALGO_INPLACE))
+        return 0;
+    if (strcmp(child->name, "native"))
+        return 1;
+    return a->rcounts ? pcoll__a2av_native_inplace_ok(a) : pcoll__alltoall_native_ok(a, p);
+}
+
 /* In place on a receive buffer in host memory, for a child that needs a
  * separate input: the input packed into host memory by typed copies at
  * start (the span of the buffer may be far larger than its data: absolute
@@ -362,7 +375,7 @@ static int host_inplace(pcoll_plan_t *plan, staged_t *st, pcoll__a2a_args_t *c, 
     long long items = 0;
     int p = plan->size, i, n = c->rcounts ? p : 1;
     char *mem;
-    if (!c->inplace || (c->opts.gpu_child->flags & PCOLL__ALGO_INPLACE) ||
+    if (!c->inplace || a2a_child_inplace(c, p) ||
         (pcoll__gpu_kinds_alltoall(c, p) & PCOLL__GPU_RECV))
         return 0;
     if ((*rc = pcoll_type_signature(c->recvtype, &sig)) != PCOLL_SUCCESS ||
@@ -441,7 +454,8 @@ static int a2a_staged(pcoll_plan_t *plan, pcoll__a2a_args_t *a, void *child_args
         return rc;
     }
     spans_alltoall(a, plan->size, &s);
-    PCOLL_CHECK(plan_copies(plan, st, &s, a->inplace, a->opts.gpu_child, &b), rc, out);
+    PCOLL_CHECK(plan_copies(plan, st, &s, a->inplace, a2a_child_inplace(a, plan->size), &b),
+                rc, out);
     a2a_child(a, &b, a->inplace);
     rc = build_child(plan, st, a->opts.gpu_child, child_args);
 out:
@@ -473,7 +487,9 @@ int pcoll__reduce_scatter_gpu_staged(pcoll_plan_t *plan, const void *args)
                             "reduce_scatter gpu_staged: host algorithm %s needs a commutative op",
                             c.opts.gpu_child->name);
     spans_reduce_scatter(&c, plan->rank, &s);
-    PCOLL_CHECK(plan_copies(plan, st, &s, c.inplace, c.opts.gpu_child, &b), rc, out);
+    PCOLL_CHECK(plan_copies(plan, st, &s, c.inplace,
+                            !!(c.opts.gpu_child->flags & PCOLL__ALGO_INPLACE), &b),
+                rc, out);
     c.recvbuf = b.rbuf;
     c.sendbuf = b.in;
     if (c.inplace && !b.inplace)
