@@ -10,6 +10,11 @@
  * - A plan (pcoll_plan_t) is created by one of the *_init calls, which are
  *   collective over the communicator, and destroyed by pcoll_plan_free.  The
  *   caller owns the plan.  Plans must be freed before MPI_Finalize.
+ *   Communicators born from MPI sessions (MPI_Comm_create_from_group,
+ *   without MPI_Init) are served too: free their plans, then the
+ *   communicators, before MPI_Session_finalize; freeing the last
+ *   communicator pcoll knows releases everything pcoll holds of MPI.  The
+ *   progress thread (pcoll_progress=thread) needs MPI_Init_thread.
  *   Plans of the node-aware algorithms (`hier`, pcoll_alltoall_multi_init)
  *   and of reduce-scatter `node_ring` and `node_direct` (auto's choices for
  *   plans whose ranks all share one node) hold a shared-memory window whose release is

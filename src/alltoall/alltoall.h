@@ -29,6 +29,9 @@ typedef struct pcoll__a2a_args {
     MPI_Aint sblock;        /* extent of one send block in bytes */
     MPI_Aint rblock;        /* extent of one receive block in bytes */
     long long blockbytes;   /* payload bytes of one block (alltoallv: of the largest) */
+    long long sendbytes;    /* alltoall: of one send block (blockbytes but on an
+                             * intercommunicator, where the remote group's
+                             * receive blocks match it) */
     /* alltoallv: per-peer counts and displacements in items (NULL for
      * alltoall), of any size (the int forms widen them); sext and rext are
      * the item extents. */
@@ -49,6 +52,7 @@ typedef struct pcoll__a2a_args {
 int pcoll__alltoall_linear(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_pairwise(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_scattered(pcoll_plan_t *plan, const void *args);
+int pcoll__alltoall_inter(pcoll_plan_t *plan, const void *args);
 /* The MPI's own MPI_Alltoall (core/native.h), and whether it may run on
  * these arguments on p ranks (0 where the running MPI is known to fail them,
  * core/defects.h; the same answer on every rank). */

@@ -95,7 +95,9 @@ int pcoll__a2av_native_inplace_ok(const pcoll__a2a_args_t *a)
 int pcoll__a2av_native_plan(pcoll_plan_t *plan, const void *args,
                             const pcoll__native_calls_t *c, const char *coll)
 {
-    vargs_t v = {.a = ((const pcoll__a2av_args_t *)args)->a, .p = plan->size};
+    /* One count per peer: the remote group's on an intercommunicator. */
+    vargs_t v = {.a = ((const pcoll__a2av_args_t *)args)->a,
+                 .p = plan->ctx->remote ? plan->ctx->remote : plan->size};
     int fit;
     if (!pcoll__a2av_native_inplace_ok(&v.a))
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,

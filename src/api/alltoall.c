@@ -25,7 +25,8 @@
 
 _Static_assert(sizeof(pcoll__a2a_args_t) <= PCOLL__ARGS_MAX, "alltoall arguments");
 
-int pcoll__alltoall_check(const pcoll__a2a_args_t *r, const char *fn, pcoll__a2a_args_t *a)
+int pcoll__alltoall_check(const pcoll__a2a_args_t *r, int inter, const char *fn,
+                          pcoll__a2a_args_t *a)
 {
     const void *sendbuf = r->sendbuf;
     MPI_Datatype sendtype = r->sendtype;
@@ -46,8 +47,10 @@ int pcoll__alltoall_check(const pcoll__a2a_args_t *r, const char *fn, pcoll__a2a
     PCOLL_CHECK(pcoll__check_type(r->recvtype, "recvtype", fn), rc, out);
     PCOLL_CHECK(pcoll__check_type(sendtype, "sendtype", fn), rc, out);
     a->blockbytes = pcoll__type_bytes(r->recvtype, r->recvcount);
-    sbytes = pcoll__type_bytes(sendtype, sendcount);
-    if (sbytes != a->blockbytes)
+    a->sendbytes = sbytes = pcoll__type_bytes(sendtype, sendcount);
+    /* On an intercommunicator a send block matches the remote group's
+     * receive blocks (the agreement compares them), not this rank's. */
+    if (sbytes != a->blockbytes && !inter)
         return pcoll__error(PCOLL_ERR_MISMATCH,
                             "%s: a send block has %lld bytes, a receive block %lld", fn, sbytes,
                             a->blockbytes);
@@ -85,28 +88,35 @@ int pcoll__alltoall_keep_types(pcoll_plan_t *plan, pcoll__a2a_args_t *a)
 static int a2a_check(pcoll__call_t *c)
 {
     pcoll__a2a_args_t *a = (pcoll__a2a_args_t *)(void *)c->args;
-    int rc = pcoll__alltoall_check(c->raw, c->fn, a);
+    int rc = pcoll__alltoall_check(c->raw, c->inter, c->fn, a);
     c->inplace = a->inplace;
-    c->empty = a->blockbytes == 0;
+    c->empty = a->blockbytes == 0 && a->sendbytes == 0;
     return rc;
 }
 
 /* Block size, algorithm, MPI_IN_PLACE use, radix and the use of the
- * automatic choice must be the same on every rank. */
+ * automatic choice must be the same on every rank.  On an
+ * intercommunicator (agreed over both groups merged) one group's send
+ * blocks are the other's receive blocks: the second group of the merge
+ * gives its two block sizes the other way round. */
 static int a2a_agree(pcoll__call_t *c, int local)
 {
     static const char *const what[] = {"the block size in bytes", "the algorithm",
                                        "MPI_IN_PLACE use", "pcoll_radix",
-                                       "the use of the automatic choice"};
+                                       "the use of the automatic choice",
+                                       "the block size in bytes of the other direction"};
     const pcoll__a2a_args_t *a = (const pcoll__a2a_args_t *)(const void *)c->args;
     pcoll__shape_t shape = pcoll__call_shape(c);
-    long long vals[5];
-    vals[0] = a->blockbytes;
-    vals[1] = pcoll__select_alltoall(a, &shape, NULL);
+    const long long sizes[2] = {a->blockbytes, a->sendbytes};
+    long long vals[6];
+    vals[0] = sizes[c->ctx->high];
+    vals[1] = c->ctx->remote ? pcoll__select_inter(&pcoll__alltoall_table, a->opts.algorithm)
+                             : pcoll__select_alltoall(a, &shape, NULL);
     vals[2] = a->inplace;
     vals[3] = a->opts.radix;
     vals[4] = pcoll__algo_is_auto(&pcoll__alltoall_table, a->opts.algorithm);
-    return pcoll__agree(c->ctx->dup, local, vals, what, 5, c->fn);
+    vals[5] = sizes[!c->ctx->high];
+    return pcoll__agree(c->ctx->whole, local, vals, what, 6, c->fn);
 }
 
 /* Every argument that shapes the plan (the send side is zero in place), and
@@ -142,8 +152,10 @@ static int a2a_choose(pcoll__call_t *c)
     pcoll__a2a_args_t *a = (pcoll__a2a_args_t *)(void *)c->args;
     pcoll__shape_t shape = pcoll__call_shape(c);
     int together = c->mode == PCOLL__PERSISTENT && !c->opts.no_comm;
-    int requested = a->opts.algorithm, algo;
-    int device = pcoll__gpu_kinds_alltoall(a, c->p);
+    int requested = a->opts.algorithm, algo, device;
+    if (c->ctx->remote)
+        return pcoll__select_inter(&pcoll__alltoall_table, requested);
+    device = pcoll__gpu_kinds_alltoall(a, c->p);
     if (together && pcoll__gpu_agree(c->ctx->dup, device, &device) != PCOLL_SUCCESS)
         device = 1; /* host copies are right whatever the others do */
     a->opts.algorithm = pcoll__select_gpu_host(&pcoll__alltoall_table, &a->opts);
@@ -207,7 +219,7 @@ static int a2a_shape(pcoll__call_t *c, pcoll__key_t *k)
     unsigned long long sig;
     /* Arguments the checks refuse take the cache by arguments, which says
      * why (no rank may wait for the others here). */
-    if (pcoll__alltoall_check(r, c->fn, &a) != PCOLL_SUCCESS ||
+    if (pcoll__alltoall_check(r, 0, c->fn, &a) != PCOLL_SUCCESS ||
         pcoll__sig_hash(r->recvtype, r->recvcount, &sig) != PCOLL_SUCCESS)
         return PCOLL_ERR_UNSUPPORTED;
     if (!(kr = pcoll__key_put(k, sizeof *kr)))
@@ -288,6 +300,7 @@ static const pcoll__coll_t alltoall = {
     .views = a2a_views,
     .rebase = a2a_rebase,
     .raw_size = sizeof(pcoll__a2a_args_t),
+    .inter = 1,
 };
 
 /* Every alltoall call: its six arguments, then the path's. */

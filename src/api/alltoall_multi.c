@@ -149,12 +149,12 @@ static int multi_check(pcoll__call_t *c)
 {
     const raw_t *r = c->raw;
     pcoll__multi_args_t *m = args_of(c);
-    int rc = pcoll__alltoall_check(&r->blocks, c->fn, &m->a);
+    int rc = pcoll__alltoall_check(&r->blocks, 0, c->fn, &m->a);
     MPI_Comm_size(r->row, &m->ncols);
     c->inplace = m->a.inplace;
     c->empty = m->a.blockbytes == 0;
     if (rc == PCOLL_SUCCESS && r->col != MPI_COMM_NULL)
-        rc = pcoll__check_comm(r->col, c->fn);
+        rc = pcoll__check_comm(r->col, 0, c->fn);
     return rc;
 }
 

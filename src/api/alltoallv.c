@@ -418,7 +418,10 @@ int pcoll__a2av_agree(pcoll__call_t *c, int local)
     long long vals[11] = {0}, mins[11], maxs[11];
     MPI_Count bsize = 0;
     int rc, ok = 1, p = c->p;
-    MPI_Comm comm = c->ctx->dup;
+    /* The agreement over every rank of both groups of an intercommunicator;
+     * the pairs' counts over the communicator itself, whose MPI_Alltoall
+     * pairs a rank with the other group's (dup, not whole). */
+    MPI_Comm comm = c->ctx->whole;
     /* The arguments are known to be valid only when the local checks passed. */
     if (local == PCOLL_SUCCESS) {
         if (v->basic != MPI_DATATYPE_NULL)
@@ -444,7 +447,7 @@ int pcoll__a2av_agree(pcoll__call_t *c, int local)
     v->native_ok = (MPI_VERSION >= 4 || mins[10] == 1) && pcoll__a2av_native_inplace_ok(&v->a);
     if (mins[4] != maxs[4] || mins[4] == 0)
         v->basic = MPI_DATATYPE_NULL;
-    rc = check_pairs(comm, &v->a, p, &ok);
+    rc = check_pairs(c->ctx->dup, &v->a, p, &ok);
     vals[0] = rc == PCOLL_SUCCESS && !ok ? PCOLL_ERR_MISMATCH : rc;
     rc = pcoll__agree_range(comm, (int)vals[0], vals, 0, mins, maxs, c->fn);
     if (rc == PCOLL_ERR_MISMATCH && !ok)
@@ -540,8 +543,10 @@ static int a2av_choose(pcoll__call_t *c)
     pcoll__a2av_args_t *v = args_of(c);
     pcoll__shape_t shape = pcoll__call_shape(c);
     int together = c->mode == PCOLL__PERSISTENT && !c->opts.no_comm;
-    int requested = v->a.opts.algorithm, algo;
-    int device = pcoll__gpu_kinds_alltoall(&v->a, c->p);
+    int requested = v->a.opts.algorithm, algo, device;
+    if (c->ctx->remote)
+        return pcoll__select_inter(&pcoll__alltoallv_table, requested);
+    device = pcoll__gpu_kinds_alltoall(&v->a, c->p);
     if (together && pcoll__gpu_agree(c->ctx->dup, device, &device) != PCOLL_SUCCESS)
         device = 1;
     v->a.opts.algorithm = pcoll__select_gpu_host(&pcoll__alltoallv_table, &v->a.opts);
@@ -563,9 +568,9 @@ static int a2av_choose(pcoll__call_t *c)
 /* alltoallw: every peer's types into the plan, each kept (a type that
  * repeats the previous peer's shares its copy); in place the send types are
  * the receive types. */
-static int keep_type_arrays(pcoll_plan_t *plan, pcoll__a2a_args_t *a)
+static int keep_type_arrays(pcoll_plan_t *plan, pcoll__a2a_args_t *a, int p)
 {
-    int p = plan->size, i, k, rc = PCOLL_SUCCESS;
+    int i, k, rc = PCOLL_SUCCESS;
     MPI_Datatype *types = pcoll__plan_alloc(plan, 2 * (size_t)p * sizeof *types);
     if (!types)
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoallw: types");
@@ -586,11 +591,12 @@ static int keep_type_arrays(pcoll_plan_t *plan, pcoll__a2a_args_t *a)
 }
 
 /* Copy the counts and displacements into the plan (the caller's arrays may
- * be freed after init), and keep the types. */
+ * be freed after init), and keep the types: one per peer (c->p, the remote
+ * group's size on an intercommunicator). */
 int pcoll__a2av_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
 {
     pcoll__a2a_args_t *a = &args_of(c)->a;
-    size_t p = (size_t)plan->size;
+    size_t p = (size_t)c->p;
     MPI_Count *counts = pcoll__plan_alloc(plan, 2 * p * sizeof *counts);
     MPI_Aint *displs = pcoll__plan_alloc(plan, 2 * p * sizeof *displs);
     if (!counts || !displs)
@@ -601,7 +607,7 @@ int pcoll__a2av_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
     memcpy(displs + p, a->rdispls, p * sizeof *displs);
     a->scounts = counts, a->rcounts = counts + p;
     a->sdispls = displs, a->rdispls = displs + p;
-    return a->rtypes ? keep_type_arrays(plan, a) : pcoll__alltoall_keep_types(plan, a);
+    return a->rtypes ? keep_type_arrays(plan, a, c->p) : pcoll__alltoall_keep_types(plan, a);
 }
 
 static const pcoll__coll_t alltoallv = {
@@ -613,6 +619,7 @@ static const pcoll__coll_t alltoallv = {
     .key = pcoll__a2av_key,
     .choose = a2av_choose,
     .prepare = pcoll__a2av_prepare,
+    .inter = 1,
 };
 
 int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],

@@ -26,6 +26,8 @@ static int a2aw_choose(pcoll__call_t *c)
     pcoll__shape_t shape = pcoll__call_shape(c);
     int device = pcoll__gpu_is_device(v->a.recvbuf) ||
                  (!v->a.inplace && pcoll__gpu_is_device(v->a.sendbuf));
+    if (c->ctx->remote)
+        return pcoll__select_inter(&pcoll__alltoallw_table, v->a.opts.algorithm);
     if (c->mode == PCOLL__PERSISTENT && !c->opts.no_comm &&
         pcoll__gpu_agree(c->ctx->dup, device, &device) != PCOLL_SUCCESS)
         device = 1;
@@ -43,6 +45,7 @@ static const pcoll__coll_t alltoallw = {
     .key = pcoll__a2av_key,
     .choose = a2aw_choose,
     .prepare = pcoll__a2av_prepare,
+    .inter = 1,
 };
 
 /* One call of any form: r holds its arrays (ints, or with r.wide the

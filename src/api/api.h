@@ -92,7 +92,8 @@ int pcoll__a2av_prepare(pcoll__call_t *c, pcoll_plan_t *plan);
  * fields of r, as the public call gives them) into *a (MPI_IN_PLACE
  * resolved); nothing is allocated.  The multiple all-to-all checks its
  * blocks the same way. */
-int pcoll__alltoall_check(const pcoll__a2a_args_t *r, const char *fn, pcoll__a2a_args_t *a);
+int pcoll__alltoall_check(const pcoll__a2a_args_t *r, int inter, const char *fn,
+                          pcoll__a2a_args_t *a);
 /* Before building: keep the types (the caller may free its own). */
 int pcoll__alltoall_keep_types(pcoll_plan_t *plan, pcoll__a2a_args_t *a);
 

@@ -126,6 +126,11 @@ static int build(pcoll__call_t *c, int tag, pcoll_plan_t **out)
     pcoll_plan_t *plan = NULL;
     int rc;
 
+    if (c->ctx->remote && (c->inplace || !(algo->flags & PCOLL__ALGO_INTER)))
+        return c->inplace ? pcoll__error(PCOLL_ERR_ARG, "%s: MPI_IN_PLACE on an "
+                                                        "intercommunicator", c->fn)
+                          : pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s %s: intercommunicators",
+                                         d->name, algo->name);
     PCOLL_CHECK(pcoll__plan_create(c->ctx, d->name, tag, &plan), rc, fail);
     plan->algorithm = algo->name;
     plan->no_comm = c->opts.no_comm;
@@ -314,7 +319,7 @@ static pcoll__cache_entry_t *shape_of(pcoll__call_t *c, const pcoll__key_t *a, i
     /* A call with the arguments of the last one has its shape. */
     int memo = a->bytes && a->ntypes != PCOLL__KEY_UNCACHED;
     *rc = SHAPE_FLAT;
-    if (!c->coll->shape || c->opts.no_comm ||
+    if (!c->coll->shape || c->opts.no_comm || c->ctx->remote ||
         (!pcoll__algo_is_auto(t, c->opts.algorithm) && !requests_collective(c)))
         return NULL;
     if (memo)
@@ -393,7 +398,8 @@ static int oneshot(pcoll__call_t *c)
         return oneshot_uncached(c);
     if (!c->ctx && (rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
         return rc;
-    c->p = c->ctx->size, c->rank = c->ctx->rank;
+    c->p = c->ctx->remote ? c->ctx->remote : c->ctx->size, c->rank = c->ctx->rank;
+    c->inter = c->ctx->remote > 0;
     k.bytes = NULL;
     k.ntypes = 0;
     if ((rc = args_key(c, &k)) == PCOLL_SUCCESS)
@@ -434,13 +440,19 @@ static int run_call(pcoll__call_t *c)
     if (c->plan)
         *c->plan = NULL;
     /* One-shot calls on a communicator pcoll knows (checked when its context
-     * was made) skip the communicator's checks. */
-    if (!(c->mode == PCOLL__ONESHOT && pcoll__ctx_known(c->comm, &c->ctx)) &&
-        (rc = pcoll__check_comm(c->comm, c->fn)) != PCOLL_SUCCESS)
+     * was made, for a collective that serves it) skip the communicator's
+     * checks. */
+    if (!(c->mode == PCOLL__ONESHOT && pcoll__ctx_known(c->comm, &c->ctx) &&
+          (!c->ctx->remote || c->coll->inter)) &&
+        (rc = pcoll__check_comm(c->comm, c->coll->inter, c->fn)) != PCOLL_SUCCESS)
         return rc;
     /* One-shot: size and rank from the context, after the options. */
     if (c->mode != PCOLL__ONESHOT) {
-        MPI_Comm_size(c->comm, &c->p);
+        MPI_Comm_test_inter(c->comm, &c->inter);
+        if (c->inter)
+            MPI_Comm_remote_size(c->comm, &c->p);
+        else
+            MPI_Comm_size(c->comm, &c->p);
         MPI_Comm_rank(c->comm, &c->rank);
     }
     if (c->mode == PCOLL__PERSISTENT)

@@ -62,7 +62,9 @@ struct pcoll__call {
     MPI_Comm comm;        /* the communicator planned on */
     MPI_Info info;
     pcoll_plan_t **plan;  /* persistent and local: where the plan goes */
-    int p, rank;          /* of comm */
+    int inter;            /* comm is an intercommunicator */
+    int p, rank;          /* of comm; p: the peers of the buffers' blocks (the
+                           * remote group's size on an intercommunicator) */
     pcoll__ctx_t *ctx;
     pcoll__opts_t opts;   /* also copied into c->args at opts_offset */
     /* Filled by the descriptor's check. */
@@ -117,6 +119,10 @@ struct pcoll__coll {
     void (*views)(const pcoll__call_t *c, const void *raw, pcoll__view_t v[2]);
     void (*rebase)(const void *raw, void *out, void *const bufs[2]);
     size_t raw_size;
+    /* It serves intercommunicators (with its table's PCOLL__ALGO_INTER
+     * algorithms; its hooks see the remote group's size as c->p); others
+     * refuse them with PCOLL_ERR_UNSUPPORTED. */
+    int inter;
 };
 
 /* The largest raw argument struct a descriptor with shapes may have. */

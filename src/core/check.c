@@ -4,15 +4,16 @@
 #include "core/check.h"
 #include "core/comm.h"
 #include "base/status.h"
+#include "datatype/self.h"
 #include "datatype/size.h"
 
 /* MPI has no query for "committed": a zero-count MPI_Pack refuses an
  * uncommitted type in the MPIs we support, with errors returned on the
  * library's own communicator (no error handler is swapped, so threads may
- * check at once). */
+ * check at once; datatype/self.h). */
 static int is_committed(MPI_Datatype type)
 {
-    MPI_Comm probe = pcoll__probe_comm();
+    MPI_Comm probe = pcoll__self();
     char in = 0, out = 0;
     int pos = 0;
     return probe == MPI_COMM_NULL || MPI_Pack(&in, 0, type, &out, 1, &pos, probe) == MPI_SUCCESS;

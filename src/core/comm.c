@@ -7,6 +7,15 @@
  * callback marks the entries stale so a recycled handle never finds an old
  * plan.
  *
+ * MPI sessions.  A process that never calls MPI_Init has no MPI_COMM_SELF
+ * and may never call MPI_Finalize: its communicators come from
+ * MPI_Comm_create_from_group and must be freed before MPI_Session_finalize.
+ * There the keyvals live while a context does: when the user frees the
+ * last communicator pcoll knows (its delete callback), the keyvals and the
+ * library's own communicator (datatype/self.h) are freed with it, so
+ * nothing of the session is left for MPI_Session_finalize; the next
+ * communicator makes them again.
+ *
  * Threads (include/pcoll.h "Threads"; what is per communicator: comm.h).
  * Per process, shared by every thread:
  * - the keyvals, made by the first call of any thread under keyval_lock;
@@ -34,6 +43,7 @@
 #include "core/node.h"
 #include "core/plan.h"
 #include "base/status.h"
+#include "datatype/self.h"
 #include "datatype/size.h"
 
 static pthread_mutex_t keyval_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -41,9 +51,6 @@ static atomic_int keyvals_ready;
 static int comm_keyval = MPI_KEYVAL_INVALID;
 static int self_keyval = MPI_KEYVAL_INVALID;
 static int type_keyval = MPI_KEYVAL_INVALID;
-/* A library copy of MPI_COMM_SELF whose errors return (pcoll__probe_comm),
- * made and freed with the keyvals. */
-static MPI_Comm probe_comm = MPI_COMM_NULL;
 
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static pcoll__ctx_t *contexts;
@@ -102,17 +109,22 @@ void pcoll__ctx_release(pcoll__ctx_t *ctx)
     pcoll__node_cache_free(ctx);
     MPI_Finalized(&fini);
     if (!fini) {
+        if (ctx->whole != ctx->dup)
+            MPI_Comm_free(&ctx->whole);
         MPI_Comm_free(&ctx->dup);
         MPI_Comm_free(&ctx->ctl);
     }
     pcoll__free(ctx);
 }
 
-/* The user's communicator is going away: empty the cache, unlink, release. */
+static void keyvals_free(void);
+
+/* The user's communicator is going away: empty the cache, unlink, release;
+ * under sessions alone, the last one takes the keyvals with it. */
 static void ctx_detach(pcoll__ctx_t *ctx)
 {
     pcoll__ctx_t **p;
-    int i;
+    int i, init = 0, last;
     for (i = 0; i < PCOLL__CACHE_SIZE; i++)
         cache_drop(&ctx->cache[i]);
     for (i = 0; i < PCOLL__SHAPES; i++)
@@ -124,9 +136,13 @@ static void ctx_detach(pcoll__ctx_t *ctx)
             *p = ctx->next;
             break;
         }
+    last = contexts == NULL;
     pthread_mutex_unlock(&list_lock);
     ctx->user = MPI_COMM_NULL;
     pcoll__ctx_release(ctx);
+    MPI_Initialized(&init);
+    if (last && !init)
+        keyvals_free();
 }
 
 static int comm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
@@ -161,17 +177,38 @@ static int self_delete(MPI_Comm comm, int keyval, void *value, void *extra)
         if (MPI_Comm_delete_attr(ctx->user, comm_keyval) != MPI_SUCCESS ||
             first_context() == ctx)
             ctx_detach(ctx);
-    MPI_Comm_free_keyval(&comm_keyval);
-    MPI_Type_free_keyval(&type_keyval);
-    MPI_Comm_free(&probe_comm);
-    self_keyval = comm_keyval = type_keyval = MPI_KEYVAL_INVALID;
-    atomic_store_explicit(&keyvals_ready, 0, memory_order_release);
+    keyvals_free();
     return MPI_SUCCESS;
 }
 
-/* The keyvals, made once per process by whichever thread comes first (a
+/* The keyvals and the library's own communicator, all freed (MPI_Finalize,
+ * or the last context under sessions; self_keyval, made only after
+ * MPI_Init, is left to MPI_Finalize, which is running its callback). */
+static void keyvals_free(void)
+{
+    MPI_Comm_free_keyval(&comm_keyval);
+    MPI_Type_free_keyval(&type_keyval);
+    pcoll__self_free();
+    self_keyval = comm_keyval = type_keyval = MPI_KEYVAL_INVALID;
+    atomic_store_explicit(&keyvals_ready, 0, memory_order_release);
+}
+
+/* The teardown at MPI_Finalize: an attribute on MPI_COMM_SELF (after
+ * MPI_Init only; under sessions the last context tears down). */
+static int watch_finalize(void)
+{
+    int init = 0;
+    MPI_Initialized(&init);
+    return !init ||
+           (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &self_keyval, NULL) ==
+                MPI_SUCCESS &&
+            MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL) == MPI_SUCCESS);
+}
+
+/* The keyvals and the library's own communicator (made from comm under
+ * sessions), made once per process by whichever thread comes first (a
  * failure is reported to that thread; the next call tries again). */
-static int make_keyvals(void)
+static int make_keyvals(MPI_Comm comm)
 {
     int ok;
     if (atomic_load_explicit(&keyvals_ready, memory_order_acquire))
@@ -183,11 +220,7 @@ static int make_keyvals(void)
                  MPI_SUCCESS &&
              MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, type_delete, &type_keyval, NULL) ==
                  MPI_SUCCESS &&
-             MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &self_keyval, NULL) ==
-                 MPI_SUCCESS &&
-             MPI_Comm_dup(MPI_COMM_SELF, &probe_comm) == MPI_SUCCESS &&
-             MPI_Comm_set_errhandler(probe_comm, MPI_ERRORS_RETURN) == MPI_SUCCESS &&
-             MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL) == MPI_SUCCESS;
+             pcoll__self_make(comm) == PCOLL_SUCCESS && watch_finalize();
         if (ok) {
             atomic_store_explicit(&keyvals_ready, 1, memory_order_release);
         } else {
@@ -197,18 +230,12 @@ static int make_keyvals(void)
                 MPI_Type_free_keyval(&type_keyval);
             if (self_keyval != MPI_KEYVAL_INVALID)
                 MPI_Comm_free_keyval(&self_keyval);
-            if (probe_comm != MPI_COMM_NULL)
-                MPI_Comm_free(&probe_comm);
+            pcoll__self_free();
             self_keyval = comm_keyval = type_keyval = MPI_KEYVAL_INVALID;
         }
     }
     pthread_mutex_unlock(&keyval_lock);
     return ok ? PCOLL_SUCCESS : pcoll__error(PCOLL_ERR_MPI, "cannot create MPI keyvals");
-}
-
-MPI_Comm pcoll__probe_comm(void)
-{
-    return make_keyvals() == PCOLL_SUCCESS ? probe_comm : MPI_COMM_NULL;
 }
 
 /* The most ranks of comm on one shared-memory node (collective; 0 when
@@ -226,10 +253,31 @@ static int ranks_per_node(MPI_Comm comm)
     return n;
 }
 
+/* An intercommunicator's remote size and its two groups merged (over ctl:
+ * the merge communicates); an intracommunicator's whole is dup. */
+static int ctx_inter(pcoll__ctx_t *ctx)
+{
+    int inter = 0, rank = 0;
+    ctx->whole = ctx->dup;
+    MPI_Comm_test_inter(ctx->dup, &inter);
+    if (!inter)
+        return PCOLL_SUCCESS;
+    MPI_Comm_remote_size(ctx->dup, &ctx->remote);
+    if (MPI_Intercomm_merge(ctx->ctl, 0, &ctx->whole) != MPI_SUCCESS) {
+        ctx->whole = ctx->dup;
+        return pcoll__error(PCOLL_ERR_MPI, "MPI_Intercomm_merge failed");
+    }
+    MPI_Comm_set_errhandler(ctx->whole, MPI_ERRORS_RETURN);
+    /* The first group of the merge keeps its ranks. */
+    MPI_Comm_rank(ctx->whole, &rank);
+    ctx->high = rank != ctx->rank;
+    return PCOLL_SUCCESS;
+}
+
 static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
 {
     pcoll__ctx_t *ctx = pcoll__calloc(1, sizeof *ctx);
-    int *ub, flag = 0;
+    int *ub, flag = 0, rc;
     if (!ctx)
         return pcoll__error(PCOLL_ERR_NOMEM, "communicator context");
     if (MPI_Comm_dup(comm, &ctx->dup) != MPI_SUCCESS) {
@@ -243,13 +291,18 @@ static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
     }
     MPI_Comm_set_errhandler(ctx->dup, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(ctx->ctl, MPI_ERRORS_RETURN);
-    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+    MPI_Comm_get_attr(comm, MPI_TAG_UB, &ub, &flag);
     ctx->tag_ub = flag ? *ub : 32767;
     MPI_Comm_size(comm, &ctx->size);
     MPI_Comm_rank(comm, &ctx->rank);
-    ctx->ranks_per_node = ranks_per_node(ctx->dup);
     ctx->user = comm;
     ctx->refs = 1;
+    if ((rc = ctx_inter(ctx)) != PCOLL_SUCCESS) {
+        pcoll__ctx_release(ctx);
+        return rc;
+    }
+    /* Node-aware algorithms serve intracommunicators only. */
+    ctx->ranks_per_node = ctx->remote ? 0 : ranks_per_node(ctx->dup);
     ctx->next_tag = PCOLL__ONESHOT_TAG + 1;
     if (MPI_Comm_set_attr(comm, comm_keyval, ctx) != MPI_SUCCESS) {
         pcoll__ctx_release(ctx);
@@ -263,13 +316,23 @@ static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
     return PCOLL_SUCCESS;
 }
 
+/* Whether MPI may be asked about comm: after MPI_Init and before
+ * MPI_Finalize any handle, else (sessions) any but the predefined ones
+ * (there is no query for "a session is open": a communicator other than
+ * these can only come from one). */
+static int usable(MPI_Comm comm)
+{
+    int init = 0, fini = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fini);
+    return !fini && (init || (comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF));
+}
+
 int pcoll__ctx_known(MPI_Comm comm, pcoll__ctx_t **ctx)
 {
     void *value;
-    int init = 0, fini = 0, flag = 0;
-    MPI_Initialized(&init);
-    MPI_Finalized(&fini);
-    if (!init || fini || comm == MPI_COMM_NULL || make_keyvals() != PCOLL_SUCCESS ||
+    int flag = 0;
+    if (comm == MPI_COMM_NULL || !usable(comm) || make_keyvals(comm) != PCOLL_SUCCESS ||
         MPI_Comm_get_attr(comm, comm_keyval, &value, &flag) != MPI_SUCCESS || !flag)
         return 0;
     *ctx = value;
@@ -279,7 +342,7 @@ int pcoll__ctx_known(MPI_Comm comm, pcoll__ctx_t **ctx)
 int pcoll__ctx_get(MPI_Comm comm, pcoll__ctx_t **ctx)
 {
     void *value;
-    int flag = 0, rc = make_keyvals();
+    int flag = 0, rc = make_keyvals(comm);
     if (rc != PCOLL_SUCCESS)
         return rc;
     if (MPI_Comm_get_attr(comm, comm_keyval, &value, &flag) != MPI_SUCCESS)
@@ -429,18 +492,18 @@ int pcoll__shape_set(pcoll__cache_entry_t *e, pcoll_plan_t *plan,
     return PCOLL_SUCCESS;
 }
 
-int pcoll__check_comm(MPI_Comm comm, const char *fn)
+int pcoll__check_comm(MPI_Comm comm, int inter_ok, const char *fn)
 {
-    int init = 0, fini = 0, inter = 0;
-    MPI_Initialized(&init);
-    MPI_Finalized(&fini);
-    if (!init || fini)
+    int inter = 0;
+    if (!usable(comm))
         return pcoll__error(PCOLL_ERR_STATE, "%s: MPI is not initialized", fn);
     if (comm == MPI_COMM_NULL)
         return pcoll__error(PCOLL_ERR_ARG, "%s: MPI_COMM_NULL", fn);
     if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_ARG, "%s: invalid communicator", fn);
-    if (inter)
+    if (inter && !inter_ok)
         return pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s: intercommunicators", fn);
+    if (make_keyvals(comm) != PCOLL_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "%s: cannot create MPI keyvals", fn);
     return PCOLL_SUCCESS;
 }

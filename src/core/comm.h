@@ -54,7 +54,14 @@ typedef struct pcoll__ctx {
     MPI_Comm user;           /* MPI_COMM_NULL once the user's comm is gone */
     MPI_Comm dup;
     MPI_Comm ctl;            /* a second duplicate for handshakes (never matches data) */
-    int size, rank;          /* of the communicator */
+    int size, rank;          /* of the communicator (of the local group) */
+    /* An intercommunicator: the remote group's size (0: an
+     * intracommunicator), the two groups merged into one intracommunicator
+     * for agreements (MPI_Intercomm_merge; an intracommunicator's whole is
+     * dup), and whether this group comes second in it. */
+    int remote;
+    MPI_Comm whole;
+    int high;
     int ranks_per_node;      /* the most ranks that share memory (MPI_COMM_TYPE_SHARED) */
     int refs;
     int next_tag, tag_ub;
@@ -79,12 +86,6 @@ typedef struct pcoll__ctx {
     struct pcoll__node *nodes; /* cached node topologies (core/node.h) */
     struct pcoll__ctx *next;
 } pcoll__ctx_t;
-
-/* The library's own copy of MPI_COMM_SELF, whose errors return: for local
- * probes that may fail (core/check.c) without touching the error handler
- * of a communicator the user or another thread holds.  MPI_COMM_NULL if it
- * cannot be made. */
-MPI_Comm pcoll__probe_comm(void);
 
 /* The context of comm, created (collectively) on first use. */
 int pcoll__ctx_get(MPI_Comm comm, pcoll__ctx_t **ctx);
@@ -125,7 +126,8 @@ int pcoll__shape_set(pcoll__cache_entry_t *e, pcoll_plan_t *plan,
                      const MPI_Datatype *types, int ntypes);
 
 /* Checks shared by every collective's entry points: MPI initialized, comm
- * valid and an intracommunicator. */
-int pcoll__check_comm(MPI_Comm comm, const char *fn);
+ * valid, and an intracommunicator unless inter (the collective serves
+ * intercommunicators). */
+int pcoll__check_comm(MPI_Comm comm, int inter, const char *fn);
 
 #endif

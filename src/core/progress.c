@@ -207,10 +207,14 @@ static int launch(void)
 
 int pcoll__progress_thread_start(void)
 {
-    int level = MPI_THREAD_SINGLE, rc = PCOLL_SUCCESS;
+    int level = MPI_THREAD_SINGLE, init = 0, rc = PCOLL_SUCCESS;
     if (atomic_load_explicit(&thread_on, memory_order_acquire))
         return rc;
-    MPI_Query_thread(&level);
+    /* Under MPI sessions alone (no MPI_Init) no MPI_COMM_SELF can carry the
+     * attribute that stops the thread: refused, as a lower level is. */
+    MPI_Initialized(&init);
+    if (init)
+        MPI_Query_thread(&level);
     if (level < MPI_THREAD_MULTIPLE)
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "pcoll_progress=thread: MPI provides thread level %d, not "

@@ -338,7 +338,7 @@ static int make_steps(pcoll__sched_t *s, int p)
 
 int pcoll__sched_commit(pcoll__sched_t *s, MPI_Comm comm, int tag)
 {
-    int rc, p = 0;
+    int rc, p = 0, inter = 0;
     if (s->nrounds == 0 && (rc = pcoll__sched_round(s)) != PCOLL_SUCCESS)
         return rc;
     s->round_first[s->nrounds] = s->nops;
@@ -348,8 +348,9 @@ int pcoll__sched_commit(pcoll__sched_t *s, MPI_Comm comm, int tag)
                             s->scratch_bytes);
     if ((rc = make_requests(s, comm, tag)) != PCOLL_SUCCESS)
         return rc;
-    if (comm != MPI_COMM_NULL)
-        MPI_Comm_size(comm, &p);
+    /* The peers: an intercommunicator's are the remote group. */
+    if (comm != MPI_COMM_NULL && MPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS)
+        (inter ? MPI_Comm_remote_size : MPI_Comm_size)(comm, &p);
     return make_steps(s, p);
 }
 

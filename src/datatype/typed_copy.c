@@ -36,6 +36,7 @@
 #include "base/status.h"
 #include "datatype/contents.h"
 #include "datatype/copy.h"
+#include "datatype/self.h"
 #include "datatype/signature.h"
 
 /* The most bytes one MPI_Pack / MPI_Unpack call moves. */
@@ -194,13 +195,13 @@ static long long pack_size(MPI_Count count, MPI_Datatype type, MPI_Count size)
 #if PCOLL__MPI_BIGCOUNT
     MPI_Count n = 0;
     (void)size;
-    return MPI_Pack_size_c(count, type, MPI_COMM_SELF, &n) == MPI_SUCCESS ? (long long)n : -1;
+    return MPI_Pack_size_c(count, type, pcoll__self(), &n) == MPI_SUCCESS ? (long long)n : -1;
 #else
     int n = 0;
     /* An int answer: ask only where the packed form surely fits. */
     if (count > INT_MAX || size > (INT_MAX - 1024) / (count > 0 ? count : 1))
         return -1;
-    return MPI_Pack_size((int)count, type, MPI_COMM_SELF, &n) == MPI_SUCCESS ? n : -1;
+    return MPI_Pack_size((int)count, type, pcoll__self(), &n) == MPI_SUCCESS ? n : -1;
 #endif
 }
 
@@ -418,9 +419,9 @@ static int pack(const void *in, MPI_Count n, MPI_Datatype type, void *out, MPI_C
                 MPI_Count *pos)
 {
 #if PCOLL__MPI_BIGCOUNT
-    return MPI_Pack_c(in, n, type, out, outsize, pos, MPI_COMM_SELF);
+    return MPI_Pack_c(in, n, type, out, outsize, pos, pcoll__self());
 #else
-    int p = (int)*pos, err = MPI_Pack(in, (int)n, type, out, (int)outsize, &p, MPI_COMM_SELF);
+    int p = (int)*pos, err = MPI_Pack(in, (int)n, type, out, (int)outsize, &p, pcoll__self());
     *pos = p;
     return err;
 #endif
@@ -430,10 +431,10 @@ static int unpack(const void *in, MPI_Count insize, void *out, MPI_Count n, MPI_
 {
 #if PCOLL__MPI_BIGCOUNT
     MPI_Count pos = 0;
-    return MPI_Unpack_c(in, insize, &pos, out, n, type, MPI_COMM_SELF);
+    return MPI_Unpack_c(in, insize, &pos, out, n, type, pcoll__self());
 #else
     int pos = 0;
-    return MPI_Unpack(in, (int)insize, &pos, out, (int)n, type, MPI_COMM_SELF);
+    return MPI_Unpack(in, (int)insize, &pos, out, (int)n, type, pcoll__self());
 #endif
 }
 

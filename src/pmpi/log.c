@@ -1,7 +1,9 @@
 /*
  * PCOLL_DROPIN_LOG: per MPI function, how many calls pcoll served with which
  * algorithm and how many went to the MPI library and why, summed over the
- * ranks of MPI_COMM_WORLD and printed by rank 0 in MPI_Finalize.
+ * ranks of MPI_COMM_WORLD and printed by rank 0 in MPI_Finalize.  A
+ * process that uses MPI sessions alone (no MPI_Init) prints it in its first
+ * MPI_Session_finalize, summed over the session's "mpi://WORLD".
  *
  * PCOLL_DROPIN_LOG=1 prints to stderr; any other value but 0 is a file the
  * lines are appended to.  Every rank must see the same setting (the sums
@@ -140,18 +142,16 @@ static void print_log(const char *target, const long long (*all)[PCOLL__DROPIN_N
         fclose(out);
 }
 
-/* Sum the counts over MPI_COMM_WORLD; rank 0 prints them. */
-static void report(void)
+/* Sum the counts over comm (every process of the job); rank 0 prints them. */
+static void report(MPI_Comm comm)
 {
     static long long all[PCOLL__DROPIN_NCOLL][PCOLL__DROPIN_NFORMS][SLOTS];
     const char *target = log_target();
     int rank = 0, np = 1;
-    if (!target)
-        return;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &np);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &np);
     PMPI_Reduce(counts, all, (int)(sizeof counts / sizeof(long long)), MPI_LONG_LONG, MPI_SUM,
-                0, MPI_COMM_WORLD);
+                0, comm);
     if (rank == 0)
         print_log(target, (const long long (*)[PCOLL__DROPIN_NFORMS][SLOTS])all, np);
 }
@@ -160,6 +160,33 @@ int MPI_Finalize(void)
 {
     if (pcoll__dropin_enabled())
         pcoll__dropin_release_all();
-    report();
+    if (log_target())
+        report(MPI_COMM_WORLD);
     return PMPI_Finalize();
+}
+
+/* Sessions alone: the requests' pairs go before the session does (they are
+ * its communicator's), and the first session to end prints the log over a
+ * communicator of the session's "mpi://WORLD" (made and freed here, as
+ * MPI_Session_finalize may synchronize every process of it anyway). */
+int MPI_Session_finalize(MPI_Session *session)
+{
+    static int reported;
+    MPI_Group world;
+    MPI_Comm comm;
+    int init = 0;
+    PMPI_Initialized(&init);
+    if (!init && pcoll__dropin_enabled())
+        pcoll__dropin_release_all();
+    if (!init && !reported && log_target() &&
+        PMPI_Group_from_session_pset(*session, "mpi://WORLD", &world) == MPI_SUCCESS) {
+        if (PMPI_Comm_create_from_group(world, "org.pcoll.dropin.log", MPI_INFO_NULL,
+                                        MPI_ERRORS_RETURN, &comm) == MPI_SUCCESS) {
+            report(comm);
+            PMPI_Comm_free(&comm);
+            reported = 1;
+        }
+        PMPI_Group_free(&world);
+    }
+    return PMPI_Session_finalize(session);
 }

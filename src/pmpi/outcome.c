@@ -16,8 +16,11 @@ int pcoll__dropin_serves(MPI_Comm comm, int coll, int form)
     int inter = 1;
     if (!pcoll__dropin_enabled())
         return 0;
-    /* MPI_COMM_NULL or an invalid handle: MPI reports the error. */
-    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
+    /* MPI_COMM_NULL or an invalid handle: MPI reports the error.  Of the
+     * intercommunicators' collectives pcoll serves the all-to-alls. */
+    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+        (inter && coll != PCOLL__DROPIN_ALLTOALL && coll != PCOLL__DROPIN_ALLTOALLV &&
+         coll != PCOLL__DROPIN_ALLTOALLW)) {
         pcoll__dropin_log_fell(coll, form, PCOLL__DROPIN_FELL_INTER);
         return 0;
     }

@@ -7,7 +7,9 @@
  * asking query_fn for the status and calling free_fn when it is freed.
  *
  * A persistent call returns an inactive persistent receive of zero bytes
- * from this process on a private duplicate of MPI_COMM_SELF, paired with a
+ * from this process on a private duplicate of the library's communicator of
+ * this process alone (datatype/self.h: MPI_COMM_SELF's, or under MPI
+ * sessions one of the session's), paired with a
  * persistent send (the "signal") that the drop-in keeps.  MPI_Start starts
  * the plan only; when the run is over the drop-in starts both, so the
  * receive completes at once and MPI's own MPI_Wait, MPI_Test ... find it
@@ -28,6 +30,7 @@
 #include <string.h>
 
 #include "core/plan.h"
+#include "datatype/self.h"
 #include "pmpi/dropin.h"
 
 typedef struct entry {
@@ -200,7 +203,7 @@ int pcoll__dropin_track_persistent(pcoll_plan_t *plan, MPI_Comm comm, MPI_Reques
         return MPI_ERR_NO_MEM;
     pcoll__dropin_lock();
     if (self_comm == MPI_COMM_NULL)
-        rc = PMPI_Comm_dup(MPI_COMM_SELF, &self_comm);
+        rc = PMPI_Comm_dup(pcoll__self(), &self_comm);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, 0, 0, self_comm, &e->handle);
     if (rc == MPI_SUCCESS && (rc = PMPI_Send_init(NULL, 0, MPI_BYTE, 0, 0, self_comm,

@@ -23,6 +23,7 @@ enum {
     ALGO_NATIVE,
     ALGO_GPU_STAGED,
     ALGO_GPU_IPC,
+    ALGO_INTER,
     ALGO_AUTO
 };
 
@@ -66,7 +67,7 @@ static const pcoll__algo_t algos[] = {
     [ALGO_NATIVE] = {"native",
                      "the MPI's own MPI_Alltoall: auto's choice where no pcoll algorithm is "
                      "expected to be faster",
-                     pcoll__alltoall_native, PCOLL__ALGO_INPLACE},
+                     pcoll__alltoall_native, PCOLL__ALGO_INPLACE | PCOLL__ALGO_INTER},
     [ALGO_GPU_STAGED] = {"gpu_staged",
                      "device buffers: this rank's device input to pinned host memory in one "
                      "copy, a host algorithm (pcoll_gpu_host_algorithm, else auto's), the "
@@ -78,6 +79,11 @@ static const pcoll__algo_t algos[] = {
                       "exchange bundles, one launch distributes them (one node: one launch "
                       "user to user); auto's choice on one node (persistent)",
                       pcoll__alltoall_gpu_ipc, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
+    [ALGO_INTER] = {"inter",
+                    "intercommunicators: each rank exchanges one block with every rank of "
+                    "the other group directly, in one round; auto's choice there (on an "
+                    "intracommunicator: linear, the own block a message too)",
+                    pcoll__alltoall_inter, PCOLL__ALGO_INTER},
     [ALGO_AUTO] = {"auto",
                    "a tuning file's rule (pcoll_tuning_file), else the cost model over every "
                    "algorithm and native (docs/algorithms.md)",

@@ -33,6 +33,7 @@ enum {
     V_NATIVE,
     V_GPU_STAGED,
     V_GPU_IPC,
+    V_INTER,
     V_AUTO
 };
 
@@ -65,7 +66,7 @@ static const pcoll__algo_t algos[] = {
     [V_NATIVE] = {"native",
                   "the MPI's own MPI_Alltoallv: auto's choice where no pcoll algorithm is "
                   "expected to be faster, and on the one-shot path",
-                  pcoll__alltoallv_native, PCOLL__ALGO_INPLACE},
+                  pcoll__alltoallv_native, PCOLL__ALGO_INPLACE | PCOLL__ALGO_INTER},
     [V_GPU_STAGED] = {"gpu_staged",
                      "device buffers: this rank's device input to pinned host memory in one "
                      "copy, a host algorithm (pcoll_gpu_host_algorithm, else auto's), the "
@@ -76,6 +77,10 @@ static const pcoll__algo_t algos[] = {
                    "each node's ranks gathered at init; auto's choice on one node "
                    "(persistent)",
                    pcoll__alltoallv_gpu_ipc, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
+    [V_INTER] = {"inter",
+                 "intercommunicators: each rank exchanges its blocks with every rank of the other "
+                 "group directly, in one round (alltoall's inter); auto's choice there",
+                 pcoll__alltoall_inter, PCOLL__ALGO_INTER},
     [V_AUTO] = {"auto",
                 "persistent: a tuning file's rule, else the cost model over the sizes of "
                 "every rank (p, sizes, regularity) and native; one-shot: by p and the MPI "

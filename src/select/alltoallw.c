@@ -14,7 +14,7 @@
 #include "model/cost.h"
 #include "select/select.h"
 
-enum { W_LINEAR, W_PAIRWISE, W_SCATTERED, W_BRUCK_ZEROCOPY, W_NATIVE, W_AUTO };
+enum { W_LINEAR, W_PAIRWISE, W_SCATTERED, W_BRUCK_ZEROCOPY, W_NATIVE, W_INTER, W_AUTO };
 
 static const pcoll__algo_t algos[] = {
     [W_LINEAR] = {"linear", "all receives preposted, then all sends; one type per peer",
@@ -30,7 +30,11 @@ static const pcoll__algo_t algos[] = {
     [W_NATIVE] = {"native",
                   "the MPI's own MPI_Alltoallw: auto's choice in place and where no pcoll "
                   "algorithm is expected to be faster",
-                  pcoll__alltoallw_native, PCOLL__ALGO_INPLACE},
+                  pcoll__alltoallw_native, PCOLL__ALGO_INPLACE | PCOLL__ALGO_INTER},
+    [W_INTER] = {"inter",
+                 "intercommunicators: each rank exchanges its blocks with every rank of the other "
+                 "group directly, in one round (alltoall's inter); auto's choice there",
+                 pcoll__alltoall_inter, PCOLL__ALGO_INTER},
     [W_AUTO] = {"auto",
                 "persistent: a tuning file's rule, else the cost model over every rank's "
                 "sizes; one-shot: by p and the MPI (scattered or native); one rank: scattered; "

@@ -47,6 +47,8 @@ int pcoll__select_alltoall(const pcoll__a2a_args_t *a, const pcoll__shape_t *s,
  * one node of several, and the cost model prefers it to chosen (collective
  * over ctx->dup). */
 int pcoll__select_alltoall_hier(pcoll__ctx_t *ctx, const pcoll__a2a_args_t *a, int chosen);
+/* On an intercommunicator: requested, else the table's `inter` (inter.c). */
+int pcoll__select_inter(const pcoll__algo_table_t *t, int requested);
 /* The multiple all-to-all has one algorithm, `hier`. */
 int pcoll__select_alltoall_multi(void);
 

@@ -15,6 +15,7 @@
 #include "alltoallv/inplace/inplace.h"
 #include "base/mem.h"
 #include "base/status.h"
+#include "datatype/self.h"
 
 /* The O(p) arrays; 0 or PCOLL_ERR_NOMEM. */
 static int alloc_arrays(pcoll__ip_t *ip)
@@ -80,7 +81,7 @@ int pcoll__ip_alloc_buffers(pcoll__ip_t *ip, long long auxbytes)
                             auxbytes);
     if (ip->contiguous)
         return PCOLL_SUCCESS;
-    MPI_Pack_size(ip->stage_items, ip->type, MPI_COMM_SELF, &packed);
+    MPI_Pack_size(ip->stage_items, ip->type, pcoll__self(), &packed);
     if (!(ip->stage = pcoll__malloc((size_t)packed + 1)))
         return pcoll__error(PCOLL_ERR_NOMEM, "in-place alltoallv: %d bytes of staging", packed);
     return PCOLL_SUCCESS;

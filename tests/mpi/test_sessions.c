@@ -1,0 +1,171 @@
+/*
+ * test_sessions.c -- pcoll on a communicator of MPI sessions, without
+ * MPI_Init: MPI_Session_init -> MPI_Group_from_session_pset("mpi://WORLD")
+ * -> MPI_Comm_create_from_group.  MPI_COMM_WORLD and MPI_COMM_SELF do not
+ * exist there and MPI_Finalize is never called.
+ *
+ * Two sessions one after the other (the second finds nothing of the
+ * first; the first chooses algorithms itself, the second runs pcoll's own
+ * schedules: bruck_zerocopy and recursive_halving), each: one-shot pcoll_alltoall (ints, and a vector send type that
+ * pcoll copies through MPI_Pack), pcoll_reduce_scatter_block, and
+ * persistent plans of both run three times with new input, all checked
+ * against MPI's own collectives on the same communicator; every receive
+ * buffer is poisoned first.  Then the plans and the communicator are
+ * freed, and pcoll's memory must be back where it was before the session
+ * (nothing cached outlives the communicator), before MPI_Session_finalize.
+ *
+ * Input of rank r, int k: r * 1000 + k + run.
+ */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <mpi.h>
+
+#include "pcoll.h"
+
+enum { BLOCK = 3, RUNS = 3, POISON = -77 };
+
+static int failures;
+
+static void expect_rc(int rc, const char *what, int rank)
+{
+    if (rc != PCOLL_SUCCESS) {
+        fprintf(stderr, "rank %d: %s: %s (%s)\n", rank, what, pcoll_err_name(rc),
+                pcoll_last_error());
+        failures++;
+    }
+}
+
+static void compare(const int *got, const int *want, int n, const char *what, int rank)
+{
+    for (int i = 0; i < n; i++)
+        if (got[i] != want[i]) {
+            fprintf(stderr, "rank %d: %s: index %d expected %d got %d\n", rank, what, i,
+                    want[i], got[i]);
+            failures++;
+            return;
+        }
+}
+
+static void fill(int *buf, int n, int rank, int run)
+{
+    for (int k = 0; k < n; k++)
+        buf[k] = rank * 1000 + k + run;
+}
+
+static void poison(int *buf, int n)
+{
+    for (int k = 0; k < n; k++)
+        buf[k] = POISON;
+}
+
+/* One-shot calls, against MPI's. */
+static void oneshot(MPI_Comm comm, int p, int rank, int *send, int *recv, int *want)
+{
+    int n = p * BLOCK;
+    MPI_Datatype every_other;
+    fill(send, 2 * n, rank, 0);
+    poison(recv, n);
+    expect_rc(pcoll_alltoall(send, BLOCK, MPI_INT, recv, BLOCK, MPI_INT, comm), "alltoall",
+              rank);
+    MPI_Alltoall(send, BLOCK, MPI_INT, want, BLOCK, MPI_INT, comm);
+    compare(recv, want, n, "alltoall", rank);
+
+    /* BLOCK ints of every other int of send: a derived type pcoll packs. */
+    MPI_Type_vector(BLOCK, 1, 2, MPI_INT, &every_other);
+    MPI_Type_commit(&every_other);
+    poison(recv, n);
+    expect_rc(pcoll_alltoall(send, 1, every_other, recv, BLOCK, MPI_INT, comm),
+              "alltoall (vector)", rank);
+    MPI_Alltoall(send, 1, every_other, want, BLOCK, MPI_INT, comm);
+    compare(recv, want, n, "alltoall (vector)", rank);
+    MPI_Type_free(&every_other);
+
+    poison(recv, BLOCK);
+    expect_rc(pcoll_reduce_scatter_block(send, recv, BLOCK, MPI_INT, MPI_SUM, comm),
+              "reduce_scatter_block", rank);
+    MPI_Reduce_scatter_block(send, want, BLOCK, MPI_INT, MPI_SUM, comm);
+    compare(recv, want, BLOCK, "reduce_scatter_block", rank);
+}
+
+/* Persistent plans, three runs with new input each. */
+static void persistent(MPI_Comm comm, int p, int rank, int *send, int *recv, int *want,
+                       int *sums)
+{
+    int n = p * BLOCK;
+    pcoll_plan_t *a2a = NULL, *rs = NULL;
+    expect_rc(pcoll_alltoall_init(send, BLOCK, MPI_INT, recv, BLOCK, MPI_INT, comm,
+                                  MPI_INFO_NULL, &a2a),
+              "alltoall_init", rank);
+    expect_rc(pcoll_reduce_scatter_block_init(send, sums, BLOCK, MPI_INT, MPI_SUM, comm,
+                                              MPI_INFO_NULL, &rs),
+              "reduce_scatter_block_init", rank);
+    for (int run = 1; a2a && rs && run <= RUNS; run++) {
+        fill(send, n, rank, run);
+        poison(recv, n);
+        poison(sums, BLOCK);
+        expect_rc(pcoll_start(a2a), "start alltoall", rank);
+        expect_rc(pcoll_wait(a2a), "wait alltoall", rank);
+        MPI_Alltoall(send, BLOCK, MPI_INT, want, BLOCK, MPI_INT, comm);
+        compare(recv, want, n, "persistent alltoall", rank);
+        expect_rc(pcoll_start(rs), "start reduce_scatter_block", rank);
+        expect_rc(pcoll_wait(rs), "wait reduce_scatter_block", rank);
+        MPI_Reduce_scatter_block(send, want, BLOCK, MPI_INT, MPI_SUM, comm);
+        compare(sums, want, BLOCK, "persistent reduce_scatter_block", rank);
+    }
+    expect_rc(pcoll_plan_free(&a2a), "free alltoall", rank);
+    expect_rc(pcoll_plan_free(&rs), "free reduce_scatter_block", rank);
+}
+
+static void one_session(int round)
+{
+    MPI_Session session;
+    MPI_Group world;
+    MPI_Comm comm;
+    long long mem = pcoll_mem_current();
+    int p, rank, init = 1;
+    if (MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session) != MPI_SUCCESS ||
+        MPI_Group_from_session_pset(session, "mpi://WORLD", &world) != MPI_SUCCESS ||
+        MPI_Comm_create_from_group(world, "org.pcoll.test.sessions", MPI_INFO_NULL,
+                                   MPI_ERRORS_RETURN, &comm) != MPI_SUCCESS) {
+        fprintf(stderr, "cannot make a communicator from a session\n");
+        exit(1);
+    }
+    MPI_Group_free(&world);
+    MPI_Initialized(&init);
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &rank);
+    if (init) {
+        fprintf(stderr, "rank %d: MPI_Initialized is true under sessions\n", rank);
+        failures++;
+    }
+    int *send = malloc(sizeof(int) * (size_t)p * BLOCK * 2);
+    int *recv = malloc(sizeof(int) * (size_t)p * BLOCK);
+    int *want = malloc(sizeof(int) * (size_t)p * BLOCK * 2);
+    int *sums = malloc(sizeof(int) * BLOCK);
+    oneshot(comm, p, rank, send, recv, want);
+    persistent(comm, p, rank, send, recv, want, sums);
+    MPI_Comm_free(&comm);
+    if (pcoll_mem_current() != mem) {
+        fprintf(stderr, "rank %d: session %d: pcoll holds %lld bytes after the free (%lld "
+                        "before)\n", rank, round, pcoll_mem_current(), mem);
+        failures++;
+    }
+    free(send), free(recv), free(want), free(sums);
+    if (MPI_Session_finalize(&session) != MPI_SUCCESS) {
+        fprintf(stderr, "rank %d: MPI_Session_finalize failed\n", rank);
+        failures++;
+    }
+}
+
+int main(void)
+{
+    one_session(1);
+    setenv("PCOLL_ALLTOALL_ALGORITHM", "bruck_zerocopy", 1);
+    setenv("PCOLL_REDUCE_SCATTER_ALGORITHM", "recursive_halving", 1);
+    one_session(2);
+    if (failures)
+        fprintf(stderr, "test_sessions: %d failures\n", failures);
+    return failures ? 1 : 0;
+}
