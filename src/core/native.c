@@ -5,6 +5,7 @@
 
 #include "base/mem.h"
 #include "base/status.h"
+#include "core/comm.h"
 #include "core/native.h"
 #include "core/pmpi.h"
 #include "model/cost.h"
@@ -109,9 +110,13 @@ int pcoll__native_plan(pcoll_plan_t *plan, const pcoll__native_calls_t *calls,
     plan->ops = &native_ops;
     /* Planned together, every rank defers alike: each makes the blocking
      * call, which would not match another rank's started request.  One
-     * rank waits for nobody, and Open MPI 5's blocking MPI_Alltoallw moves
-     * nothing there: its request. */
-    n->deferred = plan->together && plan->size > 1 && pcoll__cost_params().defer;
+     * rank alone waits for nobody, and Open MPI 5's blocking MPI_Alltoallw
+     * moves nothing there: its request.  An intercommunicator never holds
+     * one rank alone, whatever its local group's size (a group of one
+     * deciding otherwise than the other group would start a request that
+     * the other's blocking calls never match). */
+    n->deferred = plan->together && (plan->size > 1 || plan->ctx->remote) &&
+                  pcoll__cost_params().defer;
     if (!calls->init || !plan->together || plan->no_comm || n->deferred)
         return PCOLL_SUCCESS;
     /* Collective: every rank of a persistent init gets here together. */
