@@ -17,6 +17,8 @@
 #include "base/mem.h"
 #include "base/status.h"
 #include "core/check.h"
+#include "core/comm.h"
+#include "core/defects.h"
 #include "datatype/contents.h"
 #include "datatype/signature.h"
 #include "gpu/gpu.h"
@@ -199,6 +201,7 @@ static int rs_agree(pcoll__call_t *c, int local)
     /* The same reductions on every rank: zeros where the values are unknown. */
     if (!v)
         return pcoll__agree_range(c->ctx->dup, local, NULL, n, NULL, NULL, c->fn);
+    a->no_reduce_local = c->ctx->no_reduce_local;
     v[0] = a->total;
     v[1] = pcoll__select_reduce_scatter(a, &shape, NULL);
     v[2] = a->inplace;
@@ -252,6 +255,7 @@ static int rs_choose(pcoll__call_t *c)
     int together = c->mode == PCOLL__PERSISTENT && !c->opts.no_comm;
     if (together && pcoll__gpu_agree(c->ctx->dup, device, &device) != PCOLL_SUCCESS)
         device = 1;
+    a->no_reduce_local = c->ctx->no_reduce_local;
     a->opts.algorithm = pcoll__select_gpu_host(&pcoll__reduce_scatter_table, &a->opts);
     algo = pcoll__select_reduce_scatter(a, &shape, &a->opts);
     a->opts.algorithm = requested;
@@ -263,7 +267,17 @@ static int rs_choose(pcoll__call_t *c)
                : algo;
 }
 
-/* Refuse a non-commutative op for the algorithms that reorder operands;
+/* Whether algo reduces through the MPI's own call alone: native, or
+ * gpu_staged around it. */
+static int native_only(const pcoll__algo_t *algo, const pcoll__opts_t *opts)
+{
+    if (!strcmp(algo->name, "gpu_staged") && opts->gpu_child)
+        algo = opts->gpu_child;
+    return !strcmp(algo->name, "native");
+}
+
+/* Refuse a non-commutative op for the algorithms that reorder operands, and
+ * every algorithm that reduces locally where MPI_Reduce_local fails;
  * copy the counts and displacements into the plan; keep the type, and the
  * caller's handle for a user-defined op (core/optype.h). */
 static int rs_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
@@ -276,6 +290,12 @@ static int rs_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
     if (!a->commutative && (algo->flags & PCOLL__ALGO_COMMUTATIVE))
         return pcoll__error(PCOLL_ERR_UNSUPPORTED, "reduce_scatter %s: the op is not commutative",
                             algo->name);
+    if (c->ctx->no_reduce_local && !native_only(algo, &a->opts))
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                            "reduce_scatter %s: this MPI's MPI_Reduce_local fails without "
+                            "MPI_Init (MPI sessions); only native serves here (%s)",
+                            algo->name,
+                            pcoll__defect_name(PCOLL__DEFECT_OMPI_SESSIONS_REDUCE_LOCAL));
     counts = pcoll__plan_alloc(plan, sizeof(long long) * p);
     displs = pcoll__plan_alloc(plan, sizeof(long long) * (p + 1));
     if (!counts || !displs)

@@ -40,6 +40,7 @@
 
 #include "core/comm.h"
 #include "base/mem.h"
+#include "core/defects.h"
 #include "core/node.h"
 #include "core/plan.h"
 #include "base/status.h"
@@ -274,6 +275,23 @@ static int ctx_inter(pcoll__ctx_t *ctx)
     return PCOLL_SUCCESS;
 }
 
+/* Whether some rank of the context cannot call MPI_Reduce_local: an MPI
+ * whose MPI_Reduce_local needs MPI_Init (core/defects.h), and a rank that
+ * has not called it.  Every rank runs the same library, so either none
+ * asks or all do, in one reduction over both groups (collective; should
+ * the reduction fail, the rank takes the safe answer). */
+static int no_reduce_local(const pcoll__ctx_t *ctx)
+{
+    int init = 0, no;
+    if (!pcoll__mpi_defect(PCOLL__DEFECT_OMPI_SESSIONS_REDUCE_LOCAL))
+        return 0;
+    MPI_Initialized(&init);
+    no = !init;
+    if (MPI_Allreduce(MPI_IN_PLACE, &no, 1, MPI_INT, MPI_MAX, ctx->whole) != MPI_SUCCESS)
+        return 1;
+    return no;
+}
+
 static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
 {
     pcoll__ctx_t *ctx = pcoll__calloc(1, sizeof *ctx);
@@ -303,6 +321,7 @@ static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
     }
     /* Node-aware algorithms serve intracommunicators only. */
     ctx->ranks_per_node = ctx->remote ? 0 : ranks_per_node(ctx->dup);
+    ctx->no_reduce_local = no_reduce_local(ctx);
     ctx->next_tag = PCOLL__ONESHOT_TAG + 1;
     if (MPI_Comm_set_attr(comm, comm_keyval, ctx) != MPI_SUCCESS) {
         pcoll__ctx_release(ctx);

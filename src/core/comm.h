@@ -63,6 +63,10 @@ typedef struct pcoll__ctx {
     MPI_Comm whole;
     int high;
     int ranks_per_node;      /* the most ranks that share memory (MPI_COMM_TYPE_SHARED) */
+    /* MPI_Reduce_local fails on some rank (core/defects.h: Open MPI 5 under
+     * MPI sessions alone), agreed over every rank when the context is made:
+     * the schedules that reduce locally refuse to plan here. */
+    int no_reduce_local;
     int refs;
     int next_tag, tag_ub;
     unsigned long long clock;

@@ -33,6 +33,15 @@ typedef enum pcoll__defect {
      * alltoall on more than 12 ranks there (the rank count decides: the
      * same on every rank), and auto takes a pcoll algorithm. */
     PCOLL__DEFECT_OMPI_ALLTOALL_BRUCK,
+    /* Open MPI 5 (no release known to fix it): MPI_Reduce_local runs through
+     * MPI_COMM_SELF's collective module, which only MPI_Init sets up: in a
+     * process that uses MPI sessions alone it dereferences a null pointer
+     * (SIGSEGV).  pcoll's own reduce-scatter schedules reduce with
+     * MPI_Reduce_local, so on a communicator where some rank has not called
+     * MPI_Init (agreed when the context is made, core/comm.h) they refuse
+     * with PCOLL_ERR_UNSUPPORTED and auto takes `native` (the MPI's own
+     * reduce-scatter reduces without MPI_Reduce_local). */
+    PCOLL__DEFECT_OMPI_SESSIONS_REDUCE_LOCAL,
     PCOLL__DEFECT_COUNT
 } pcoll__defect_t;
 

@@ -53,7 +53,7 @@ static const mpi_defaults_t defaults[] = {
 static void mpi_defaults(pcoll__cost_t *c)
 {
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int init = 0, fini = 0, len = 0;
+    int len = 0;
     size_t i;
     c->cpu = 5.0e-8;
     c->ddt = 3.0e-10;
@@ -62,9 +62,10 @@ static void mpi_defaults(pcoll__cost_t *c)
     c->rs_bytes = 0.0;
     c->barrier = PCOLL__COST_NODE_BARRIER;
     c->defer = 0;
-    MPI_Initialized(&init);
-    MPI_Finalized(&fini);
-    if (!init || fini || MPI_Get_library_version(version, &len) != MPI_SUCCESS)
+    /* Allowed at any time: before MPI_Init, after MPI_Finalize, and in a
+     * process that uses MPI sessions alone (which then gets its MPI's
+     * defaults too). */
+    if (MPI_Get_library_version(version, &len) != MPI_SUCCESS)
         return;
     version[len < (int)sizeof version ? len : (int)sizeof version - 1] = '\0';
     for (i = 0; i < sizeof defaults / sizeof *defaults; i++)

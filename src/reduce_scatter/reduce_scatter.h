@@ -31,6 +31,8 @@ typedef struct pcoll__rs_args {
                                 init, agreed), else on this one */
     int inplace;             /* the caller passed MPI_IN_PLACE */
     int block;               /* the block form (MPI_Reduce_scatter_block) */
+    int no_reduce_local;     /* MPI_Reduce_local fails on some rank (the
+                                context's, core/comm.h): only `native` serves */
     MPI_Aint extent;         /* of one element */
     long long total;         /* elements in the vector */
     pcoll__opts_t opts;

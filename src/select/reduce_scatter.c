@@ -118,6 +118,8 @@ static int usable(int algo, const void *args)
     const call_t *c = args;
     if (!c->a->commutative && (algos[algo].flags & PCOLL__ALGO_COMMUTATIVE))
         return 0;
+    if (c->a->no_reduce_local && algo != ALGO_NATIVE)
+        return 0;
     return algo != ALGO_NATIVE || native_ok(c->a, c->p);
 }
 
@@ -132,6 +134,9 @@ int pcoll__select_reduce_scatter(const pcoll__rs_args_t *a, const pcoll__shape_t
     double t[ALGO_NATIVE], n;
     if (!pcoll__algo_is_auto(&pcoll__reduce_scatter_table, a->opts.algorithm))
         return a->opts.algorithm;
+    /* Where MPI_Reduce_local fails, the MPI's own call alone can reduce. */
+    if (a->no_reduce_local)
+        return ALGO_NATIVE;
     pcoll__type_size(a->type, &size);
     ruled = pcoll__select_rule(&pcoll__reduce_scatter_table,
                                a->block ? "reduce_scatter_block" : "reduce_scatter", &a->opts,

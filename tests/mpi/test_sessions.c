@@ -15,10 +15,20 @@
  * (nothing cached outlives the communicator), before MPI_Session_finalize.
  *
  * Input of rank r, int k: r * 1000 + k + run.
+ *
+ * Open MPI 5 (docs/design.md, "MPI sessions"): its MPI_Reduce_local fails
+ * without MPI_Init, so pcoll's own reduce-scatter schedules must refuse
+ * there (PCOLL_ERR_UNSUPPORTED on every rank, the forced
+ * recursive_halving of the second session included) while auto serves
+ * through `native`; and it cannot start a session once every earlier one
+ * is finalized, so a third session, which holds nothing, stays open around
+ * the two (each of them still makes and frees its own communicator, which
+ * is what pcoll sees).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <mpi.h>
 
@@ -26,7 +36,15 @@
 
 enum { BLOCK = 3, RUNS = 3, POISON = -77 };
 
+#if defined(OPEN_MPI) && OMPI_MAJOR_VERSION >= 5
+enum { OMPI_SESSIONS = 1 };
+#else
+enum { OMPI_SESSIONS = 0 };
+#endif
+
 static int failures;
+/* The second session forces recursive_halving (which Open MPI refuses). */
+static int forced;
 
 static void expect_rc(int rc, const char *what, int rank)
 {
@@ -60,10 +78,24 @@ static void poison(int *buf, int n)
         buf[k] = POISON;
 }
 
+/* Whether a reduce-scatter's code rc is Open MPI's refusal of a forced
+ * pcoll schedule (checked: it must be, there and only there). */
+static int refused(const char *what, int rc, int rank)
+{
+    if (!(OMPI_SESSIONS && forced))
+        return 0;
+    if (rc != PCOLL_ERR_UNSUPPORTED) {
+        fprintf(stderr, "rank %d: %s: expected ERR_UNSUPPORTED under Open MPI sessions, got %s\n",
+                rank, what, pcoll_err_name(rc));
+        failures++;
+    }
+    return 1;
+}
+
 /* One-shot calls, against MPI's. */
 static void oneshot(MPI_Comm comm, int p, int rank, int *send, int *recv, int *want)
 {
-    int n = p * BLOCK;
+    int n = p * BLOCK, rc;
     MPI_Datatype every_other;
     fill(send, 2 * n, rank, 0);
     poison(recv, n);
@@ -83,8 +115,10 @@ static void oneshot(MPI_Comm comm, int p, int rank, int *send, int *recv, int *w
     MPI_Type_free(&every_other);
 
     poison(recv, BLOCK);
-    expect_rc(pcoll_reduce_scatter_block(send, recv, BLOCK, MPI_INT, MPI_SUM, comm),
-              "reduce_scatter_block", rank);
+    rc = pcoll_reduce_scatter_block(send, recv, BLOCK, MPI_INT, MPI_SUM, comm);
+    if (refused("reduce_scatter_block", rc, rank))
+        return;
+    expect_rc(rc, "reduce_scatter_block", rank);
     MPI_Reduce_scatter_block(send, want, BLOCK, MPI_INT, MPI_SUM, comm);
     compare(recv, want, BLOCK, "reduce_scatter_block", rank);
 }
@@ -93,15 +127,22 @@ static void oneshot(MPI_Comm comm, int p, int rank, int *send, int *recv, int *w
 static void persistent(MPI_Comm comm, int p, int rank, int *send, int *recv, int *want,
                        int *sums)
 {
-    int n = p * BLOCK;
+    int n = p * BLOCK, rc;
     pcoll_plan_t *a2a = NULL, *rs = NULL;
     expect_rc(pcoll_alltoall_init(send, BLOCK, MPI_INT, recv, BLOCK, MPI_INT, comm,
                                   MPI_INFO_NULL, &a2a),
               "alltoall_init", rank);
-    expect_rc(pcoll_reduce_scatter_block_init(send, sums, BLOCK, MPI_INT, MPI_SUM, comm,
-                                              MPI_INFO_NULL, &rs),
-              "reduce_scatter_block_init", rank);
-    for (int run = 1; a2a && rs && run <= RUNS; run++) {
+    rc = pcoll_reduce_scatter_block_init(send, sums, BLOCK, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL,
+                                         &rs);
+    if (!refused("reduce_scatter_block_init", rc, rank))
+        expect_rc(rc, "reduce_scatter_block_init", rank);
+    /* Auto's choice where MPI_Reduce_local fails: the MPI's own call. */
+    if (rs && OMPI_SESSIONS && strcmp(pcoll_plan_algorithm(rs), "native")) {
+        fprintf(stderr, "rank %d: auto chose %s under Open MPI sessions, not native\n", rank,
+                pcoll_plan_algorithm(rs));
+        failures++;
+    }
+    for (int run = 1; a2a && run <= RUNS; run++) {
         fill(send, n, rank, run);
         poison(recv, n);
         poison(sums, BLOCK);
@@ -109,6 +150,8 @@ static void persistent(MPI_Comm comm, int p, int rank, int *send, int *recv, int
         expect_rc(pcoll_wait(a2a), "wait alltoall", rank);
         MPI_Alltoall(send, BLOCK, MPI_INT, want, BLOCK, MPI_INT, comm);
         compare(recv, want, n, "persistent alltoall", rank);
+        if (!rs)
+            continue;
         expect_rc(pcoll_start(rs), "start reduce_scatter_block", rank);
         expect_rc(pcoll_wait(rs), "wait reduce_scatter_block", rank);
         MPI_Reduce_scatter_block(send, want, BLOCK, MPI_INT, MPI_SUM, comm);
@@ -161,10 +204,20 @@ static void one_session(int round)
 
 int main(void)
 {
+    MPI_Session keep = MPI_SESSION_NULL;
+    if (OMPI_SESSIONS && MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &keep) != MPI_SUCCESS) {
+        fprintf(stderr, "cannot start a session\n");
+        return 1;
+    }
     one_session(1);
     setenv("PCOLL_ALLTOALL_ALGORITHM", "bruck_zerocopy", 1);
     setenv("PCOLL_REDUCE_SCATTER_ALGORITHM", "recursive_halving", 1);
+    forced = 1;
     one_session(2);
+    if (keep != MPI_SESSION_NULL && MPI_Session_finalize(&keep) != MPI_SUCCESS) {
+        fprintf(stderr, "the outer MPI_Session_finalize failed\n");
+        failures++;
+    }
     if (failures)
         fprintf(stderr, "test_sessions: %d failures\n", failures);
     return failures ? 1 : 0;

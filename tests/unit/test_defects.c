@@ -12,6 +12,7 @@ static int passed, failed;
 #define UCX (1u << PCOLL__DEFECT_UCX_SPLIT_UNPACK)
 #define W (1u << PCOLL__DEFECT_ALLTOALLW_INPLACE)
 #define BRUCK (1u << PCOLL__DEFECT_OMPI_ALLTOALL_BRUCK)
+#define SESSIONS (1u << PCOLL__DEFECT_OMPI_SESSIONS_REDUCE_LOCAL)
 
 static void expect(const char *version, unsigned want)
 {
@@ -43,7 +44,9 @@ int main(void)
     expect("Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4", BRUCK);
     expect("Open MPI v4.0.7, package: Open MPI, ident: 4.0.7", BRUCK);
     expect("Open MPI v4.1.5, package: Open MPI, ident: 4.1.5", 0);
-    expect("Open MPI v5.0.8, package: Open MPI, ident: 5.0.8", 0);
+    expect("Open MPI v5.0.8, package: Open MPI, ident: 5.0.8", SESSIONS);
+    expect("Open MPI v5.0.11, package: Open MPI user@localhost Distribution, ident: 5.0.11",
+           SESSIONS);
     expect("MVAPICH2 Version:\t2.3.7\nMVAPICH2 Device:\tch3:mrail\n", 0);
     expect("Intel(R) MPI Library 2021.10 for Linux* OS\n", 0);
     expect("", 0);
