@@ -300,7 +300,7 @@ static const pcoll__coll_t alltoall = {
     .views = a2a_views,
     .rebase = a2a_rebase,
     .raw_size = sizeof(pcoll__a2a_args_t),
-    .inter = 1,
+    .inter = PCOLL__INTER_REMOTE,
 };
 
 /* Every alltoall call: its six arguments, then the path's. */

@@ -619,7 +619,7 @@ static const pcoll__coll_t alltoallv = {
     .key = pcoll__a2av_key,
     .choose = a2av_choose,
     .prepare = pcoll__a2av_prepare,
-    .inter = 1,
+    .inter = PCOLL__INTER_REMOTE,
 };
 
 int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],

@@ -45,7 +45,7 @@ static const pcoll__coll_t alltoallw = {
     .key = pcoll__a2av_key,
     .choose = a2aw_choose,
     .prepare = pcoll__a2av_prepare,
-    .inter = 1,
+    .inter = PCOLL__INTER_REMOTE,
 };
 
 /* One call of any form: r holds its arrays (ints, or with r.wide the

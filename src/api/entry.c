@@ -398,7 +398,9 @@ static int oneshot(pcoll__call_t *c)
         return oneshot_uncached(c);
     if (!c->ctx && (rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
         return rc;
-    c->p = c->ctx->remote ? c->ctx->remote : c->ctx->size, c->rank = c->ctx->rank;
+    c->p = c->ctx->remote && c->coll->inter == PCOLL__INTER_REMOTE ? c->ctx->remote
+                                                                    : c->ctx->size;
+    c->rank = c->ctx->rank;
     c->inter = c->ctx->remote > 0;
     k.bytes = NULL;
     k.ntypes = 0;
@@ -449,7 +451,7 @@ static int run_call(pcoll__call_t *c)
     /* One-shot: size and rank from the context, after the options. */
     if (c->mode != PCOLL__ONESHOT) {
         MPI_Comm_test_inter(c->comm, &c->inter);
-        if (c->inter)
+        if (c->inter && c->coll->inter == PCOLL__INTER_REMOTE)
             MPI_Comm_remote_size(c->comm, &c->p);
         else
             MPI_Comm_size(c->comm, &c->p);

@@ -63,8 +63,9 @@ struct pcoll__call {
     MPI_Info info;
     pcoll_plan_t **plan;  /* persistent and local: where the plan goes */
     int inter;            /* comm is an intercommunicator */
-    int p, rank;          /* of comm; p: the peers of the buffers' blocks (the
-                           * remote group's size on an intercommunicator) */
+    int p, rank;          /* of comm; p: the peers of the buffers' blocks (on an
+                           * intercommunicator the remote group's size, or the
+                           * local group's: pcoll__coll_t's inter) */
     pcoll__ctx_t *ctx;
     pcoll__opts_t opts;   /* also copied into c->args at opts_offset */
     /* Filled by the descriptor's check. */
@@ -120,10 +121,14 @@ struct pcoll__coll {
     void (*rebase)(const void *raw, void *out, void *const bufs[2]);
     size_t raw_size;
     /* It serves intercommunicators (with its table's PCOLL__ALGO_INTER
-     * algorithms; its hooks see the remote group's size as c->p); others
-     * refuse them with PCOLL_ERR_UNSUPPORTED. */
+     * algorithms; its hooks see as c->p the remote group's size,
+     * PCOLL__INTER_REMOTE: the all-to-alls, whose blocks are the remote
+     * ranks', or the local group's, PCOLL__INTER_LOCAL: reduce-scatter,
+     * whose counts are); others (0) refuse them with PCOLL_ERR_UNSUPPORTED. */
     int inter;
 };
+
+enum { PCOLL__INTER_REMOTE = 1, PCOLL__INTER_LOCAL = 2 };
 
 /* The largest raw argument struct a descriptor with shapes may have. */
 #define PCOLL__RAW_MAX 256

@@ -180,40 +180,60 @@ static int rs_check(pcoll__call_t *c)
     return rc;
 }
 
+/* The algorithm: on an intercommunicator `inter` for auto (`native` where
+ * MPI_Reduce_local fails), else the collective's choice. */
+static int rs_select(const pcoll__call_t *c, const pcoll__rs_args_t *a, pcoll__opts_t *tuned)
+{
+    pcoll__shape_t shape = pcoll__call_shape(c);
+    const pcoll__algo_table_t *t = &pcoll__reduce_scatter_table;
+    if (!c->ctx->remote)
+        return pcoll__select_reduce_scatter(a, &shape, tuned);
+    if (a->no_reduce_local && pcoll__algo_is_auto(t, a->opts.algorithm))
+        return pcoll__algo_find(t, "native");
+    return pcoll__select_inter(t, a->opts.algorithm);
+}
+
 /* The vector length, the algorithm, MPI_IN_PLACE use and every
  * recvcounts[i] must be equal on every rank: one reduction (per 128
  * values), after one that tells every rank whether some rank's type is
  * derived (types may differ where signatures agree; the MPI's own
- * reduce-scatter, which the choice weighs, refuses a derived one). */
+ * reduce-scatter, which the choice weighs, refuses a derived one).  On an
+ * intercommunicator both groups take part (merged): the vector length and
+ * the algorithm are the same in both, each group's counts are its own
+ * (the first group's slots first, the other group's left to it). */
 static int rs_agree(pcoll__call_t *c, int local)
 {
     static const char *const what[] = {"the vector length", "the algorithm", "MPI_IN_PLACE use"};
     pcoll__rs_args_t *a = args_of(c);
-    pcoll__shape_t shape = pcoll__call_shape(c);
-    int n = 3 + c->p, i, rc;
+    const pcoll__ctx_t *x = c->ctx;
+    int n = 3 + c->p + x->remote, first = 3 + (x->high ? x->remote : 0), i, rc;
     long long *v = local == PCOLL_SUCCESS ? pcoll__malloc(sizeof *v * 3 * (size_t)n) : NULL;
-    if (MPI_Allreduce(MPI_IN_PLACE, &a->derived, 1, MPI_INT, MPI_MAX, c->ctx->dup) !=
-            MPI_SUCCESS &&
+    if (MPI_Allreduce(MPI_IN_PLACE, &a->derived, 1, MPI_INT, MPI_MAX, x->whole) != MPI_SUCCESS &&
         local == PCOLL_SUCCESS)
         local = pcoll__error(PCOLL_ERR_MPI, "%s: agreement", c->fn);
     if (!v && local == PCOLL_SUCCESS)
         local = pcoll__error(PCOLL_ERR_NOMEM, "%s: agreement", c->fn);
     /* The same reductions on every rank: zeros where the values are unknown. */
     if (!v)
-        return pcoll__agree_range(c->ctx->dup, local, NULL, n, NULL, NULL, c->fn);
-    a->no_reduce_local = c->ctx->no_reduce_local;
+        return pcoll__agree_range(x->whole, local, NULL, n, NULL, NULL, c->fn);
+    a->no_reduce_local = x->no_reduce_local;
     v[0] = a->total;
-    v[1] = pcoll__select_reduce_scatter(a, &shape, NULL);
+    v[1] = rs_select(c, a, NULL);
     v[2] = a->inplace;
     for (i = 3; i < n; i++)
-        v[i] = a->counts[i - 3];
-    rc = pcoll__agree_range(c->ctx->dup, local, v, n, v + n, v + 2 * n, c->fn);
+        v[i] = PCOLL__AGREE_ANY;
+    for (i = 0; i < c->p; i++)
+        v[first + i] = a->counts[i];
+    rc = pcoll__agree_range(x->whole, local, v, n, v + n, v + 2 * n, c->fn);
     for (i = 0; rc == PCOLL_SUCCESS && i < n; i++)
         if (v[n + i] != v[2 * n + i])
             rc = i < 3 ? pcoll__error(PCOLL_ERR_MISMATCH, "%s: %s differs across ranks", c->fn,
                                       what[i])
-                       : pcoll__error(PCOLL_ERR_MISMATCH, "%s: recvcounts[%d] differs across ranks",
-                                      c->fn, i - 3);
+                       : pcoll__error(PCOLL_ERR_MISMATCH,
+                                      "%s: recvcounts[%d] differs across ranks%s", c->fn,
+                                      i - (i < first ? 3 : first),
+                                      i < first || i >= first + c->p ? " of the other group"
+                                                                     : "");
     pcoll__free(v);
     return rc;
 }
@@ -249,19 +269,21 @@ static int rs_key(pcoll__call_t *c, pcoll__key_t *k)
 static int rs_choose(pcoll__call_t *c)
 {
     pcoll__rs_args_t *a = args_of(c);
-    pcoll__shape_t shape = pcoll__call_shape(c);
     int requested = a->opts.algorithm, algo, tc, oc;
     int device = pcoll__gpu_kinds_reduce_scatter(a, c->rank);
     int together = c->mode == PCOLL__PERSISTENT && !c->opts.no_comm;
+    a->no_reduce_local = c->ctx->no_reduce_local;
+    if (c->ctx->remote)
+        return rs_select(c, a, &a->opts);
     if (together && pcoll__gpu_agree(c->ctx->dup, device, &device) != PCOLL_SUCCESS)
         device = 1;
-    a->no_reduce_local = c->ctx->no_reduce_local;
     a->opts.algorithm = pcoll__select_gpu_host(&pcoll__reduce_scatter_table, &a->opts);
-    algo = pcoll__select_reduce_scatter(a, &shape, &a->opts);
+    algo = rs_select(c, a, &a->opts);
     a->opts.algorithm = requested;
     algo = pcoll__select_gpu(&pcoll__reduce_scatter_table, requested, algo, device, &a->opts);
-    /* The device kernel's ops and types only (the same on every rank). */
-    return together && pcoll__gpu_reduce_codes(a->type, a->op, &tc, &oc)
+    /* The device kernel's ops and types only (the same on every rank); not
+     * where MPI_Reduce_local fails (the kernel's fallback calls it). */
+    return together && !a->no_reduce_local && pcoll__gpu_reduce_codes(a->type, a->op, &tc, &oc)
                ? pcoll__select_gpu_ipc(c->ctx, &pcoll__reduce_scatter_table, &a->opts, a->inplace,
                                        a->total, requested, algo, device)
                : algo;
@@ -409,6 +431,7 @@ static const pcoll__coll_t reduce_scatter = {
     .views = rs_views,
     .rebase = rs_rebase,
     .raw_size = sizeof(raw_t),
+    .inter = PCOLL__INTER_LOCAL,
 };
 
 int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],

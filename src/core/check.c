@@ -82,15 +82,17 @@ int pcoll__agree_range(MPI_Comm comm, int rc, const long long *vals, int n, long
         k = n - first < CHUNK ? n - first : CHUNK;
         v[0] = rc;
         for (i = 0; i < k; i++) {
-            v[1 + 2 * i] = vals ? vals[first + i] : 0;
-            v[2 + 2 * i] = vals ? -vals[first + i] : 0;
+            long long x = vals ? vals[first + i] : 0;
+            v[1 + 2 * i] = x == PCOLL__AGREE_ANY ? LLONG_MAX : x;
+            v[2 + 2 * i] = x == PCOLL__AGREE_ANY ? LLONG_MAX : -x;
         }
         if (MPI_Allreduce(MPI_IN_PLACE, v, 2 * k + 1, MPI_LONG_LONG, MPI_MIN, comm) !=
             MPI_SUCCESS)
             v[0] = rc = pcoll__error(PCOLL_ERR_MPI, "%s: MPI_Allreduce failed", fn);
         for (i = 0; mins && maxs && i < k; i++) {
-            mins[first + i] = v[1 + 2 * i];
-            maxs[first + i] = -v[2 + 2 * i];
+            int any = v[1 + 2 * i] == LLONG_MAX && v[2 + 2 * i] == LLONG_MAX;
+            mins[first + i] = any ? PCOLL__AGREE_ANY : v[1 + 2 * i];
+            maxs[first + i] = any ? PCOLL__AGREE_ANY : -v[2 + 2 * i];
         }
         if (rc == PCOLL_SUCCESS && v[0] != PCOLL_SUCCESS)
             rc = pcoll__error((int)v[0], "%s: another rank reported %s", fn,

@@ -5,6 +5,8 @@
 #ifndef PCOLL_CORE_CHECK_H
 #define PCOLL_CORE_CHECK_H
 
+#include <limits.h>
+
 #include "pcoll.h"
 
 /* PCOLL_ERR_ARG for MPI_DATATYPE_NULL, an invalid or an uncommitted type. */
@@ -31,7 +33,10 @@ int pcoll__agree(MPI_Comm comm, int rc, const long long *vals, const char *const
                  const char *fn);
 /* The same single reduction, returning each value's minimum and maximum over
  * all ranks instead of requiring them equal (mins, maxs: n entries each, or
- * NULL; vals NULL: n zeros; any n: one reduction per 128 values). */
+ * NULL; vals NULL: n zeros; any n: one reduction per 128 values).  A value
+ * PCOLL__AGREE_ANY takes no part (a rank that does not know it); a value
+ * that no rank knows comes back as PCOLL__AGREE_ANY in both. */
+#define PCOLL__AGREE_ANY LLONG_MIN
 int pcoll__agree_range(MPI_Comm comm, int rc, const long long *vals, int n, long long *mins,
                        long long *maxs, const char *fn);
 

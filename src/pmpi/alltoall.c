@@ -31,7 +31,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, COLL, BLOCKING) ||
+    if (!pcoll__dropin_serves(comm) ||
         serve(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, BLOCKING,
               MPI_INFO_NULL, NULL, &err))
         return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -43,7 +43,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, COLL, NONBLOCKING) ||
+    if (!pcoll__dropin_serves(comm) ||
         serve(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NONBLOCKING,
               MPI_INFO_NULL, request, &err))
         return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -58,7 +58,7 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       MPI_Request *request)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, COLL, PERSISTENT) ||
+    if (!pcoll__dropin_serves(comm) ||
         serve(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, PERSISTENT,
               info, request, &err))
         return PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
@@ -74,7 +74,7 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, COLL, BLOCKING) ||
+    if (!pcoll__dropin_serves(comm) ||
         serve(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, BLOCKING,
               MPI_INFO_NULL, NULL, &err))
         return PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
@@ -88,7 +88,7 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                     MPI_Request *request)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, COLL, NONBLOCKING) ||
+    if (!pcoll__dropin_serves(comm) ||
         serve(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NONBLOCKING,
               MPI_INFO_NULL, request, &err))
         return PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
@@ -102,7 +102,7 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
                         MPI_Info info, MPI_Request *request)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, COLL, PERSISTENT) ||
+    if (!pcoll__dropin_serves(comm) ||
         serve(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, PERSISTENT,
               info, request, &err))
         return PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,

@@ -54,7 +54,7 @@ static int serve_int(const void *sendbuf, const int *scounts, const int *sdispls
                      MPI_Info info, MPI_Request *request, int *err)
 {
     vargs_t v = {sendbuf, scounts, sdispls, sendtype, recvbuf, rcounts, rdispls, recvtype};
-    if (!pcoll__dropin_serves(comm, COLL, form))
+    if (!pcoll__dropin_serves(comm))
         return 1;
     return serve(&v, comm, form, info, request, err);
 }
@@ -114,7 +114,7 @@ static int serve_c(const void *sendbuf, const MPI_Count *scounts, const MPI_Aint
                                           [PERSISTENT] = PCOLL__PERSISTENT};
     pcoll_plan_t *plan = NULL;
     int rc;
-    if (!pcoll__dropin_serves(comm, COLL, form))
+    if (!pcoll__dropin_serves(comm))
         return 1;
     rc = pcoll__alltoallv_dropin_c(modes[form], sendbuf, scounts, sdispls, sendtype, recvbuf,
                                    rcounts, rdispls, recvtype, comm, info,

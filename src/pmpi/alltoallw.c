@@ -31,7 +31,7 @@ static int serve(const void *sendbuf, const int *scounts, const int *sdispls,
 {
     pcoll_plan_t *plan = NULL;
     int rc;
-    if (!pcoll__dropin_serves(comm, COLL, form))
+    if (!pcoll__dropin_serves(comm))
         return 1;
     rc = pcoll__alltoallw_dropin(mode_of(form), sendbuf, scounts, sdispls, stypes, recvbuf, rcounts,
                                  rdispls, rtypes, comm, info,
@@ -48,7 +48,7 @@ static int serve_c(const void *sendbuf, const MPI_Count *scounts, const MPI_Aint
 {
     pcoll_plan_t *plan = NULL;
     int rc;
-    if (!pcoll__dropin_serves(comm, COLL, form))
+    if (!pcoll__dropin_serves(comm))
         return 1;
     rc = pcoll__alltoallw_dropin_c(mode_of(form), sendbuf, scounts, sdispls, stypes, recvbuf,
                                    rcounts, rdispls, rtypes, comm, info,

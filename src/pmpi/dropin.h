@@ -42,7 +42,7 @@ enum { PCOLL__DROPIN_ALLTOALL, PCOLL__DROPIN_ALLTOALLV, PCOLL__DROPIN_REDUCE_SCA
 enum { PCOLL__DROPIN_BLOCKING, PCOLL__DROPIN_NONBLOCKING, PCOLL__DROPIN_PERSISTENT,
        PCOLL__DROPIN_NFORMS };
 /* Why a call went to the MPI library. */
-enum { PCOLL__DROPIN_FELL_INTER, PCOLL__DROPIN_FELL_ARG,
+enum { PCOLL__DROPIN_FELL_ARG,
        PCOLL__DROPIN_FELL_UNSUPPORTED, PCOLL__DROPIN_FELL_MISMATCH, PCOLL__DROPIN_FELL_STATE,
        PCOLL__DROPIN_NREASONS };
 
@@ -68,9 +68,9 @@ int pcoll__dropin_raise(MPI_Comm comm, int rc);
 
 /* ---- outcome.c ------------------------------------------------------------- */
 
-/* Whether a collective on comm may go to pcoll: the drop-in is on and comm is
- * an intracommunicator (an intercommunicator is logged as falling through). */
-int pcoll__dropin_serves(MPI_Comm comm, int coll, int form);
+/* Whether a collective on comm may go to pcoll: the drop-in is on and comm
+ * is a communicator (an intracommunicator or an intercommunicator). */
+int pcoll__dropin_serves(MPI_Comm comm);
 
 /* After pcoll's call for one collective returned rc (plan: the plan made
  * for the non-blocking and persistent forms, else NULL).  Returns 1 when the

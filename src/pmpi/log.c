@@ -34,7 +34,7 @@ static const char *const tables[PCOLL__DROPIN_NCOLL] = {"alltoall", "alltoallv",
                                                        "reduce_scatter", "reduce_scatter",
                                                        "alltoallw"};
 static const char *const reasons[PCOLL__DROPIN_NREASONS] = {
-    "not an intracommunicator", "pcoll ERR_ARG",
+    "pcoll ERR_ARG",
     "pcoll ERR_UNSUPPORTED", "pcoll ERR_MISMATCH", "pcoll ERR_STATE"};
 
 static int algorithm_slot(int coll, const char *algorithm)

@@ -11,20 +11,13 @@
 #include "pmpi/dropin.h"
 #include "select/select.h"
 
-int pcoll__dropin_serves(MPI_Comm comm, int coll, int form)
+int pcoll__dropin_serves(MPI_Comm comm)
 {
-    int inter = 1;
-    if (!pcoll__dropin_enabled())
-        return 0;
-    /* MPI_COMM_NULL or an invalid handle: MPI reports the error.  Of the
-     * intercommunicators' collectives pcoll serves the all-to-alls. */
-    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
-        (inter && coll != PCOLL__DROPIN_ALLTOALL && coll != PCOLL__DROPIN_ALLTOALLV &&
-         coll != PCOLL__DROPIN_ALLTOALLW)) {
-        pcoll__dropin_log_fell(coll, form, PCOLL__DROPIN_FELL_INTER);
-        return 0;
-    }
-    return 1;
+    int inter = 0;
+    /* MPI_COMM_NULL or an invalid handle: MPI reports the error.  Every
+     * collective the drop-in wraps serves intercommunicators too. */
+    return pcoll__dropin_enabled() && comm != MPI_COMM_NULL &&
+           PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS;
 }
 
 /* Refusals that depend only on arguments every rank shares (or that every

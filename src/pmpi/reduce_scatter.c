@@ -54,7 +54,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, RS, BLOCKING) ||
+    if (!pcoll__dropin_serves(comm) ||
         serve(sendbuf, recvbuf, recvcounts, datatype, op, comm, BLOCKING, MPI_INFO_NULL, NULL,
               &err))
         return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
@@ -66,7 +66,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, RS, NONBLOCKING) ||
+    if (!pcoll__dropin_serves(comm) ||
         serve(sendbuf, recvbuf, recvcounts, datatype, op, comm, NONBLOCKING, MPI_INFO_NULL,
               request, &err))
         return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
@@ -78,7 +78,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, RSB, BLOCKING) ||
+    if (!pcoll__dropin_serves(comm) ||
         serve_block(sendbuf, recvbuf, recvcount, datatype, op, comm, BLOCKING, MPI_INFO_NULL,
                     NULL, &err))
         return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
@@ -91,7 +91,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Request *request)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, RSB, NONBLOCKING) ||
+    if (!pcoll__dropin_serves(comm) ||
         serve_block(sendbuf, recvbuf, recvcount, datatype, op, comm, NONBLOCKING,
                     MPI_INFO_NULL, request, &err))
         return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
@@ -106,7 +106,7 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
                             MPI_Request *request)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, RS, PERSISTENT) ||
+    if (!pcoll__dropin_serves(comm) ||
         serve(sendbuf, recvbuf, recvcounts, datatype, op, comm, PERSISTENT, info, request,
               &err))
         return PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info,
@@ -119,7 +119,7 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
                                   MPI_Info info, MPI_Request *request)
 {
     int err;
-    if (!pcoll__dropin_serves(comm, RSB, PERSISTENT) ||
+    if (!pcoll__dropin_serves(comm) ||
         serve_block(sendbuf, recvbuf, recvcount, datatype, op, comm, PERSISTENT, info, request,
                     &err))
         return PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm,
@@ -140,7 +140,7 @@ static int serve_c(const void *sendbuf, void *recvbuf, const MPI_Count *counts, 
                                           [PERSISTENT] = PCOLL__PERSISTENT};
     pcoll_plan_t *plan = NULL;
     int coll = block ? RSB : RS, rc;
-    if (!pcoll__dropin_serves(comm, coll, form))
+    if (!pcoll__dropin_serves(comm))
         return 1;
     rc = pcoll__reduce_scatter_dropin_c(modes[form], sendbuf, recvbuf, counts, count, block, type,
                                         op, comm, info, form == BLOCKING ? NULL : &plan);

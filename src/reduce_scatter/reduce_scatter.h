@@ -52,6 +52,9 @@ int pcoll__reduce_scatter_node_ring(pcoll_plan_t *plan, const void *args);
  * barrier, each rank reduces its block from all of them in rank order (any
  * op; longer vectors: node_ring; off one node: circulant). */
 int pcoll__reduce_scatter_node_direct(pcoll_plan_t *plan, const void *args);
+/* Intercommunicators: each group's vectors reduced at the other group's
+ * first rank, which scatters the result in its group's blocks (any op). */
+int pcoll__reduce_scatter_inter(pcoll_plan_t *plan, const void *args);
 /* The MPI's own MPI_Reduce_scatter(_block) (core/native.h). */
 int pcoll__reduce_scatter_native(pcoll_plan_t *plan, const void *args);
 

@@ -24,6 +24,7 @@ enum {
     ALGO_NATIVE,
     ALGO_GPU_STAGED,
     ALGO_GPU_IPC,
+    ALGO_INTER,
     ALGO_AUTO
 };
 
@@ -59,7 +60,7 @@ static const pcoll__algo_t algos[] = {
     [ALGO_NATIVE] = {"native",
                      "the MPI's own MPI_Reduce_scatter(_block): auto's choice where no pcoll "
                      "algorithm is expected to be faster",
-                     pcoll__reduce_scatter_native, PCOLL__ALGO_INPLACE},
+                     pcoll__reduce_scatter_native, PCOLL__ALGO_INPLACE | PCOLL__ALGO_INTER},
     [ALGO_GPU_STAGED] = {"gpu_staged",
                      "device buffers: this rank's device input to pinned host memory in one "
                      "copy, a host algorithm (pcoll_gpu_host_algorithm, else auto's), the "
@@ -71,6 +72,12 @@ static const pcoll__algo_t algos[] = {
                       "(predefined ops and types; else gpu_staged); auto's choice there",
                       pcoll__reduce_scatter_gpu_ipc,
                       PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
+    [ALGO_INTER] = {"inter",
+                    "intercommunicators: every rank's vector to the other group's first rank, "
+                    "which reduces them in rank order and scatters the result in its group's "
+                    "blocks (any op); auto's choice there (one group: linear reduce to rank "
+                    "0 and scatter)",
+                    pcoll__reduce_scatter_inter, PCOLL__ALGO_INTER},
     [ALGO_AUTO] = {"auto",
                    "a tuning file's rule, else the cost model (with the op's commutativity) "
                    "and native",

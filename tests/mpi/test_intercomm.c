@@ -15,9 +15,21 @@
  * of group g to rank j) and a gap of one int between blocks.  Every
  * rank must get the same refusal for: an algorithm that cannot serve an
  * intercommunicator (pairwise: ERR_UNSUPPORTED), MPI_IN_PLACE (ERR_ARG),
- * block sizes the two groups do not match (ERR_MISMATCH), and a collective
- * that does not serve intercommunicators (reduce_scatter_block:
- * ERR_UNSUPPORTED).
+ * and block sizes the two groups do not match (ERR_MISMATCH).
+ *
+ * Then reduce_scatter and reduce_scatter_block (MPI's definition: the
+ * reduction of one group's vectors, in its rank order, is scattered among
+ * the other group's ranks in that group's blocks): vectors of 0, 2 and 7
+ * ints split unevenly (zero blocks included) and block counts that give
+ * both groups one length, with MPI_SUM on ints; vectors of 2 elements with
+ * a non-commutative user op (2x2 matrix products, mod PRIME) on a 4-int
+ * element type; vectors of 7 with MPI_SUM on a resized int (extent two
+ * ints); one-shot (twice) and persistent (auto: `inter`, native, and inter
+ * by name for ints) three runs each; checked against closed forms
+ * and, where the MPI takes the type, against MPI_Reduce_scatter(_block) on
+ * the same intercommunicator.  Refusals, on every rank: ring
+ * (ERR_UNSUPPORTED), MPI_IN_PLACE (ERR_ARG), vectors of different lengths
+ * in the two groups, and counts that differ inside a group (ERR_MISMATCH).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,8 +162,6 @@ static void refusals(side_t *s)
                                   s->rcount + (s->group == 0), MPI_INT, s->comm, MPI_INFO_NULL,
                                   &plan),
               PCOLL_ERR_MISMATCH, "block sizes the groups do not match");
-    expect_rc(pcoll_reduce_scatter_block(s->send, s->recv, 1, MPI_INT, MPI_SUM, s->comm),
-              PCOLL_ERR_UNSUPPORTED, "reduce_scatter_block on an intercommunicator");
     pcoll_plan_free(&plan);
 }
 
@@ -270,6 +280,258 @@ static void run_vw(side_t *s)
     }
 }
 
+/* ---- reduce_scatter ----------------------------------------------------- */
+
+enum { PRIME = 10007, MAXN = 64 };
+
+/* The vector of n elements split among a group of size: uneven, the last
+ * rank takes the rest (zero blocks where n is small). */
+static void split(int n, int size, int counts[])
+{
+    int left = n;
+    for (int j = 0; j < size; j++) {
+        counts[j] = j == size - 1 ? left : (n / (size + 1) < left ? n / (size + 1) : left);
+        left -= counts[j];
+    }
+}
+
+/* Int k of the vector of rank i of group g. */
+static int rs_value(int g, int i, int k, int run)
+{
+    return (g * 7 + i * 31 + k * 3 + run) % 97 + 1;
+}
+
+/* 2x2 matrices mod PRIME, one element = 4 ints: inout = in x inout. */
+static void matmul(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    const int *a = in;
+    int *b = inout;
+    (void)type;
+    for (int e = 0; e < *len; e++, a += 4, b += 4) {
+        int c[4] = {(a[0] * b[0] + a[1] * b[2]) % PRIME, (a[0] * b[1] + a[1] * b[3]) % PRIME,
+                    (a[2] * b[0] + a[3] * b[2]) % PRIME, (a[2] * b[1] + a[3] * b[3]) % PRIME};
+        memcpy(b, c, sizeof c);
+    }
+}
+
+/* What one reduce-scatter case uses: the element (ints per element, the
+ * stride between elements in ints), the op, and whether the MPI's own call
+ * takes the type (a predefined op on a derived type: not in every MPI). */
+typedef struct rs_case {
+    const char *name;
+    MPI_Datatype type;
+    MPI_Op op;
+    int ints, stride, matrix, native;
+    /* Vector lengths of the counts form (up to 3, -1 ends), block counts
+     * of the block form in units of the other group's size (up to 2, -1
+     * ends), and whether `inter` is also asked for by name. */
+    int lengths[3], blocks[2], explicit;
+} rs_case_t;
+
+/* Rank i's vector of n elements (the other ints poisoned). */
+static void rs_fill(const rs_case_t *c, int g, int i, int n, int run, int *v)
+{
+    for (int k = 0; k < n * c->stride; k++)
+        v[k] = POISON;
+    for (int e = 0; e < n; e++)
+        for (int k = 0; k < c->ints; k++)
+            v[e * c->stride + k] = rs_value(g, i, e * c->ints + k, run);
+}
+
+/* Element e of the remote group's reduction (rank order). */
+static void rs_expected(const side_t *s, const rs_case_t *c, int e, int run, int out[4])
+{
+    int g = 1 - s->group;
+    for (int k = 0; k < c->ints; k++)
+        out[k] = c->matrix ? (k == 0 || k == 3) : 0;
+    for (int i = 0; i < s->remote; i++) {
+        int x[4];
+        for (int k = 0; k < c->ints; k++)
+            x[k] = rs_value(g, i, e * c->ints + k, run);
+        if (c->matrix) {
+            int len = 1;
+            /* out = out x x: the lower ranks stay on the left. */
+            int r[4] = {x[0], x[1], x[2], x[3]};
+            int l[4] = {out[0], out[1], out[2], out[3]};
+            matmul(l, r, &len, NULL);
+            memcpy(out, r, sizeof r);
+        } else {
+            out[0] += x[0];
+        }
+    }
+}
+
+typedef struct rs_call {
+    const rs_case_t *c;
+    int block;              /* the block form */
+    int counts[MAXN];       /* this group's */
+    int first;              /* elements before this rank's block */
+    int n;                  /* the vector's elements */
+} rs_call_t;
+
+static void rs_check(side_t *s, const rs_call_t *r, const int *got, int run, const char *what)
+{
+    const rs_case_t *c = r->c;
+    char detail[256];
+    int want[4];
+    for (int e = 0; e < r->counts[s->rank]; e++) {
+        rs_expected(s, c, r->first + e, run, want);
+        for (int k = 0; k < c->ints; k++)
+            if (got[e * c->stride + k] != want[k]) {
+                snprintf(detail, sizeof detail, "%s element %d int %d: expected %d got %d",
+                         c->name, e, k, want[k], got[e * c->stride + k]);
+                fail(what, detail);
+                return;
+            }
+    }
+}
+
+/* The MPI's answer into s->want. */
+static void rs_native(side_t *s, const rs_call_t *r)
+{
+    if (r->block)
+        MPI_Reduce_scatter_block(s->send, s->want, r->counts[0], r->c->type, r->c->op, s->comm);
+    else
+        MPI_Reduce_scatter(s->send, s->want, r->counts, r->c->type, r->c->op, s->comm);
+}
+
+/* One run: fill, poison, the call (plan: start+wait, else one-shot), then
+ * closed forms and the MPI's result. */
+static void rs_run(side_t *s, const rs_call_t *r, pcoll_plan_t *plan, int run, const char *what)
+{
+    const rs_case_t *c = r->c;
+    int mine = r->counts[s->rank] * c->stride, rc;
+    rs_fill(c, s->group, s->rank, r->n, run, s->send);
+    for (int k = 0; k < mine + 1; k++)
+        s->recv[k] = s->want[k] = POISON;
+    if (plan) {
+        start_wait(plan, what);
+    } else {
+        rc = r->block ? pcoll_reduce_scatter_block(s->send, s->recv, r->counts[0], c->type, c->op,
+                                                   s->comm)
+                      : pcoll_reduce_scatter(s->send, s->recv, r->counts, c->type, c->op,
+                                             s->comm);
+        expect_rc(rc, PCOLL_SUCCESS, what);
+    }
+    rs_check(s, r, s->recv, run, what);
+    if (s->recv[mine] != POISON)
+        fail(what, "wrote past the block");
+    if (!c->native)
+        return;
+    rs_native(s, r);
+    if (memcmp(s->want, s->recv, sizeof(int) * (size_t)mine))
+        fail(what, "differs from the MPI's reduce-scatter");
+}
+
+static void rs_persistent(side_t *s, const rs_call_t *r, const char *name, const char *expect)
+{
+    MPI_Info info = algorithm(name);
+    pcoll_plan_t *plan = NULL;
+    char what[96];
+    int rc;
+    snprintf(what, sizeof what, "persistent reduce_scatter%s %s %s n=%d", r->block ? "_block" : "",
+             r->c->name, name, r->n);
+    rc = r->block ? pcoll_reduce_scatter_block_init(s->send, s->recv, r->counts[0], r->c->type,
+                                                    r->c->op, s->comm, info, &plan)
+                  : pcoll_reduce_scatter_init(s->send, s->recv, r->counts, r->c->type, r->c->op,
+                                              s->comm, info, &plan);
+    if (!made(rc, plan, &info, expect, what))
+        return;
+    for (int run = 1; run <= RUNS; run++)
+        rs_run(s, r, plan, run, what);
+    expect_rc(pcoll_plan_free(&plan), PCOLL_SUCCESS, what);
+}
+
+static void rs_call(side_t *s, rs_call_t *r)
+{
+    char what[96];
+    r->first = 0;
+    for (int j = 0; j < s->rank; j++)
+        r->first += r->counts[j];
+    snprintf(what, sizeof what, "one-shot reduce_scatter%s %s n=%d", r->block ? "_block" : "",
+             r->c->name, r->n);
+    for (int run = 0; run < 2; run++)
+        rs_run(s, r, NULL, run, what);
+    rs_persistent(s, r, "auto", "inter");
+    if (r->c->explicit)
+        rs_persistent(s, r, "inter", "inter");
+    if (r->c->native)
+        rs_persistent(s, r, "native", "native");
+}
+
+/* Both forms for case c: the counts form with its vector lengths, the
+ * block form with k * (the other group's size) elements per block (both
+ * groups' vectors k * size * remote). */
+static void rs_forms(side_t *s, const rs_case_t *c)
+{
+    rs_call_t r = {.c = c};
+    for (int l = 0; l < 3 && c->lengths[l] >= 0; l++) {
+        r.block = 0, r.n = c->lengths[l];
+        split(r.n, s->size, r.counts);
+        rs_call(s, &r);
+    }
+    for (int b = 0; b < 2 && c->blocks[b] >= 0; b++) {
+        int k = c->blocks[b];
+        r.block = 1, r.n = k * s->size * s->remote;
+        for (int j = 0; j < s->size; j++)
+            r.counts[j] = k * s->remote;
+        rs_call(s, &r);
+    }
+}
+
+/* Refusals, the same on every rank. */
+static void rs_refusals(side_t *s)
+{
+    MPI_Info info = algorithm("ring");
+    pcoll_plan_t *plan = NULL;
+    int counts[MAXN];
+    split(2, s->size, counts);
+    expect_rc(pcoll_reduce_scatter_init(s->send, s->recv, counts, MPI_INT, MPI_SUM, s->comm, info,
+                                        &plan),
+              PCOLL_ERR_UNSUPPORTED, "reduce_scatter ring on an intercommunicator");
+    MPI_Info_free(&info);
+    expect_rc(pcoll_reduce_scatter_block_init(MPI_IN_PLACE, s->recv, s->remote, MPI_INT, MPI_SUM,
+                                              s->comm, MPI_INFO_NULL, &plan),
+              PCOLL_ERR_ARG, "reduce_scatter_block MPI_IN_PLACE on an intercommunicator");
+    /* Group 1's vector is one element longer. */
+    split(2 + s->group, s->size, counts);
+    expect_rc(pcoll_reduce_scatter_init(s->send, s->recv, counts, MPI_INT, MPI_SUM, s->comm,
+                                        MPI_INFO_NULL, &plan),
+              PCOLL_ERR_MISMATCH, "reduce_scatter vectors of different lengths");
+    /* Inside group 0 (when it has two ranks or more): its rank 0 splits the
+     * 2 elements otherwise (split gives the last rank both). */
+    if (s->group == 0 ? s->size > 1 : s->remote > 1) {
+        split(2, s->size, counts);
+        if (s->group == 0 && s->rank == 0)
+            counts[0] += 1, counts[s->size - 1] -= 1;
+        expect_rc(pcoll_reduce_scatter_init(s->send, s->recv, counts, MPI_INT, MPI_SUM, s->comm,
+                                            MPI_INFO_NULL, &plan),
+                  PCOLL_ERR_MISMATCH, "reduce_scatter counts that differ inside a group");
+    }
+    pcoll_plan_free(&plan);
+}
+
+static void run_reduce_scatter(side_t *s)
+{
+    MPI_Datatype four, wide;
+    MPI_Op mat;
+    MPI_Type_contiguous(4, MPI_INT, &four);
+    MPI_Type_commit(&four);
+    MPI_Type_create_resized(MPI_INT, 0, 2 * (MPI_Aint)sizeof(int), &wide);
+    MPI_Type_commit(&wide);
+    MPI_Op_create(matmul, 0, &mat);
+    const rs_case_t cases[] = {
+        {"int sum", MPI_INT, MPI_SUM, 1, 1, 0, 1, {0, 2, 7}, {0, 1}, 1},
+        {"matrix product", four, mat, 4, 4, 1, 1, {2, -1, -1}, {1, -1}, 0},
+        {"resized int sum", wide, MPI_SUM, 1, 2, 0, 0, {7, -1, -1}, {1, -1}, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+        rs_forms(s, &cases[c]);
+    rs_refusals(s);
+    MPI_Op_free(&mat);
+    MPI_Type_free(&four);
+    MPI_Type_free(&wide);
+}
+
 int main(int argc, char **argv)
 {
     static const int counts[][2] = {{2, 3}, {0, 2}, {1, 1}};
@@ -294,13 +556,18 @@ int main(int argc, char **argv)
     MPI_Comm_rank(s.comm, &s.rank);
     MPI_Comm_size(s.comm, &s.size);
     MPI_Comm_remote_size(s.comm, &s.remote);
-    s.send = malloc(sizeof(int) * (size_t)s.remote * 5);
-    s.recv = malloc(sizeof(int) * (size_t)s.remote * 5);
-    s.want = malloc(sizeof(int) * (size_t)s.remote * 5);
+    /* Room for alltoall's blocks and for reduce_scatter's vectors (at most
+     * 7 or size * remote elements of 4 ints, one more for the poison). */
+    size_t ints = (size_t)(s.remote * 5 > 4 * (s.size * s.remote + 8)
+                               ? s.remote * 5 : 4 * (s.size * s.remote + 8));
+    s.send = malloc(sizeof(int) * ints);
+    s.recv = malloc(sizeof(int) * ints);
+    s.want = malloc(sizeof(int) * ints);
     for (size_t c = 0; c < sizeof counts / sizeof *counts; c++)
         run_counts(&s, counts[c]);
     run_vw(&s);
     refusals(&s);
+    run_reduce_scatter(&s);
     MPI_Comm_free(&s.comm);
     MPI_Comm_free(&local);
     free(s.send), free(s.recv), free(s.want);
