@@ -4,9 +4,16 @@
  * drop-in, served by pcoll's `inter`: rank i of one group sends its block j
  * to rank j of the other group, whose blocks differ in size (group g sends
  * COUNT[g] ints per block and receives COUNT[1-g]; the v and w forms with
- * the same blocks, laid out with a gap of one int).  The groups are the world ranks with rank % 3 == 0 and the
- * others; three rounds each with new input, checked against closed forms
- * on poisoned buffers.  np 1 has no intercommunicator: it expects nothing.
+ * the same blocks, laid out with a gap of one int).  Then
+ * MPI_Reduce_scatter, MPI_Reduce_scatter_block and their I and _init
+ * forms, served by pcoll's `inter`: the sum of one group's vectors (5 ints
+ * split unevenly in the counts form, remote ints per rank in the block
+ * form: both groups' vectors have one length) scattered among the other
+ * group's ranks, checked against closed forms; and the counts form with a
+ * non-commutative user op (2x2 matrix products on 4-int elements) against
+ * the MPI's own PMPI_Reduce_scatter.  The groups are the world ranks with
+ * rank % 3 == 0 and the others; three rounds each with new input, on
+ * poisoned buffers.  np 1 has no intercommunicator: it expects nothing.
  */
 #include <string.h>
 
@@ -122,6 +129,123 @@ static void vw_forms(MPI_Comm inter, int *send, int *recv)
     CHECK_MPI(MPI_Request_free(&pw));
 }
 
+/* ---- reduce-scatter ------------------------------------------------------ */
+
+enum { RS_LEN = 5, PRIME = 10007 };
+
+static int size; /* of this rank's group */
+
+/* Int k of the vector of rank i of group g. */
+static int rs_value(int g, int i, int k, int round)
+{
+    return (g * 5 + i * 13 + k * 7 + round * 3) % 89 + 1;
+}
+
+/* This group's counts of n elements: uneven, the last rank takes the rest
+ * (zero blocks where n is small). */
+static void rs_split(int n, int *counts)
+{
+    for (int j = 0; j < size; j++)
+        counts[j] = j == size - 1 ? n - (size - 1) * (n / (size + 1)) : n / (size + 1);
+}
+
+static void rs_fill(int *send, int *recv, int n, int round)
+{
+    for (int k = 0; k < n; k++)
+        send[k] = rs_value(group, rank, k, round), recv[k] = -1;
+    recv[n] = -1;
+}
+
+/* The remote group's sum for this rank's block (first: its offset), and
+ * nothing written past it. */
+static void rs_verify(const int *recv, int first, int count, int round, const char *what)
+{
+    for (int e = 0; e < count; e++) {
+        long long sum = 0;
+        for (int i = 0; i < remote; i++)
+            sum += rs_value(1 - group, i, first + e, round);
+        check_value(what, e, sum, recv[e]);
+    }
+    check_value(what, count, -1, recv[count]);
+}
+
+/* Both forms, each blocking, non-blocking and persistent, three rounds. */
+static void rs_forms(MPI_Comm inter, int *send, int *recv)
+{
+    int counts[96], first = 0, n = size * remote;
+    MPI_Request req, pc, pb;
+    rs_split(RS_LEN, counts);
+    for (int j = 0; j < rank; j++)
+        first += counts[j];
+    CHECK_MPI(MPI_Reduce_scatter_init(send, recv, counts, MPI_INT, MPI_SUM, inter, MPI_INFO_NULL,
+                                      &pc));
+    CHECK_MPI(MPI_Reduce_scatter_block_init(send, recv, remote, MPI_INT, MPI_SUM, inter,
+                                            MPI_INFO_NULL, &pb));
+    for (int round = 0; round < ROUNDS; round++) {
+        rs_fill(send, recv, RS_LEN, round);
+        CHECK_MPI(MPI_Reduce_scatter(send, recv, counts, MPI_INT, MPI_SUM, inter));
+        rs_verify(recv, first, counts[rank], round, "MPI_Reduce_scatter");
+        rs_fill(send, recv, RS_LEN, round);
+        CHECK_MPI(MPI_Ireduce_scatter(send, recv, counts, MPI_INT, MPI_SUM, inter, &req));
+        CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        rs_verify(recv, first, counts[rank], round, "MPI_Ireduce_scatter");
+        rs_fill(send, recv, RS_LEN, round);
+        CHECK_MPI(MPI_Start(&pc));
+        CHECK_MPI(MPI_Wait(&pc, MPI_STATUS_IGNORE));
+        rs_verify(recv, first, counts[rank], round, "MPI_Reduce_scatter_init");
+        rs_fill(send, recv, n, round);
+        CHECK_MPI(MPI_Reduce_scatter_block(send, recv, remote, MPI_INT, MPI_SUM, inter));
+        rs_verify(recv, rank * remote, remote, round, "MPI_Reduce_scatter_block");
+        rs_fill(send, recv, n, round);
+        CHECK_MPI(MPI_Ireduce_scatter_block(send, recv, remote, MPI_INT, MPI_SUM, inter, &req));
+        CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        rs_verify(recv, rank * remote, remote, round, "MPI_Ireduce_scatter_block");
+        rs_fill(send, recv, n, round);
+        CHECK_MPI(MPI_Start(&pb));
+        CHECK_MPI(MPI_Wait(&pb, MPI_STATUS_IGNORE));
+        rs_verify(recv, rank * remote, remote, round, "MPI_Reduce_scatter_block_init");
+    }
+    CHECK_MPI(MPI_Request_free(&pc));
+    CHECK_MPI(MPI_Request_free(&pb));
+}
+
+/* 2x2 matrices mod PRIME (4 ints each): inout = in x inout. */
+static void matmul(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    const int *a = in;
+    int *b = inout;
+    (void)type;
+    for (int e = 0; e < *len; e++, a += 4, b += 4) {
+        int c[4] = {(a[0] * b[0] + a[1] * b[2]) % PRIME, (a[0] * b[1] + a[1] * b[3]) % PRIME,
+                    (a[2] * b[0] + a[3] * b[2]) % PRIME, (a[2] * b[1] + a[3] * b[3]) % PRIME};
+        memcpy(b, c, sizeof c);
+    }
+}
+
+/* The counts form with a non-commutative op (RS_LEN matrices), against the
+ * MPI's own. */
+static void rs_user_op(MPI_Comm inter, int *send, int *recv, int *want)
+{
+    MPI_Datatype four;
+    MPI_Op op;
+    int counts[96];
+    rs_split(RS_LEN, counts);
+    MPI_Type_contiguous(4, MPI_INT, &four);
+    MPI_Type_commit(&four);
+    MPI_Op_create(matmul, 0, &op);
+    for (int round = 0; round < ROUNDS; round++) {
+        rs_fill(send, recv, 4 * RS_LEN, round);
+        for (int k = 0; k <= 4 * RS_LEN; k++)
+            want[k] = -1;
+        CHECK_MPI(MPI_Reduce_scatter(send, recv, counts, four, op, inter));
+        CHECK_MPI(PMPI_Reduce_scatter(send, want, counts, four, op, inter));
+        for (int k = 0; k <= 4 * RS_LEN; k++)
+            check_value("MPI_Reduce_scatter (matrix product) against PMPI", k, want[k], recv[k]);
+    }
+    MPI_Op_free(&op);
+    MPI_Type_free(&four);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Comm local, inter;
@@ -140,8 +264,12 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
     MPI_Comm_rank(inter, &rank);
     MPI_Comm_remote_size(inter, &remote);
-    int *send = malloc(sizeof(int) * (size_t)remote * 4);
-    int *recv = malloc(sizeof(int) * (size_t)remote * 4);
+    MPI_Comm_size(inter, &size);
+    /* Alltoall's blocks, or a reduce-scatter's vector (and a poisoned int). */
+    size_t ints = (size_t)(size * remote + 4 * RS_LEN + remote * 4 + 1);
+    int *send = malloc(sizeof(int) * ints);
+    int *recv = malloc(sizeof(int) * ints);
+    int *want = malloc(sizeof(int) * ints);
     int s = COUNT[group], r = COUNT[1 - group];
     CHECK_MPI(MPI_Alltoall_init(send, s, MPI_INT, recv, r, MPI_INT, inter, MPI_INFO_NULL,
                                 &persistent));
@@ -160,17 +288,23 @@ int main(int argc, char **argv)
     }
     CHECK_MPI(MPI_Request_free(&persistent));
     vw_forms(inter, send, recv);
-    free(send), free(recv);
+    rs_forms(inter, send, recv);
+    rs_user_op(inter, send, recv, want);
+    free(send), free(recv), free(want);
     MPI_Comm_free(&inter);
     MPI_Comm_free(&local);
     if (world == 0) {
         printf("dropin-expect: MPI_Alltoall MPI_Ialltoall MPI_Alltoall_init MPI_Alltoallv "
                "MPI_Ialltoallv MPI_Alltoallv_init MPI_Alltoallw MPI_Ialltoallw "
-               "MPI_Alltoallw_init\n");
+               "MPI_Alltoallw_init MPI_Reduce_scatter MPI_Ireduce_scatter "
+               "MPI_Reduce_scatter_init MPI_Reduce_scatter_block MPI_Ireduce_scatter_block "
+               "MPI_Reduce_scatter_block_init\n");
         printf("dropin-expect-algorithm: MPI_Alltoall=inter MPI_Ialltoall=inter "
                "MPI_Alltoall_init=inter MPI_Alltoallv=inter MPI_Ialltoallv=inter "
                "MPI_Alltoallv_init=inter MPI_Alltoallw=inter MPI_Ialltoallw=inter "
-               "MPI_Alltoallw_init=inter\n");
+               "MPI_Alltoallw_init=inter MPI_Reduce_scatter=inter MPI_Ireduce_scatter=inter "
+               "MPI_Reduce_scatter_init=inter MPI_Reduce_scatter_block=inter "
+               "MPI_Ireduce_scatter_block=inter MPI_Reduce_scatter_block_init=inter\n");
     }
     int rc = check_finish("dropin_intercomm");
     MPI_Finalize();
