@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "../matmul.h"
 
 enum { ROUNDS = 3 };
 static const int COUNT[2] = {2, 3};
@@ -131,7 +132,7 @@ static void vw_forms(MPI_Comm inter, int *send, int *recv)
 
 /* ---- reduce-scatter ------------------------------------------------------ */
 
-enum { RS_LEN = 5, PRIME = 10007 };
+enum { RS_LEN = 5 };
 
 static int size; /* of this rank's group */
 
@@ -207,19 +208,6 @@ static void rs_forms(MPI_Comm inter, int *send, int *recv)
     }
     CHECK_MPI(MPI_Request_free(&pc));
     CHECK_MPI(MPI_Request_free(&pb));
-}
-
-/* 2x2 matrices mod PRIME (4 ints each): inout = in x inout. */
-static void matmul(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-    const int *a = in;
-    int *b = inout;
-    (void)type;
-    for (int e = 0; e < *len; e++, a += 4, b += 4) {
-        int c[4] = {(a[0] * b[0] + a[1] * b[2]) % PRIME, (a[0] * b[1] + a[1] * b[3]) % PRIME,
-                    (a[2] * b[0] + a[3] * b[2]) % PRIME, (a[2] * b[1] + a[3] * b[3]) % PRIME};
-        memcpy(b, c, sizeof c);
-    }
 }
 
 /* The counts form with a non-commutative op (RS_LEN matrices), against the

@@ -22,7 +22,7 @@
  * the other group's ranks in that group's blocks): vectors of 0, 2 and 7
  * ints split unevenly (zero blocks included) and block counts that give
  * both groups one length, with MPI_SUM on ints; vectors of 2 elements with
- * a non-commutative user op (2x2 matrix products, mod PRIME) on a 4-int
+ * a non-commutative user op (2x2 matrix products, tests/matmul.h) on a 4-int
  * element type; vectors of 7 with MPI_SUM on a resized int (extent two
  * ints); one-shot (twice) and persistent (auto: `inter`, native, and inter
  * by name for ints) three runs each; checked against closed forms
@@ -38,6 +38,7 @@
 #include <mpi.h>
 
 #include "pcoll.h"
+#include "../matmul.h"
 
 enum { RUNS = 3, POISON = -77 };
 
@@ -282,7 +283,7 @@ static void run_vw(side_t *s)
 
 /* ---- reduce_scatter ----------------------------------------------------- */
 
-enum { PRIME = 10007, MAXN = 64 };
+enum { MAXN = 64 };
 
 /* The vector of n elements split among a group of size: uneven, the last
  * rank takes the rest (zero blocks where n is small). */
@@ -299,19 +300,6 @@ static void split(int n, int size, int counts[])
 static int rs_value(int g, int i, int k, int run)
 {
     return (g * 7 + i * 31 + k * 3 + run) % 97 + 1;
-}
-
-/* 2x2 matrices mod PRIME, one element = 4 ints: inout = in x inout. */
-static void matmul(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-    const int *a = in;
-    int *b = inout;
-    (void)type;
-    for (int e = 0; e < *len; e++, a += 4, b += 4) {
-        int c[4] = {(a[0] * b[0] + a[1] * b[2]) % PRIME, (a[0] * b[1] + a[1] * b[3]) % PRIME,
-                    (a[2] * b[0] + a[3] * b[2]) % PRIME, (a[2] * b[1] + a[3] * b[3]) % PRIME};
-        memcpy(b, c, sizeof c);
-    }
 }
 
 /* What one reduce-scatter case uses: the element (ints per element, the
