@@ -48,6 +48,17 @@ static MPI_Comm probe_comm = MPI_COMM_NULL;
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static pcoll__ctx_t *contexts;
 
+/* How many contexts have been detached from their communicators; and per
+ * thread, the last communicator pcoll__ctx_known found a context on, valid
+ * while that count has not moved (a freed communicator's handle may come
+ * back for another one, whose context is not that one). */
+static atomic_ulong detached;
+static _Thread_local struct {
+    MPI_Comm comm;
+    pcoll__ctx_t *ctx;
+    unsigned long detached;
+} last_known;
+
 /* Empty an entry: its fields change under the lock (type_delete may be
  * reading them from another thread), its plan is freed after (that calls
  * MPI). */
@@ -118,6 +129,7 @@ static void ctx_detach(pcoll__ctx_t *ctx)
     for (i = 0; i < PCOLL__SHAPES; i++)
         cache_drop(&ctx->shape[i]);
     cache_drop(&ctx->memo);
+    atomic_fetch_add_explicit(&detached, 1, memory_order_release);
     pthread_mutex_lock(&list_lock);
     for (p = &contexts; *p; p = &(*p)->next)
         if (*p == ctx) {
@@ -267,12 +279,20 @@ int pcoll__ctx_known(MPI_Comm comm, pcoll__ctx_t **ctx)
 {
     void *value;
     int init = 0, fini = 0, flag = 0;
+    unsigned long now = atomic_load_explicit(&detached, memory_order_acquire);
+    /* A context exists while MPI is initialized (MPI_Finalize detaches
+     * them all), so the thread's last answer stands while none was. */
+    if (last_known.ctx && last_known.comm == comm && last_known.detached == now) {
+        *ctx = last_known.ctx;
+        return 1;
+    }
     MPI_Initialized(&init);
     MPI_Finalized(&fini);
     if (!init || fini || comm == MPI_COMM_NULL || make_keyvals() != PCOLL_SUCCESS ||
         MPI_Comm_get_attr(comm, comm_keyval, &value, &flag) != MPI_SUCCESS || !flag)
         return 0;
     *ctx = value;
+    last_known.comm = comm, last_known.ctx = value, last_known.detached = now;
     return 1;
 }
 
