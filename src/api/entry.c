@@ -63,6 +63,15 @@ void *pcoll__key_put(pcoll__key_t *k, size_t len)
     return k->bytes + KEY_HEAD;
 }
 
+/* A key with nothing in it yet (its inline bytes left as they are: a
+ * cleared key costs more than some calls). */
+static void key_empty(pcoll__key_t *k)
+{
+    k->bytes = NULL;
+    k->len = 0;
+    k->ntypes = 0;
+}
+
 static void key_free(pcoll__key_t *k)
 {
     if (k->bytes != k->inline_bytes)
@@ -307,17 +316,17 @@ static int shape_plan(pcoll__call_t *c, pcoll__cache_entry_t *e, const pcoll__vi
     return rc;
 }
 
-/* The shape entry of the call (added: made when missing), the call's
- * buffers in v; NULL with *rc SHAPE_FLAT when the call has no shape or is
- * not looked up by shape, or an error. */
-static pcoll__cache_entry_t *shape_of(pcoll__call_t *c, const pcoll__key_t *a, int add,
-                                      pcoll__view_t v[2], int *rc)
+/* The shape entry of the call (added: made when missing); NULL with *rc
+ * SHAPE_FLAT when the call has no shape or is not looked up by shape, or an
+ * error. */
+static pcoll__cache_entry_t *shape_of(pcoll__call_t *c, const pcoll__key_t *a, int add, int *rc)
 {
     const pcoll__algo_table_t *t = c->coll->table;
     pcoll__cache_entry_t *e = NULL;
-    pcoll__key_t k = {0};
+    pcoll__key_t k;
     /* A call with the arguments of the last one has its shape. */
     int memo = a->bytes && a->ntypes != PCOLL__KEY_UNCACHED;
+    key_empty(&k);
     *rc = SHAPE_FLAT;
     if (!c->coll->shape || c->opts.no_comm || c->ctx->remote ||
         (!pcoll__algo_is_auto(t, c->opts.algorithm) && !requests_collective(c)))
@@ -335,10 +344,8 @@ static pcoll__cache_entry_t *shape_of(pcoll__call_t *c, const pcoll__key_t *a, i
     key_free(&k);
     if (*rc == PCOLL_ERR_UNSUPPORTED)
         *rc = SHAPE_FLAT;
-    if (!e)
-        return NULL;
-    e->calls++;
-    c->coll->views(c, c->raw, v);
+    if (e)
+        e->calls++;
     return e;
 }
 
@@ -353,9 +360,13 @@ static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
 {
     pcoll__view_t v[2];
     int rc, wanted = requests_collective(c);
-    pcoll__cache_entry_t *e = shape_of(c, a, 1, v, &rc);
+    pcoll__cache_entry_t *e = shape_of(c, a, 1, &rc);
     if (!e)
         return rc;
+    /* The call's buffers: only where the shape's plan may take them. */
+    if (e->verdict == SHAPE_PLAN ||
+        (e->verdict == SHAPE_UNDECIDED && (wanted || e->calls >= PCOLL__SHAPE_CALLS)))
+        c->coll->views(c, c->raw, v);
     if (e->verdict == SHAPE_UNDECIDED && (wanted || e->calls >= PCOLL__SHAPE_CALLS)) {
         rc = shape_plan(c, e, v);
         if (rc != PCOLL_SUCCESS && rc != SHAPE_FLAT)
@@ -375,15 +386,17 @@ static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
 static int lease_by_shape(pcoll__call_t *c)
 {
     pcoll__view_t v[2];
-    pcoll__key_t a = {0};
+    pcoll__key_t a;
     pcoll__cache_entry_t *e;
     int rc;
+    key_empty(&a);
     if (c->coll->shape && args_key(c, &a) != PCOLL_SUCCESS)
         key_free(&a), a.bytes = NULL;
-    e = shape_of(c, &a, 0, v, &rc);
+    e = shape_of(c, &a, 0, &rc);
     key_free(&a);
     if (!e || e->verdict != SHAPE_PLAN)
         return e ? SHAPE_FLAT : rc;
+    c->coll->views(c, c->raw, v);
     return pcoll__shape_lease(e->aux, same_layouts(e, v), v, c->ctx, c->coll->name, c->plan);
 }
 
@@ -402,8 +415,7 @@ static int oneshot(pcoll__call_t *c)
                                                                     : c->ctx->size;
     c->rank = c->ctx->rank;
     c->inter = c->ctx->remote > 0;
-    k.bytes = NULL;
-    k.ntypes = 0;
+    key_empty(&k);
     if ((rc = args_key(c, &k)) == PCOLL_SUCCESS)
         rc = c->coll->shape && !c->opts.no_comm ? by_shape(c, &k) : SHAPE_FLAT;
     if (rc == SHAPE_FLAT && (rc = cached_plan(c, &k, &plan)) == PCOLL_SUCCESS)

@@ -56,6 +56,17 @@ static int type_keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static pcoll__ctx_t *contexts;
 
+/* How many contexts have been detached from their communicators; and per
+ * thread, the last communicator pcoll__ctx_known found a context on, valid
+ * while that count has not moved (a freed communicator's handle may come
+ * back for another one, whose context is not that one). */
+static atomic_ulong detached;
+static _Thread_local struct {
+    MPI_Comm comm;
+    pcoll__ctx_t *ctx;
+    unsigned long detached;
+} last_known;
+
 /* Empty an entry: its fields change under the lock (type_delete may be
  * reading them from another thread), its plan is freed after (that calls
  * MPI). */
@@ -131,6 +142,7 @@ static void ctx_detach(pcoll__ctx_t *ctx)
     for (i = 0; i < PCOLL__SHAPES; i++)
         cache_drop(&ctx->shape[i]);
     cache_drop(&ctx->memo);
+    atomic_fetch_add_explicit(&detached, 1, memory_order_release);
     pthread_mutex_lock(&list_lock);
     for (p = &contexts; *p; p = &(*p)->next)
         if (*p == ctx) {
@@ -351,10 +363,19 @@ int pcoll__ctx_known(MPI_Comm comm, pcoll__ctx_t **ctx)
 {
     void *value;
     int flag = 0;
+    unsigned long now = atomic_load_explicit(&detached, memory_order_acquire);
+    /* A context lives while its communicator does (detached when the
+     * communicator is freed, or by MPI_Finalize), so the thread's last
+     * answer stands while none was detached. */
+    if (last_known.ctx && last_known.comm == comm && last_known.detached == now) {
+        *ctx = last_known.ctx;
+        return 1;
+    }
     if (comm == MPI_COMM_NULL || !usable(comm) || make_keyvals(comm) != PCOLL_SUCCESS ||
         MPI_Comm_get_attr(comm, comm_keyval, &value, &flag) != MPI_SUCCESS || !flag)
         return 0;
     *ctx = value;
+    last_known.comm = comm, last_known.ctx = value, last_known.detached = now;
     return 1;
 }
 
