@@ -19,6 +19,10 @@ static MPI_Comm self = MPI_COMM_NULL;
  * group and the communicator belong to from's session). */
 static int self_from_group(MPI_Comm from, MPI_Comm *out)
 {
+#ifndef PCOLL__HAVE_SESSIONS
+    (void)from, (void)out;
+    return MPI_ERR_OTHER;
+#else
     MPI_Group all, one;
     int rank, err;
     if (MPI_Comm_rank(from, &rank) != MPI_SUCCESS || MPI_Comm_group(from, &all) != MPI_SUCCESS)
@@ -31,6 +35,7 @@ static int self_from_group(MPI_Comm from, MPI_Comm *out)
                                      out);
     MPI_Group_free(&one);
     return err;
+#endif
 }
 
 int pcoll__self_make(MPI_Comm from)

@@ -10,6 +10,12 @@
 
 #include "pcoll.h"
 
+/* MPI sessions (MPI_Comm_create_from_group): MPI-4, and Open MPI 5 (which
+ * says MPI 3.1).  Without them every communicator comes after MPI_Init. */
+#if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
+#define PCOLL__HAVE_SESSIONS 1
+#endif
+
 /* Make the communicator once per process (any thread; the first call
  * wins): after MPI_Init a copy of MPI_COMM_SELF, else (sessions) one made
  * with MPI_Comm_create_from_group from this process's rank in from's group,

@@ -27,6 +27,10 @@
 #if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
 #define PCOLL__DROPIN_HAVE_PERSISTENT 1
 #endif
+/* MPI sessions (MPI_Session_finalize): as persistent collectives. */
+#if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
+#define PCOLL__DROPIN_HAVE_SESSIONS 1
+#endif
 /* Large-count (_c) functions: MPI-4. */
 #if MPI_VERSION >= 4
 #define PCOLL__DROPIN_HAVE_LARGE_COUNT 1

@@ -165,6 +165,7 @@ int MPI_Finalize(void)
     return PMPI_Finalize();
 }
 
+#ifdef PCOLL__DROPIN_HAVE_SESSIONS
 /* Sessions alone: the requests' pairs go before the session does (they are
  * its communicator's), and the first session to end prints the log over a
  * communicator of the session's "mpi://WORLD" (made and freed here, as
@@ -190,3 +191,4 @@ int MPI_Session_finalize(MPI_Session *session)
     }
     return PMPI_Session_finalize(session);
 }
+#endif

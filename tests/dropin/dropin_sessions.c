@@ -17,6 +17,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#if !(MPI_VERSION >= 4 || (defined(OPEN_MPI) && OMPI_MAJOR_VERSION >= 5))
+/* MPI-3 has no sessions: nothing to serve (the log comes at MPI_Finalize). */
+int main(int argc, char **argv)
+{
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        printf("dropin-expect:\ndropin_sessions: skipped: this MPI has no sessions\n");
+    MPI_Finalize();
+    return 0;
+}
+#else
+
 enum { BLOCK = 3, ROUNDS = 3, POISON = -1 };
 
 /* The reduce-scatter's algorithm: Open MPI 5 under sessions alone has only
@@ -142,3 +156,4 @@ int main(void)
     CHECK_MPI(MPI_Session_finalize(&session));
     return total || failures ? 1 : 0;
 }
+#endif
