@@ -350,13 +350,15 @@ static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
 /* Whether MPI may be asked about comm: after MPI_Init and before
  * MPI_Finalize any handle, else (sessions) any but the predefined ones
  * (there is no query for "a session is open": a communicator other than
- * these can only come from one). */
+ * these can only come from one), where the MPI's sessions work
+ * (core/defects.h: not MPICH before 4.1). */
 static int usable(MPI_Comm comm)
 {
     int init = 0, fini = 0;
     MPI_Initialized(&init);
     MPI_Finalized(&fini);
-    return !fini && (init || (comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF));
+    return !fini && (init || (comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF &&
+                              !pcoll__mpi_defect(PCOLL__DEFECT_MPICH_SESSIONS)));
 }
 
 int pcoll__ctx_known(MPI_Comm comm, pcoll__ctx_t **ctx)
@@ -536,7 +538,10 @@ int pcoll__check_comm(MPI_Comm comm, int inter_ok, const char *fn)
 {
     int inter = 0;
     if (!usable(comm))
-        return pcoll__error(PCOLL_ERR_STATE, "%s: MPI is not initialized", fn);
+        return pcoll__error(PCOLL_ERR_STATE, "%s: MPI is not initialized%s", fn,
+                            pcoll__mpi_defect(PCOLL__DEFECT_MPICH_SESSIONS)
+                                ? " (this MPI's sessions are not served: mpich-sessions)"
+                                : "");
     if (comm == MPI_COMM_NULL)
         return pcoll__error(PCOLL_ERR_ARG, "%s: MPI_COMM_NULL", fn);
     if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)

@@ -31,6 +31,13 @@ static const defect_row_t rows[PCOLL__DEFECT_COUNT] = {
      * sessions alone leave unset; still so in 5.0.11. */
     [PCOLL__DEFECT_OMPI_SESSIONS_REDUCE_LOCAL] = {"ompi-sessions-reduce-local", "Open MPI",
                                                   NULL, {5, 0, 0}, {999, 0, 0}},
+    /* Fixed by pmodels/mpich#6337 (init: allow multiple init cycle) and
+     * the sessions work of 4.1. */
+    [PCOLL__DEFECT_MPICH_SESSIONS] = {"mpich-sessions", "MPICH Version:", NULL, {0, 0, 0},
+                                      {4, 1, 0}},
+    /* Seen in 4.0.2, not in 5.0.2; where between is not known. */
+    [PCOLL__DEFECT_MPICH_INTER_RS_INIT] = {"mpich-inter-reduce-scatter-init", "MPICH Version:",
+                                           NULL, {0, 0, 0}, {5, 0, 0}},
 };
 
 /* The version "major.minor.patch" after the text `library` in s (missing

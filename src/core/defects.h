@@ -42,6 +42,21 @@ typedef enum pcoll__defect {
      * with PCOLL_ERR_UNSUPPORTED and auto takes `native` (the MPI's own
      * reduce-scatter reduces without MPI_Reduce_local). */
     PCOLL__DEFECT_OMPI_SESSIONS_REDUCE_LOCAL,
+    /* MPICH before 4.1 (Debian 12: 4.0.2), MPI sessions alone: a session
+     * started after every earlier one is finalized crashes in
+     * MPI_Session_init, and freeing a persistent collective request
+     * crashes in MPI_Request_free (SIGSEGV in UCX, plain MPI programs).
+     * pcoll does not serve communicators without MPI_Init there
+     * (PCOLL_ERR_STATE, as before sessions support; the drop-in hands the
+     * calls to MPI). */
+    PCOLL__DEFECT_MPICH_SESSIONS,
+    /* MPICH before 5 (seen in Debian 12's 4.0.2; the 5.0 wheel is right):
+     * a persistent MPI_Reduce_scatter_block_init on an intercommunicator
+     * delivers nothing to the ranks but the first of a group after its
+     * first start.  pcoll's `native` reduce-scatter on an
+     * intercommunicator starts the non-blocking call at each start there
+     * instead of a persistent request. */
+    PCOLL__DEFECT_MPICH_INTER_RS_INIT,
     PCOLL__DEFECT_COUNT
 } pcoll__defect_t;
 

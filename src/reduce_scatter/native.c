@@ -7,6 +7,8 @@
 
 #include "base/status.h"
 #include "core/check.h"
+#include "core/comm.h"
+#include "core/defects.h"
 #include "core/native.h"
 #include "core/optype.h"
 #include "datatype/contents.h"
@@ -79,6 +81,9 @@ static int init(const void *args, MPI_Comm comm, MPI_Request *req)
 #endif
 
 static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init)};
+/* Where the MPI's persistent form is wrong on an intercommunicator
+ * (core/defects.h): the non-blocking call at every start. */
+static const pcoll__native_calls_t calls_started = {blocking, nonblocking, NULL};
 
 int pcoll__reduce_scatter_native(pcoll_plan_t *plan, const void *args)
 {
@@ -111,5 +116,10 @@ int pcoll__reduce_scatter_native(pcoll_plan_t *plan, const void *args)
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "reduce_scatter native: counts past INT_MAX need MPI-4's _c forms");
 #endif
-    return pcoll__native_plan(plan, &calls, &r, sizeof r);
+    return pcoll__native_plan(plan,
+                              plan->ctx->remote &&
+                                      pcoll__mpi_defect(PCOLL__DEFECT_MPICH_INTER_RS_INIT)
+                                  ? &calls_started
+                                  : &calls,
+                              &r, sizeof r);
 }

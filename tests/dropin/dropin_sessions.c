@@ -91,7 +91,6 @@ int main(void)
     MPI_Session session;
     MPI_Group world;
     MPI_Comm comm;
-    MPI_Request a2a, rs, req;
     int init = 1, total = 0;
     setenv("PCOLL_ALLTOALL_ALGORITHM", "pairwise", 1);
     setenv("PCOLL_REDUCE_SCATTER_ALGORITHM", RS_SET, 1);
@@ -109,6 +108,27 @@ int main(void)
     check_value("MPI_Initialized", 0, 0, init);
     int *send = malloc(sizeof(int) * (size_t)size * BLOCK);
     int *recv = malloc(sizeof(int) * (size_t)size * BLOCK);
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION < 40100000
+    /* MPICH before 4.1: pcoll refuses communicators without MPI_Init
+     * (ERR_STATE), so the MPI serves (blocking forms only: its own
+     * persistent requests crash there when freed). */
+    for (int round = 0; round < ROUNDS; round++) {
+        fill(send, recv, round);
+        CHECK_MPI(MPI_Alltoall(send, BLOCK, MPI_INT, recv, BLOCK, MPI_INT, comm));
+        a2a_check(recv, round, "MPI_Alltoall");
+        fill(send, recv, round);
+        CHECK_MPI(MPI_Reduce_scatter_block(send, recv, BLOCK, MPI_INT, MPI_SUM, comm));
+        rs_check(recv, round, "MPI_Reduce_scatter_block");
+    }
+    free(send), free(recv);
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, comm);
+    if (rank == 0) {
+        printf("dropin-expect:\ndropin-expect-refused: STATE\n");
+        printf("dropin_sessions: %s (%d failures; MPICH before 4.1: served by the MPI)\n",
+               total ? "FAILED" : "passed", total);
+    }
+#else
+    MPI_Request a2a, rs, req;
     CHECK_MPI(MPI_Alltoall_init(send, BLOCK, MPI_INT, recv, BLOCK, MPI_INT, comm,
                                 MPI_INFO_NULL, &a2a));
     CHECK_MPI(MPI_Reduce_scatter_block_init(send, recv, BLOCK, MPI_INT, MPI_SUM, comm,
@@ -151,6 +171,7 @@ int main(void)
                "\n");
         printf("dropin_sessions: %s (%d failures)\n", total ? "FAILED" : "passed", total);
     }
+#endif
     fflush(stdout);
     MPI_Comm_free(&comm);
     CHECK_MPI(MPI_Session_finalize(&session));

@@ -13,6 +13,8 @@ static int passed, failed;
 #define W (1u << PCOLL__DEFECT_ALLTOALLW_INPLACE)
 #define BRUCK (1u << PCOLL__DEFECT_OMPI_ALLTOALL_BRUCK)
 #define SESSIONS (1u << PCOLL__DEFECT_OMPI_SESSIONS_REDUCE_LOCAL)
+#define MSESS (1u << PCOLL__DEFECT_MPICH_SESSIONS)
+#define IRS (1u << PCOLL__DEFECT_MPICH_INTER_RS_INIT)
 
 static void expect(const char *version, unsigned want)
 {
@@ -30,14 +32,14 @@ int main(void)
     /* Debian 12's MPICH, and the same line on other versions and devices. */
     expect("MPICH Version:\t4.0.2\nMPICH Release date:\tThu Apr  7 12:34:45 CDT 2022\n"
            "MPICH ABI:\t14:2:2\nMPICH Device:\tch4:ucx\n",
-           UCX | W);
-    expect("MPICH Version:\t3.4.3\nMPICH Device:\tch4:ucx\n", UCX | W);
-    expect("MPICH Version:\t4.1\nMPICH Device:\tch4:ucx\n", UCX | W);
-    expect("MPICH Version:\t4.1.1\nMPICH Device:\tch4:ucx\n", UCX);
-    expect("MPICH Version:\t4.1.2\nMPICH Device:\tch4:ofi\n", 0);
-    expect("MPICH Version:\t4.0.2\nMPICH Device:\tch4:ofi\n", W);
-    expect("MPICH Version:\t4.0.2\nMPICH Device:\tch3:nemesis\n", W);
-    expect("MPICH Version:\t4.2.0\nMPICH Device:\tch4:ucx\n", 0);
+           UCX | W | MSESS | IRS);
+    expect("MPICH Version:\t3.4.3\nMPICH Device:\tch4:ucx\n", UCX | W | MSESS | IRS);
+    expect("MPICH Version:\t4.1\nMPICH Device:\tch4:ucx\n", UCX | W | IRS);
+    expect("MPICH Version:\t4.1.1\nMPICH Device:\tch4:ucx\n", UCX | IRS);
+    expect("MPICH Version:\t4.1.2\nMPICH Device:\tch4:ofi\n", IRS);
+    expect("MPICH Version:\t4.0.2\nMPICH Device:\tch4:ofi\n", W | MSESS | IRS);
+    expect("MPICH Version:\t4.0.2\nMPICH Device:\tch3:nemesis\n", W | MSESS | IRS);
+    expect("MPICH Version:\t4.2.0\nMPICH Device:\tch4:ucx\n", IRS);
     /* The pip wheel. */
     expect("MPICH Version:      5.0.2\nMPICH Device:       ch4:ucx ofi\n", 0);
     /* Other libraries. */
