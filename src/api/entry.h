@@ -22,6 +22,7 @@
 #include "base/algo.h"
 #include "base/options.h"
 #include "core/comm.h"
+#include "api/shape.h"
 #include "core/plan.h"
 #include "core/region.h"
 #include "select/select.h"
@@ -117,6 +118,14 @@ struct pcoll__coll {
     void (*views)(const pcoll__call_t *c, const void *raw, pcoll__view_t v[2]);
     void (*rebase)(const void *raw, void *out, void *const bufs[2]);
     size_t raw_size;
+    /* Shapes whose plan serves any sizes (alltoallv: counts are not in the
+     * shape; views and rebase unused): keep makes the shape's plan for the
+     * chosen algorithm, one with PCOLL__ALGO_KEPT (collective, at the
+     * deciding call, after the agreement and the choice, instead of
+     * building on stand-in buffers); binder binds each call's checked
+     * arguments (c->args) to it. */
+    int (*keep)(pcoll__call_t *c, pcoll_plan_t **plan);
+    const pcoll__shape_binder_t *binder;
 };
 
 /* The largest raw argument struct a descriptor with shapes may have. */

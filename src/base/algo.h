@@ -25,7 +25,10 @@ enum {
      * only, and it has no engine or child plan of its own: built on
      * stand-in buffers (core/region.h), it serves any buffers.  Only these
      * of the collective ones serve the one-shot calls by shape (entry.c). */
-    PCOLL__ALGO_REBIND = 1u << 3
+    PCOLL__ALGO_REBIND = 1u << 3,
+    /* A shape can keep it with no sizes in its key: the descriptor's keep
+     * hook makes a plan whose runs take each call's sizes (entry.c). */
+    PCOLL__ALGO_KEPT = 1u << 4
 };
 
 typedef struct pcoll__algo {

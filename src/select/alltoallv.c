@@ -57,7 +57,8 @@ static const pcoll__algo_t algos[] = {
     [V_HIER] = {"hier",
                 "node-aware: messages bundled per node pair in shared memory (sizes gathered "
                 "on the node at init), radix-r Bruck between nodes",
-                pcoll__alltoallv_hier, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
+                pcoll__alltoallv_hier,
+                PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE | PCOLL__ALGO_KEPT},
     [V_INPLACE] = {"inplace",
                    "MPI_IN_PLACE with memory independent of the block sizes (aux buffers "
                    "pcoll_aux_bytes in pcoll_aux_buffers)",
