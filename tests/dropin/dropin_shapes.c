@@ -1,6 +1,6 @@
 /*
  * Node-aware plans on the drop-in's blocking and non-blocking paths: with
- * `hier` (alltoall) and node_direct (reduce_scatter_block) named in the
+ * `hier` (alltoall, alltoallv) and node_direct (reduce_scatter_block) named in the
  * environment (set here, before MPI_Init, with every rank its own virtual
  * node), the blocking calls make the shape's plan together and the
  * non-blocking calls that follow run it (two in flight, completed in
@@ -47,6 +47,87 @@ static void alltoalls(void)
     a2a_check(&a, "in flight before a blocking call");
 }
 
+/* alltoallv: rank `from` sends (from + 2 to + round) % 4 ints to rank
+ * `to` (zero for some pairs; the last rank sends nothing in odd rounds),
+ * blocks packed in order; the counts change every round. */
+typedef struct a2av {
+    int round, *counts, *displs, *rcounts, *rdispls, *send, *recv;
+} a2av_t;
+
+static int vcount(int from, int to, int round)
+{
+    return round % 2 && from == size - 1 ? 0 : (from + 2 * to + round) % 4;
+}
+
+static void a2av_setup(a2av_t *a, int round)
+{
+    int i, k, s = 0, r = 0;
+    a->round = round;
+    a->counts = malloc(sizeof(int) * 4 * (size_t)size);
+    a->displs = a->counts + size, a->rcounts = a->counts + 2 * size;
+    a->rdispls = a->counts + 3 * size;
+    for (i = 0; i < size; i++) {
+        a->counts[i] = vcount(rank, i, round), a->displs[i] = s, s += a->counts[i];
+        a->rcounts[i] = vcount(i, rank, round), a->rdispls[i] = r, r += a->rcounts[i];
+    }
+    a->send = malloc(sizeof(int) * (size_t)(s + 1));
+    a->recv = malloc(sizeof(int) * (size_t)(r + 1));
+    for (i = 0; i < size; i++)
+        for (k = 0; k < a->counts[i]; k++)
+            a->send[a->displs[i] + k] = value(rank, i, k, round);
+    for (k = 0; k <= r; k++)
+        a->recv[k] = -1;
+}
+
+static void a2av_check(a2av_t *a, const char *what)
+{
+    int i, k;
+    for (i = 0; i < size; i++)
+        for (k = 0; k < a->rcounts[i]; k++)
+            check_value(what, a->rdispls[i] + k, value(i, rank, k, a->round),
+                        a->recv[a->rdispls[i] + k]);
+    check_value(what, -1, -1, a->recv[a->rdispls[size - 1] + a->rcounts[size - 1]]);
+    free(a->counts);
+    free(a->send);
+    free(a->recv);
+}
+
+static int a2av_start(a2av_t *a, MPI_Request *req)
+{
+    if (!req)
+        return MPI_Alltoallv(a->send, a->counts, a->displs, MPI_INT, a->recv, a->rcounts,
+                             a->rdispls, MPI_INT, MPI_COMM_WORLD);
+    return MPI_Ialltoallv(a->send, a->counts, a->displs, MPI_INT, a->recv, a->rcounts,
+                          a->rdispls, MPI_INT, MPI_COMM_WORLD, req);
+}
+
+/* As alltoalls, with new counts every call. */
+static void alltoallvs(void)
+{
+    a2av_t a, b, c;
+    MPI_Request req[2];
+    for (int round = 0; round < 2; round++) {
+        a2av_setup(&a, round);
+        CHECK_MPI(a2av_start(&a, NULL));
+        a2av_check(&a, "alltoallv blocking");
+    }
+    a2av_setup(&a, 2);
+    a2av_setup(&b, 3);
+    CHECK_MPI(a2av_start(&a, &req[0]));
+    CHECK_MPI(a2av_start(&b, &req[1]));
+    CHECK_MPI(MPI_Wait(&req[rank % 2], MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Wait(&req[1 - rank % 2], MPI_STATUS_IGNORE));
+    a2av_check(&a, "alltoallv first in flight");
+    a2av_check(&b, "alltoallv second in flight");
+    a2av_setup(&a, 4);
+    a2av_setup(&c, 5);
+    CHECK_MPI(a2av_start(&a, &req[0]));
+    CHECK_MPI(a2av_start(&c, NULL));
+    CHECK_MPI(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
+    a2av_check(&c, "alltoallv blocking behind one in flight");
+    a2av_check(&a, "alltoallv in flight before a blocking call");
+}
+
 /* Element i of rank r's vector is r + i + round; sums over the ranks. */
 static void reduce_scatters(void)
 {
@@ -74,16 +155,18 @@ int main(int argc, char **argv)
 {
     int failed;
     setenv("PCOLL_ALLTOALL_ALGORITHM", "hier", 1);
+    setenv("PCOLL_ALLTOALLV_ALGORITHM", "hier", 1);
     setenv("PCOLL_REDUCE_SCATTER_ALGORITHM", "node_direct", 1);
     setenv("PCOLL_CORES_PER_NODE", "1", 1);
     check_init(&argc, &argv, &rank, &size);
     alltoalls();
+    alltoallvs();
     reduce_scatters();
     if (rank == 0) {
-        printf("dropin-expect: MPI_Alltoall MPI_Ialltoall MPI_Reduce_scatter_block "
-               "MPI_Ireduce_scatter_block\n");
-        printf("dropin-expect-algorithm: MPI_Ialltoall=hier "
-               "MPI_Ireduce_scatter_block=node_direct\n");
+        printf("dropin-expect: MPI_Alltoall MPI_Ialltoall MPI_Alltoallv MPI_Ialltoallv "
+               "MPI_Reduce_scatter_block MPI_Ireduce_scatter_block\n");
+        printf("dropin-expect-algorithm: MPI_Ialltoall=hier MPI_Alltoallv=hier "
+               "MPI_Ialltoallv=hier MPI_Ireduce_scatter_block=node_direct\n");
         fflush(stdout);
     }
     failed = check_finish("dropin_shapes");
