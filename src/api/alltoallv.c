@@ -550,7 +550,7 @@ static int a2av_choose(pcoll__call_t *c)
     if (v->maxbytes >= 0)
         v->pad_bruck = pcoll__select_bruck(c->p, v->maxbytes);
     if (together && v->maxbytes >= 0)
-        algo = pcoll__select_alltoallv_hier(c->ctx, v, algo);
+        algo = pcoll__select_alltoallv_hier(c->ctx, v, algo, c->shaping);
     v->a.opts.algorithm = requested;
     algo = pcoll__select_gpu(&pcoll__alltoallv_table, requested, algo, device, &v->a.opts);
     /* The mean block over all ranks (agreed by the persistent init). */
@@ -641,9 +641,16 @@ fail:
     return rc;
 }
 
+/* The kept plan copies with the host's memcpy and MPI_Pack: device
+ * buffers (which the deciding call's choice sends to gpu_staged, so that
+ * such a shape keeps no plan) are refused when they come later. */
 static int a2av_bind(pcoll_plan_t *plan, const void *args)
 {
-    return pcoll__alltoallv_hier_bind(plan, &((const pcoll__a2av_args_t *)args)->a);
+    const pcoll__a2a_args_t *a = &((const pcoll__a2av_args_t *)args)->a;
+    if (pcoll__gpu_key_kinds(a->inplace ? NULL : a->sendbuf, a->recvbuf))
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                            "alltoallv: device buffers for the plan kept by host calls");
+    return pcoll__alltoallv_hier_bind(plan, a);
 }
 
 /* A non-blocking call's arguments, kept until its run is over: the four

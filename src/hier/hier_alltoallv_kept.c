@@ -19,7 +19,7 @@
  *      bundles this rank handles, copy its pieces into W, node barrier;
  *   3. send the bundles it handles from W to their nodes (one step: digit d,
  *      node A + d, belongs to local rank (d-1) mod ports); wait for every
- *      message, node barrier;
+ *      message, node barrier (none with one node);
  *   4. copy its pieces out of W (its own node's) and R (the others') and
  *      arrive at the split barrier.
  * A piece (s, d) of b bytes travels in the bundles when 0 < b <= piece
@@ -31,7 +31,7 @@
  *
  * Cost: as alltoall `hier` with one step between nodes, bundles of the
  * pieces' real sizes; node barriers: 4 per run (one more than the plan with
- * fixed counts: the size table); per rank per run, O(m p) additions when a
+ * fixed counts: the size table), 3 on one node (no R); per rank per run, O(m p) additions when a
  * rank of the node changed its sizes, O(m) to find none did.  Memory: the
  * segment (above, plus 2 m p sizes) and O(N + p) per rank.  In place:
  * supported.  Without a shared window every rank is its own node.
@@ -430,7 +430,8 @@ static int advance(kept_t *k, int *done, int *moved)
             return rc;
         break;
     case P_COPY_OUT:
-        if (!barrier(k, 0))
+        /* One node: W is all there is, complete since step 2's barrier. */
+        if (k->N > 1 && !barrier(k, 0))
             return PCOLL_SUCCESS;
         rc = copy_out(k);
         if (rc == PCOLL_SUCCESS)
