@@ -9,10 +9,15 @@
  * (zero-copy Bruck's regularity test, section 3.5 of the zero-copy Bruck
  * paper), an alltoall of the byte counts checks that every pair of ranks
  * agrees, and the builders exchange whatever counts they need and make every
- * datatype; a run only communicates.  The one-shot path's choice is a direct
- * algorithm (select/alltoallv.c); algorithms whose planning communicates
- * (bruck_zerocopy, padded_bruck, hier) are planned collectively on every
- * one-shot call instead of being cached.
+ * datatype; a run only communicates.  One-shot calls have a shape (entry.c
+ * "Shapes"): MPI_IN_PLACE use and the options, no counts.  Its first call
+ * takes a direct algorithm (select/alltoallv.c), its second decides for
+ * every rank as a persistent init does; `hier` (between nodes, or
+ * requested) is then kept and serves every later call, whatever its counts
+ * (hier_alltoallv_kept.c), and any other choice leaves the shape to the
+ * cache by arguments.  Other requested algorithms whose planning
+ * communicates (bruck_zerocopy, padded_bruck, ...) are planned collectively
+ * on every one-shot call.
  */
 #include <limits.h>
 #include <stddef.h>

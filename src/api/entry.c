@@ -34,6 +34,15 @@
  * handles differ from the others', or change from call to call, still runs
  * the plan its peers run.  A requested algorithm that plans collectively is
  * decided on its first call.
+ *
+ * Shapes without sizes (alltoallv: the descriptor's keep and binder).
+ * Counts differ between ranks and calls, so the shape is the options and
+ * MPI_IN_PLACE use alone; its deciding call makes, when the choice is an
+ * algorithm with PCOLL__ALGO_KEPT, a plan whose every run takes the call's
+ * checked arguments (counts, displacements, types, buffers) and exchanges
+ * whatever sizes it needs itself, on the node (hier/hier.h).  Each later
+ * call is checked (every rank alone) and bound to that plan; nothing is
+ * agreed again.
  */
 #include <limits.h>
 #include <stddef.h>

@@ -65,6 +65,7 @@ typedef struct kept {
     MPI_Aint *in_at;         /* [N]: this rank's first piece in slot j */
     MPI_Aint *out_at;        /* [p]: this rank's piece from rank s in W or R */
     MPI_Aint *alone_at;      /* [p]: in place, piece d sent alone in scratch */
+    long long *sums;         /* [2 p]: the offsets' sums */
     pcoll__a2a_args_t a;     /* this run's arguments */
     MPI_Count ssize, rsize;
     int sdense, rdense;      /* items are plain bytes from the displacement */
@@ -107,46 +108,61 @@ static int mine(const kept_t *k, int d)
 
 /* ---- offsets ---------------------------------------------------------------- */
 
-/* Bytes of the node's ranks x0 <= x < x1 to the ranks of node `node`. */
-static long long sent(const kept_t *k, int x0, int x1, int node)
+/* Bundled bytes from the node's ranks to every node: all of them in
+ * tot[node], those before this rank in pre[node] (one pass over the send
+ * half of the table). */
+static void to_nodes(const kept_t *k, long long *tot, long long *pre)
 {
-    long long z = 0;
-    for (int x = x0; x < x1; x++)
-        for (int i = 0; i < pcoll__node_size(k->t, node); i++)
-            z += bundled(k, row(k, x, 0)[member(k, node, i)]);
-    return z;
-}
-
-/* Bytes the node's ranks receive from rank s, and this rank's offset among
- * them. */
-static long long from(const kept_t *k, int s, long long *before)
-{
-    long long z = 0;
-    for (int x = 0; x < k->m; x++) {
-        if (x == k->l)
-            *before = z;
-        z += bundled(k, row(k, x, 1)[s]);
+    int x, d;
+    memset(tot, 0, sizeof *tot * (size_t)k->N);
+    memset(pre, 0, sizeof *pre * (size_t)k->N);
+    for (x = 0; x < k->m; x++) {
+        const long long *sz = row(k, x, 0);
+        long long *to = x < k->l ? pre : NULL;
+        for (d = 0; d < k->p; d++) {
+            long long b = bundled(k, sz[d]);
+            tot[k->t->node_of[d]] += b;
+            if (to)
+                to[k->t->node_of[d]] += b;
+        }
     }
-    return z;
 }
 
-/* Where every piece of this rank lies in W and R. */
+/* Bundled bytes the node's ranks receive from every rank s: all of them in
+ * tot[s], those for the ranks before this one in pre[s]. */
+static void from_ranks(const kept_t *k, long long *tot, long long *pre)
+{
+    int x, s;
+    memset(tot, 0, sizeof *tot * (size_t)k->p);
+    for (x = 0; x < k->m; x++) {
+        const long long *sz = row(k, x, 1);
+        if (x == k->l)
+            memcpy(pre, tot, sizeof *pre * (size_t)k->p);
+        for (s = 0; s < k->p; s++)
+            tot[s] += bundled(k, sz[s]);
+    }
+}
+
+/* Where every piece of this rank lies in W and R: O(m p), once per change. */
 static void offsets(kept_t *k)
 {
+    long long *tot = k->sums, *pre = k->sums + k->p;
     int j, i;
+    to_nodes(k, tot, pre);
     k->woff[0] = k->roff[0] = k->roff[1] = 0;
     for (j = 0; j < k->N; j++) {
         int node = (k->A + j) % k->N;
-        k->woff[j + 1] = k->woff[j] + (MPI_Aint)sent(k, 0, k->m, node);
-        k->in_at[j] = k->woff[j] + (MPI_Aint)sent(k, 0, k->l, node);
+        k->woff[j + 1] = k->woff[j] + (MPI_Aint)tot[node];
+        k->in_at[j] = k->woff[j] + (MPI_Aint)pre[node];
     }
+    from_ranks(k, tot, pre);
     for (j = 0; j < k->N; j++) {
         int node = (k->A - j + k->N) % k->N;
         MPI_Aint at = j ? k->roff[j] : k->woff[0];
         for (i = 0; i < pcoll__node_size(k->t, node); i++) {
-            long long before = 0, z = from(k, member(k, node, i), &before);
-            k->out_at[member(k, node, i)] = at + (MPI_Aint)before;
-            at += (MPI_Aint)z;
+            int s = member(k, node, i);
+            k->out_at[s] = at + (MPI_Aint)pre[s];
+            at += (MPI_Aint)tot[s];
         }
         if (j > 0)
             k->roff[j + 1] = at;
@@ -509,9 +525,10 @@ static int kept_layout(pcoll_plan_t *plan, kept_t *k, const pcoll__node_t *t, si
     k->in_at = pcoll__plan_alloc(plan, sizeof(MPI_Aint) * (size_t)k->N);
     k->out_at = pcoll__plan_alloc(plan, sizeof(MPI_Aint) * p);
     k->alone_at = pcoll__plan_alloc(plan, sizeof(MPI_Aint) * p);
+    k->sums = pcoll__plan_alloc(plan, sizeof(long long) * 2 * p); /* N <= p */
     k->reqs = pcoll__plan_alloc(plan, sizeof(MPI_Request) * 2 * ((size_t)k->N + p));
     k->big = pcoll__plan_alloc(plan, sizeof(MPI_Datatype) * 2 * p);
-    if (!k->woff || !k->roff || !k->in_at || !k->out_at || !k->alone_at || !k->reqs || !k->big)
+    if (!k->woff || !k->roff || !k->in_at || !k->out_at || !k->alone_at || !k->sums || !k->reqs || !k->big)
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv hier: offsets");
     *bytes = sizeof(long long) * (2 * m * p + m) + (size_t)k->piece * m * (2 * p - m);
     return PCOLL_SUCCESS;
