@@ -201,13 +201,13 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
 }
 
 /* The kept plan on one node: its copies through the segment, the size
- * table and three node barriers per run lost to scattered (today's one-shot
+ * table and three node barriers per run lost to scattered (the one-shot
  * choice there) at np 2 (docs/sim-reach.md), so only several nodes take it.
- * Collective (the topology). */
-static int kept_pays_nowhere(pcoll__ctx_t *ctx, const pcoll__opts_t *opts)
+ * After pcoll__hier_pays said yes: the topology is agreed and cached. */
+static int one_node(pcoll__ctx_t *ctx, const pcoll__opts_t *opts)
 {
     const pcoll__node_t *t;
-    return pcoll__hier_nodes(ctx, opts, &t) != PCOLL_SUCCESS || t->nnodes < 2;
+    return pcoll__node_get(ctx, opts->cores_per_node, &t) != PCOLL_SUCCESS || t->nnodes < 2;
 }
 
 int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen,
@@ -219,12 +219,12 @@ int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v,
     double flat = pcoll__cost_direct(&c, p, v->maxbytes),
            native = pcoll__cost_native_alltoallv(&c, p, v->maxbytes);
     if (v->maxbytes <= 0 || v->a.inplace ||
-        !pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm) ||
-        (kept && kept_pays_nowhere(ctx, &v->a.opts)))
+        !pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm))
         return chosen;
     return pcoll__select_hier(ctx, &pcoll__alltoallv_table, "alltoallv", &v->a.opts,
                               mean_bytes(v, p), usable, v, v->maxbytes,
-                              native < flat ? native : flat)
+                              native < flat ? native : flat) &&
+                   !(kept && one_node(ctx, &v->a.opts))
                ? V_HIER
                : chosen;
 }
