@@ -5,7 +5,10 @@
  * node), the blocking calls make the shape's plan together and the
  * non-blocking calls that follow run it (two in flight, completed in
  * opposite orders on even and odd ranks; a blocking call of the same shape
- * while one is still in flight); new buffers every call.  The log must show
+ * while one is still in flight); new buffers every call.  alltoallv's
+ * counts change every call (zero for some pairs, the last rank sending
+ * nothing in odd rounds), and one MPI_Ialltoallv has its derived send type
+ * freed and its count arrays overwritten before it completes.  The log must show
  * those algorithms serving the non-blocking calls (dropin-expect-algorithm).
  */
 /* setenv */
@@ -101,6 +104,31 @@ static int a2av_start(a2av_t *a, MPI_Request *req)
                           a->rdispls, MPI_INT, MPI_COMM_WORLD, req);
 }
 
+/* A non-blocking call whose send type (a derived one, on odd ranks) and
+ * count arrays are freed before it completes. */
+static void a2av_freed(int round)
+{
+    a2av_t a;
+    MPI_Datatype one = MPI_INT;
+    MPI_Request req;
+    a2av_setup(&a, round);
+    if (rank % 2) {
+        CHECK_MPI(MPI_Type_contiguous(1, MPI_INT, &one));
+        CHECK_MPI(MPI_Type_commit(&one));
+    }
+    CHECK_MPI(MPI_Ialltoallv(a.send, a.counts, a.displs, one, a.recv, a.rcounts, a.rdispls,
+                             MPI_INT, MPI_COMM_WORLD, &req));
+    if (rank % 2)
+        CHECK_MPI(MPI_Type_free(&one));
+    int *rcounts = malloc(sizeof(int) * 2 * (size_t)size);
+    memcpy(rcounts, a.rcounts, sizeof(int) * 2 * (size_t)size);
+    memset(a.counts, 0xff, sizeof(int) * 4 * (size_t)size);
+    CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    memcpy(a.rcounts, rcounts, sizeof(int) * 2 * (size_t)size);
+    free(rcounts);
+    a2av_check(&a, "alltoallv with its type and counts freed in flight");
+}
+
 /* As alltoalls, with new counts every call. */
 static void alltoallvs(void)
 {
@@ -126,6 +154,7 @@ static void alltoallvs(void)
     CHECK_MPI(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
     a2av_check(&c, "alltoallv blocking behind one in flight");
     a2av_check(&a, "alltoallv in flight before a blocking call");
+    a2av_freed(6);
 }
 
 /* Element i of rank r's vector is r + i + round; sums over the ranks. */
