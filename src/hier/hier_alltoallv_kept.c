@@ -231,6 +231,9 @@ static int pack_alone(kept_t *k, MPI_Aint *at)
     int d, rc = PCOLL_SUCCESS;
     for (d = 0; d < k->p; d++) {
         long long b = (long long)k->a.rcounts[d] * k->rsize;
+        if (b > INT_MAX)
+            return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                                "alltoallv hier: in place, a block over 2 GiB");
         at[d] = (MPI_Aint)need;
         need += b > k->piece && d != k->me ? (size_t)b : 0;
     }
