@@ -326,8 +326,9 @@ static pcoll__cache_entry_t *shape_of(pcoll__call_t *c, const pcoll__key_t *a, i
     const pcoll__algo_table_t *t = c->coll->table;
     pcoll__cache_entry_t *e = NULL;
     pcoll__key_t k = {0};
-    /* A call with the arguments of the last one has its shape. */
-    int memo = a->bytes && a->ntypes != PCOLL__KEY_UNCACHED;
+    /* A call with the arguments of the last one has its shape (a shape
+     * without sizes is cheaper to compute than the memo to keep). */
+    int memo = a->bytes && a->ntypes != PCOLL__KEY_UNCACHED && !c->coll->keep;
     *rc = SHAPE_FLAT;
     if (!c->coll->shape || c->opts.no_comm ||
         (!pcoll__algo_is_auto(t, c->opts.algorithm) && !requests_collective(c)))
