@@ -19,6 +19,7 @@
  *              into plain doubles;
  *   in place   MPI_IN_PLACE with counts symmetric between pairs;
  *   comms      a duplicate of the world freed after three calls, twice;
+ *   one node   every rank on one virtual node;
  *   reversed   the world in reverse rank order;
  *   auto       the automatic choice (results only).
  * With `hier` requested every call must report it, and once a shape has
@@ -243,6 +244,20 @@ static void case_comms(void)
     pt_case_end();
 }
 
+/* Every rank on one virtual node: no bundles between nodes, the pieces
+ * through the node's segment alone. */
+static void case_one_node(void)
+{
+    char all[16];
+    snprintf(all, sizeof all, "%d", np);
+    pt_case("one node");
+    setenv("PCOLL_CORES_PER_NODE", all, 1);
+    for (int run = 70; run < 73; run++)
+        int_call(MPI_COMM_WORLD, run, 1, MPI_INT, "hier", run > 70);
+    setenv("PCOLL_CORES_PER_NODE", np > 3 ? "2" : "1", 1);
+    pt_case_end();
+}
+
 static void case_reversed(void)
 {
     MPI_Comm rev = pt_comm_make(PT_C_REVERSED);
@@ -269,6 +284,7 @@ int main(int argc, char **argv)
     case_derived();
     case_inplace();
     case_comms();
+    case_one_node();
     case_reversed();
     unsetenv("PCOLL_ALLTOALLV_ALGORITHM");
     case_ints(NULL);
