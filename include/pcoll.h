@@ -59,7 +59,9 @@
  *   shape makes its plan (one agreement, as an *_init does); later calls of
  *   the shape run it on their own buffers, whatever their handles.  The
  *   drop-in's non-blocking calls of a shape that holds such a plan queue a
- *   run of it (docs/design.md "Shapes").
+ *   run of it (docs/design.md "Shapes").  alltoallv's shape has no sizes
+ *   (the options and MPI_IN_PLACE use): the node-aware plan it keeps takes
+ *   each call's counts, exchanging them on the node in every run.
  *
  * Threads: with MPI initialized at MPI_THREAD_MULTIPLE, threads may call
  * pcoll at the same time as long as each uses communicators of its own (and

@@ -9,10 +9,15 @@
  * (zero-copy Bruck's regularity test, section 3.5 of the zero-copy Bruck
  * paper), an alltoall of the byte counts checks that every pair of ranks
  * agrees, and the builders exchange whatever counts they need and make every
- * datatype; a run only communicates.  The one-shot path's choice is a direct
- * algorithm (select/alltoallv.c); algorithms whose planning communicates
- * (bruck_zerocopy, padded_bruck, hier) are planned collectively on every
- * one-shot call instead of being cached.
+ * datatype; a run only communicates.  One-shot calls have a shape (entry.c
+ * "Shapes"): MPI_IN_PLACE use and the options, no counts.  Its first call
+ * takes a direct algorithm (select/alltoallv.c), its second decides for
+ * every rank as a persistent init does; `hier` (between nodes, or
+ * requested) is then kept and serves every later call, whatever its counts
+ * (hier_alltoallv_kept.c), and any other choice leaves the shape to the
+ * cache by arguments.  Other requested algorithms whose planning
+ * communicates (bruck_zerocopy, padded_bruck, ...) are planned collectively
+ * on every one-shot call.
  */
 #include <limits.h>
 #include <stddef.h>
@@ -28,6 +33,7 @@
 #include "datatype/signature.h"
 #include "datatype/size.h"
 #include "gpu/gpu.h"
+#include "hier/hier.h"
 #include "select/select.h"
 
 _Static_assert(sizeof(pcoll__a2av_args_t) <= PCOLL__ARGS_MAX, "alltoallv arguments");
@@ -554,7 +560,7 @@ static int a2av_choose(pcoll__call_t *c)
     if (v->maxbytes >= 0)
         v->pad_bruck = pcoll__select_bruck(c->p, v->maxbytes);
     if (together && v->maxbytes >= 0)
-        algo = pcoll__select_alltoallv_hier(c->ctx, v, algo);
+        algo = pcoll__select_alltoallv_hier(c->ctx, v, algo, c->shaping);
     v->a.opts.algorithm = requested;
     algo = pcoll__select_gpu(&pcoll__alltoallv_table, requested, algo, device, &v->a.opts);
     /* The mean block over all ranks (agreed by the persistent init). */
@@ -610,6 +616,146 @@ int pcoll__a2av_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
     return a->rtypes ? keep_type_arrays(plan, a, c->p) : pcoll__alltoall_keep_types(plan, a);
 }
 
+/* ---- shapes (entry.c "Shapes") ------------------------------------------------ */
+
+/* The shape: MPI_IN_PLACE use (with the options, which the path adds).
+ * Counts differ between ranks and calls, and datatype handles between
+ * ranks whose signatures match, so neither is in it: the kept plan moves
+ * each call's bytes (hier_alltoallv_kept.c).  Calls whose arrays the key
+ * refuses take the cache by arguments, which says why. */
+static int a2av_shape(pcoll__call_t *c, pcoll__key_t *k)
+{
+    const raw_t *r = c->raw;
+    side_t rs = side_of(r, 0), ss = side_of(r, 1);
+    int *inplace;
+    if (side_null(&rs) || side_null(&ss))
+        return PCOLL_ERR_UNSUPPORTED;
+    if (!(inplace = pcoll__key_put(k, sizeof *inplace)))
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: shape key", c->fn);
+    *inplace = r->sendbuf == MPI_IN_PLACE;
+    return PCOLL_SUCCESS;
+}
+
+/* The shape's plan: the chosen algorithm's (hier, the one with
+ * PCOLL__ALGO_KEPT), collective. */
+static int a2av_keep(pcoll__call_t *c, pcoll_plan_t **out)
+{
+    pcoll_plan_t *plan = NULL;
+    int rc;
+    PCOLL_CHECK(pcoll__plan_create(c->ctx, "alltoallv", pcoll__ctx_tag(c->ctx), &plan), rc, fail);
+    plan->algorithm = pcoll__alltoallv_table.algos[c->algo].name;
+    PCOLL_CHECK(pcoll__alltoallv_hier_keep(plan, &args_of(c)->a.opts, c->inplace), rc, fail);
+    *out = plan;
+    return PCOLL_SUCCESS;
+fail:
+    pcoll__plan_destroy(plan);
+    return rc;
+}
+
+/* The bytes of buffer k that the call's blocks touch (shape.h). */
+static int a2av_span(const void *args, int p, int k, void **buf, MPI_Aint *lo, size_t *len)
+{
+    const pcoll__a2a_args_t *a = &((const pcoll__a2av_args_t *)args)->a;
+    const MPI_Count *counts = k ? a->rcounts : a->scounts;
+    const MPI_Aint *displs = k ? a->rdispls : a->sdispls;
+    MPI_Aint ext = k ? a->rext : a->sext, first = 0, last = 0;
+    int i, any = 0, rc;
+    *buf = NULL, *lo = 0, *len = 0;
+    if (!k && a->inplace)
+        return PCOLL_SUCCESS;
+    *buf = k ? a->recvbuf : (void *)a->sendbuf;
+    for (i = 0; i < p; i++) {
+        pcoll__view_t v = {1, *buf, counts[i], k ? a->recvtype : a->sendtype};
+        MPI_Aint at;
+        size_t n;
+        if (!counts[i])
+            continue;
+        if ((rc = pcoll__view_span(&v, &at, &n)) != PCOLL_SUCCESS)
+            return rc;
+        at += displs[i] * ext;
+        first = any && first < at ? first : at;
+        last = any && last > at + (MPI_Aint)n ? last : at + (MPI_Aint)n;
+        any = 1;
+    }
+    *lo = first, *len = (size_t)(last - first);
+    return PCOLL_SUCCESS;
+}
+
+/* The kept plan copies with the host's memcpy and MPI_Pack, and sends the
+ * larger pieces from the buffers themselves: device buffers come as host
+ * mirrors (base). */
+static int a2av_bind(pcoll_plan_t *plan, const void *args, void *const base[2])
+{
+    pcoll__a2a_args_t a = ((const pcoll__a2av_args_t *)args)->a;
+    if (base[0])
+        a.sendbuf = base[0];
+    if (base[1])
+        a.recvbuf = base[1];
+    return pcoll__alltoallv_hier_bind(plan, &a);
+}
+
+/* A non-blocking call's arguments, kept until its run is over: the four
+ * arrays and the two types (duplicates of derived ones, which the caller
+ * may free once the call returns). */
+typedef struct held {
+    pcoll__a2av_args_t v;
+    MPI_Datatype own[2];
+    MPI_Count counts[];
+} held_t;
+
+static void a2av_release(void *copy)
+{
+    held_t *h = copy;
+    for (int k = 0; h && k < 2; k++)
+        if (h->own[k] != MPI_DATATYPE_NULL)
+            MPI_Type_free(&h->own[k]);
+    pcoll__free(h);
+}
+
+static int hold_type(MPI_Datatype *type, MPI_Datatype *own)
+{
+    if (pcoll__type_is_named(*type))
+        return PCOLL_SUCCESS;
+    if (MPI_Type_dup(*type, own) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "alltoallv: MPI_Type_dup");
+    *type = *own;
+    return PCOLL_SUCCESS;
+}
+
+static int a2av_hold(const void *args, int p, void **copy)
+{
+    const pcoll__a2a_args_t *a = &((const pcoll__a2av_args_t *)args)->a;
+    size_t n = (size_t)p;
+    held_t *h = pcoll__malloc(sizeof *h + 2 * n * (sizeof(MPI_Count) + sizeof(MPI_Aint)) + 1);
+    MPI_Aint *displs;
+    int rc;
+    if (!h)
+        return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv: arguments of a non-blocking call");
+    h->v = *(const pcoll__a2av_args_t *)args;
+    h->own[0] = h->own[1] = MPI_DATATYPE_NULL;
+    displs = (MPI_Aint *)(void *)(h->counts + 2 * n);
+    memcpy(h->counts, a->scounts, n * sizeof(MPI_Count));
+    memcpy(h->counts + n, a->rcounts, n * sizeof(MPI_Count));
+    memcpy(displs, a->sdispls, n * sizeof(MPI_Aint));
+    memcpy(displs + n, a->rdispls, n * sizeof(MPI_Aint));
+    h->v.a.scounts = h->counts, h->v.a.rcounts = h->counts + n;
+    h->v.a.sdispls = displs, h->v.a.rdispls = displs + n;
+    rc = hold_type(&h->v.a.recvtype, &h->own[1]);
+    if (rc == PCOLL_SUCCESS && h->v.a.inplace)
+        h->v.a.sendtype = h->v.a.recvtype;
+    else if (rc == PCOLL_SUCCESS)
+        rc = hold_type(&h->v.a.sendtype, &h->own[0]);
+    if (rc != PCOLL_SUCCESS) {
+        a2av_release(h);
+        return rc;
+    }
+    *copy = h;
+    return PCOLL_SUCCESS;
+}
+
+static const pcoll__shape_binder_t a2av_binder = {a2av_span, a2av_bind, a2av_hold,
+                                                  a2av_release};
+
 static const pcoll__coll_t alltoallv = {
     .name = "alltoallv",
     .table = &pcoll__alltoallv_table,
@@ -620,6 +766,9 @@ static const pcoll__coll_t alltoallv = {
     .choose = a2av_choose,
     .prepare = pcoll__a2av_prepare,
     .inter = PCOLL__INTER_REMOTE,
+    .shape = a2av_shape,
+    .keep = a2av_keep,
+    .binder = &a2av_binder,
 };
 
 int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],

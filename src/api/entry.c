@@ -34,6 +34,15 @@
  * handles differ from the others', or change from call to call, still runs
  * the plan its peers run.  A requested algorithm that plans collectively is
  * decided on its first call.
+ *
+ * Shapes without sizes (alltoallv: the descriptor's keep and binder).
+ * Counts differ between ranks and calls, so the shape is the options and
+ * MPI_IN_PLACE use alone; its deciding call makes, when the choice is an
+ * algorithm with PCOLL__ALGO_KEPT, a plan whose every run takes the call's
+ * checked arguments (counts, displacements, types, buffers) and exchanges
+ * whatever sizes it needs itself, on the node (hier/hier.h).  Each later
+ * call is checked (every rank alone) and bound to that plan; nothing is
+ * agreed again.
  */
 #include <limits.h>
 #include <stddef.h>
@@ -175,6 +184,10 @@ static int persistent_on(pcoll__call_t *c, int local)
     if (!c->opts.no_comm && (rc = c->coll->agree(c, local)) != PCOLL_SUCCESS)
         return rc;
     c->algo = c->coll->choose(c);
+    if (c->shaping && c->coll->keep)
+        return c->coll->table->algos[c->algo].flags & PCOLL__ALGO_KEPT
+                   ? c->coll->keep(c, c->plan)
+                   : SHAPE_FLAT;
     if (c->shaping && (c->coll->table->algos[c->algo].flags &
                        (PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_REBIND)) !=
                           (PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_REBIND))
@@ -278,7 +291,7 @@ static int shape_plan(pcoll__call_t *c, pcoll__cache_entry_t *e, const pcoll__vi
     int k, bad = 0, clear, rc;
     for (k = 0; k < 2; k++) {
         bufs[k] = v[k].buf;
-        if (v[k].present && !bad)
+        if (v[k].present && !bad && !c->coll->keep)
             bad = pcoll__region_reserve(&v[k], &reg[k]) != PCOLL_SUCCESS;
         if (reg[k].addr)
             bufs[k] = reg[k].base;
@@ -290,23 +303,25 @@ static int shape_plan(pcoll__call_t *c, pcoll__cache_entry_t *e, const pcoll__vi
         return clear < 0 ? pcoll__error(PCOLL_ERR_MPI, "%s: shape agreement", c->fn)
                          : SHAPE_FLAT;
     }
-    c->coll->rebase(c->raw, raw, bufs);
+    if (!c->coll->keep)
+        c->coll->rebase(c->raw, raw, bufs);
     memset(&d, 0, offsetof(pcoll__call_t, args));
-    d.coll = c->coll, d.mode = PCOLL__PERSISTENT, d.fn = c->fn, d.raw = raw;
+    d.coll = c->coll, d.mode = PCOLL__PERSISTENT, d.fn = c->fn;
+    d.raw = c->coll->keep ? c->raw : raw;
     d.comm = c->comm, d.info = MPI_INFO_NULL, d.plan = &plan;
-    d.regions = reg, d.shaping = 1;
+    d.regions = c->coll->keep ? NULL : reg, d.shaping = 1;
     rc = run_call(&d);
     for (k = 0; k < 2; k++)
         pcoll__region_release(&reg[k]);
-    if (rc == PCOLL_SUCCESS &&
+    if (rc == PCOLL_SUCCESS && !c->coll->keep &&
         (clear = all_clear(c, plan->sched.unbound || plan->ops != &pcoll__sched_ops)) <= 0)
         rc = clear < 0 ? pcoll__error(PCOLL_ERR_MPI, "%s: shape agreement", c->fn) : SHAPE_FLAT;
     if (rc == PCOLL_SUCCESS)
-        rc = pcoll__shape_rec_make(plan, v, &rec);
+        rc = pcoll__shape_rec_make(plan, v, c->coll->binder, &rec);
     if (rc == PCOLL_SUCCESS) {
         MPI_Datatype watch[2];
         int n = 0;
-        for (k = 0; k < 2; k++)
+        for (k = 0; k < 2 && !c->coll->keep; k++)
             if (v[k].present && !pcoll__type_is_named(v[k].type))
                 watch[n++] = v[k].type;
         return pcoll__shape_set(e, plan, pcoll__plan_destroy, rec, pcoll__shape_rec_free, watch,
@@ -324,8 +339,9 @@ static pcoll__cache_entry_t *shape_of(pcoll__call_t *c, const pcoll__key_t *a, i
     const pcoll__algo_table_t *t = c->coll->table;
     pcoll__cache_entry_t *e = NULL;
     pcoll__key_t k;
-    /* A call with the arguments of the last one has its shape. */
-    int memo = a->bytes && a->ntypes != PCOLL__KEY_UNCACHED;
+    /* A call with the arguments of the last one has its shape (a shape
+     * without sizes is cheaper to compute than the memo to keep). */
+    int memo = a->bytes && a->ntypes != PCOLL__KEY_UNCACHED && !c->coll->keep;
     key_empty(&k);
     *rc = SHAPE_FLAT;
     if (!c->coll->shape || c->opts.no_comm || c->ctx->remote ||
@@ -349,6 +365,15 @@ static pcoll__cache_entry_t *shape_of(pcoll__call_t *c, const pcoll__key_t *a, i
     return e;
 }
 
+/* The call's buffers (none for a shape whose plan takes the checked
+ * arguments instead). */
+static void call_views(const pcoll__call_t *c, pcoll__view_t v[2])
+{
+    memset(v, 0, 2 * sizeof *v);
+    if (c->coll->views)
+        c->coll->views(c, c->raw, v);
+}
+
 static int same_layouts(pcoll__cache_entry_t *e, const pcoll__view_t v[2])
 {
     return pcoll__shape_same(e->aux, atomic_load_explicit(&e->stale, memory_order_acquire), v);
@@ -366,7 +391,7 @@ static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
     /* The call's buffers: only where the shape's plan may take them. */
     if (e->verdict == SHAPE_PLAN ||
         (e->verdict == SHAPE_UNDECIDED && (wanted || e->calls >= PCOLL__SHAPE_CALLS)))
-        c->coll->views(c, c->raw, v);
+        call_views(c, v);
     if (e->verdict == SHAPE_UNDECIDED && (wanted || e->calls >= PCOLL__SHAPE_CALLS)) {
         rc = shape_plan(c, e, v);
         if (rc != PCOLL_SUCCESS && rc != SHAPE_FLAT)
@@ -375,7 +400,13 @@ static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
     }
     if (e->verdict != SHAPE_PLAN)
         return wanted && e->verdict == SHAPE_ARGS ? oneshot_uncached(c) : SHAPE_FLAT;
-    rc = pcoll__shape_run(e->aux, same_layouts(e, v), v);
+    /* A plan that serves any sizes takes the call's checked arguments. */
+    if (c->coll->binder) {
+        fresh_args(c);
+        if ((rc = c->coll->check(c)) != PCOLL_SUCCESS)
+            return rc;
+    }
+    rc = pcoll__shape_run(e->aux, same_layouts(e, v), v, c->args);
     pcoll__last_run_algorithm = e->plan->algorithm;
     return rc;
 }
@@ -396,8 +427,9 @@ static int lease_by_shape(pcoll__call_t *c)
     key_free(&a);
     if (!e || e->verdict != SHAPE_PLAN)
         return e ? SHAPE_FLAT : rc;
-    c->coll->views(c, c->raw, v);
-    return pcoll__shape_lease(e->aux, same_layouts(e, v), v, c->ctx, c->coll->name, c->plan);
+    call_views(c, v);
+    return pcoll__shape_lease(e->aux, same_layouts(e, v), v, c->args, c->ctx, c->coll->name,
+                              c->plan);
 }
 
 static int oneshot(pcoll__call_t *c)

@@ -22,6 +22,7 @@
 #include "base/algo.h"
 #include "base/options.h"
 #include "core/comm.h"
+#include "api/shape.h"
 #include "core/plan.h"
 #include "core/region.h"
 #include "select/select.h"
@@ -126,6 +127,14 @@ struct pcoll__coll {
      * ranks', or the local group's, PCOLL__INTER_LOCAL: reduce-scatter,
      * whose counts are); others (0) refuse them with PCOLL_ERR_UNSUPPORTED. */
     int inter;
+    /* Shapes whose plan serves any sizes (alltoallv: counts are not in the
+     * shape; views and rebase unused): keep makes the shape's plan for the
+     * chosen algorithm, one with PCOLL__ALGO_KEPT (collective, at the
+     * deciding call, after the agreement and the choice, instead of
+     * building on stand-in buffers); binder binds each call's checked
+     * arguments (c->args) to it. */
+    int (*keep)(pcoll__call_t *c, pcoll_plan_t **plan);
+    const pcoll__shape_binder_t *binder;
 };
 
 enum { PCOLL__INTER_REMOTE = 1, PCOLL__INTER_LOCAL = 2 };

@@ -28,6 +28,7 @@ struct pcoll__shape_rec {
     pcoll__view_t view[2];   /* as the call that made the plan gave them */
     MPI_Datatype own[2];     /* the same layouts, alive as long as the record */
     pcoll_plan_t *plan;
+    const pcoll__shape_binder_t *binder; /* NULL: bound to views */
     pthread_mutex_t lock;    /* runner, head, tail and the plan's runs */
     lease_t *runner;         /* NULL: the plan is idle */
     lease_t *head, *tail;    /* waiting to run */
@@ -44,21 +45,25 @@ struct lease {
     int same;                /* the plan's copies serve v as they are */
     char *tmp[2];            /* otherwise: the temporary buffers */
     void *at[2];             /* ... where their items start */
+    const void *args;        /* a binder's record: the arguments to bind */
+    void *base[2];           /* ... host mirrors standing for their buffers */
+    void *held;              /* ... a lease's own copy of them */
     int rc;                  /* how the run ended, once done */
     atomic_int done;         /* read without the record's lock (lease_test) */
     lease_t *next;
 };
 
 int pcoll__shape_rec_make(pcoll_plan_t *plan, const pcoll__view_t v[2],
-                          pcoll__shape_rec_t **out)
+                          const pcoll__shape_binder_t *binder, pcoll__shape_rec_t **out)
 {
     pcoll__shape_rec_t *r = pcoll__calloc(1, sizeof *r);
     int k;
     if (!r)
         return pcoll__error(PCOLL_ERR_NOMEM, "shape record");
     r->plan = plan;
+    r->binder = binder;
     pthread_mutex_init(&r->lock, NULL);
-    for (k = 0; k < 2; k++) {
+    for (k = 0; k < 2 && !binder; k++) {
         r->view[k] = v[k];
         r->own[k] = r->view[k].type = v[k].present ? v[k].type : MPI_DATATYPE_NULL;
         if (v[k].present && !pcoll__type_is_named(v[k].type) &&
@@ -134,6 +139,26 @@ static int lease_mirror(lease_t *l)
     return rc;
 }
 
+/* The same for a binder's record: the bytes of the arguments' buffers that
+ * the call's blocks touch. */
+static int lease_mirror_args(const pcoll__shape_rec_t *r, lease_t *l)
+{
+    int k, rc = PCOLL_SUCCESS;
+    void *buf;
+    for (k = 0; k < 2 && rc == PCOLL_SUCCESS; k++) {
+        if ((rc = r->binder->span(l->args, r->plan->size, k, &buf, &l->dlo[k], &l->dlen[k])) !=
+                PCOLL_SUCCESS ||
+            !buf || !pcoll__gpu_is_device(buf))
+            continue;
+        if (!(l->mirror[k] = pcoll__malloc(l->dlen[k] ? l->dlen[k] : 1)))
+            return pcoll__error(PCOLL_ERR_NOMEM, "one-shot: %zu bytes of host mirror",
+                                l->dlen[k]);
+        l->dev[k] = buf;
+        l->base[k] = pcoll__addr(l->mirror[k], -l->dlo[k]);
+    }
+    return rc;
+}
+
 /* Device to mirror (to: 0) or back (1, the receive buffer only). */
 static int mirror_move(const lease_t *l, int to)
 {
@@ -150,7 +175,7 @@ static int mirror_move(const lease_t *l, int to)
  * same) buffers laid out as the plan's. */
 static int lease_alloc(const pcoll__shape_rec_t *r, lease_t *l)
 {
-    int k, rc = lease_mirror(l);
+    int k, rc = r->binder ? lease_mirror_args(r, l) : lease_mirror(l);
     for (k = 0; k < 2 && !l->same && rc == PCOLL_SUCCESS; k++) {
         pcoll__view_t own = {r->view[k].present, NULL, r->view[k].count, r->own[k]};
         MPI_Aint lo;
@@ -170,14 +195,18 @@ static void lease_release(lease_t *l)
         pcoll__free(l->tmp[k]);
         pcoll__free(l->mirror[k]);
     }
+    if (l->held)
+        l->rec->binder->release(l->held);
 }
 
 /* Bind the plan to the lease's buffers and copy its input in. */
 static int bind(pcoll__shape_rec_t *r, const lease_t *l)
 {
-    int k, in = l->v[0].present ? 0 : 1, rc = mirror_move(l, 0);
-    if (rc != PCOLL_SUCCESS)
+    int k, in = l->v[0].present ? 0 : 1, rc;
+    if ((rc = mirror_move(l, 0)) != PCOLL_SUCCESS)
         return rc;
+    if (r->binder)
+        return r->binder->bind(r->plan, l->args, l->base);
     for (k = 0; k < 2; k++)
         if (r->view[k].present)
             pcoll__sched_rebind(&r->plan->sched, k, l->same ? l->v[k].buf : l->at[k]);
@@ -190,7 +219,7 @@ static int bind(pcoll__shape_rec_t *r, const lease_t *l)
 /* After the run: the output copied out. */
 static int unbind(const pcoll__shape_rec_t *r, const lease_t *l)
 {
-    int rc = l->same ? PCOLL_SUCCESS
+    int rc = l->same || r->binder ? PCOLL_SUCCESS
                      : copy_items(l->at[1], r->view[1].count, r->own[1], l->v[1].buf,
                                   l->v[1].count, l->v[1].type);
     return rc == PCOLL_SUCCESS ? mirror_move(l, 1) : rc;
@@ -260,16 +289,17 @@ void pcoll__shape_rec_free(void *rec)
         return;
     drain_locked(r);
     pthread_mutex_unlock(&r->lock);
-    for (k = 0; k < 2; k++)
+    for (k = 0; k < 2 && !r->binder; k++)
         if (r->own[k] != r->view[k].type)
             MPI_Type_free(&r->own[k]);
     pthread_mutex_destroy(&r->lock);
     pcoll__free(r);
 }
 
-int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2])
+int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
+                     const void *args)
 {
-    lease_t l = {.rec = r, .v = {v[0], v[1]}, .same = same};
+    lease_t l = {.rec = r, .v = {v[0], v[1]}, .same = same || r->binder, .args = args};
     int rc;
     drain_locked(r);
     if ((rc = lease_alloc(r, &l)) == PCOLL_SUCCESS && (rc = bind(r, &l)) == PCOLL_SUCCESS &&
@@ -330,7 +360,8 @@ static const pcoll__plan_ops_t lease_ops = {
 };
 
 int pcoll__shape_lease(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
-                       pcoll__ctx_t *ctx, const char *collective, pcoll_plan_t **lease)
+                       const void *args, pcoll__ctx_t *ctx, const char *collective,
+                       pcoll_plan_t **lease)
 {
     pcoll_plan_t *plan = NULL;
     lease_t *l;
@@ -342,7 +373,11 @@ int pcoll__shape_lease(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2]
         goto fail;
     }
     plan->algorithm = r->plan->algorithm;
-    *l = (lease_t){.rec = r, .v = {v[0], v[1]}, .same = same, .done = 1};
+    *l = (lease_t){.rec = r, .v = {v[0], v[1]}, .same = same || r->binder, .done = 1};
+    if (r->binder) {
+        PCOLL_CHECK(r->binder->hold(args, plan->size, &l->held), rc, fail);
+        l->args = l->held;
+    }
     PCOLL_CHECK(lease_alloc(r, l), rc, fail);
     *lease = plan;
     return PCOLL_SUCCESS;

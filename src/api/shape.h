@@ -24,10 +24,26 @@
 
 typedef struct pcoll__shape_rec pcoll__shape_rec_t;
 
+/* A plan that serves any sizes (alltoallv's, entry.c "Shapes") takes each
+ * call's checked arguments (the collective's builder arguments) instead of
+ * views: span says which bytes of buffer k (0: send, 1: receive; *buf NULL:
+ * none, as the send buffer in place) the call's p blocks touch, from *lo
+ * past *buf, so that device buffers run through host mirrors of them; bind
+ * sets the arguments on the plan before a run, with base[k] (not NULL) in
+ * place of buffer k; hold makes a copy that outlives the call (a
+ * non-blocking call's run starts later), freed by release. */
+typedef struct pcoll__shape_binder {
+    int (*span)(const void *args, int p, int k, void **buf, MPI_Aint *lo, size_t *len);
+    int (*bind)(pcoll_plan_t *plan, const void *args, void *const base[2]);
+    int (*hold)(const void *args, int p, void **copy);
+    void (*release)(void *copy);
+} pcoll__shape_binder_t;
+
 /* The record of plan (not owned: the shape entry owns it, and frees it
- * after the record) built for the buffers v. */
+ * after the record) built for the buffers v, or (binder not NULL) bound to
+ * each call's arguments by binder (v unused). */
 int pcoll__shape_rec_make(pcoll_plan_t *plan, const pcoll__view_t v[2],
-                          pcoll__shape_rec_t **out);
+                          const pcoll__shape_binder_t *binder, pcoll__shape_rec_t **out);
 /* Finish every queued run, then free the record (NULL-safe). */
 void pcoll__shape_rec_free(void *rec);
 
@@ -36,12 +52,16 @@ void pcoll__shape_rec_free(void *rec);
  * buffers that are one contiguous byte range each, as the plan's were. */
 int pcoll__shape_same(const pcoll__shape_rec_t *r, int stale, const pcoll__view_t v[2]);
 
-/* Blocking: run the plan for the buffers v once the earlier runs are over. */
-int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2]);
+/* Blocking: run the plan for the buffers v (a binder's record: for the
+ * checked arguments args) once the earlier runs are over. */
+int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
+                     const void *args);
 
 /* Non-blocking: *lease, a plan on ctx (the caller's to free) whose start
- * queues one run of the shape's plan for the buffers v. */
+ * queues one run of the shape's plan for the buffers v (a binder's record:
+ * for a held copy of args). */
 int pcoll__shape_lease(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
-                       pcoll__ctx_t *ctx, const char *collective, pcoll_plan_t **lease);
+                       const void *args, pcoll__ctx_t *ctx, const char *collective,
+                       pcoll_plan_t **lease);
 
 #endif

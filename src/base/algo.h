@@ -28,7 +28,10 @@ enum {
     PCOLL__ALGO_REBIND = 1u << 3,
     /* It serves intercommunicators (the buffers' blocks are the remote
      * group's); on one, the entry path refuses every other algorithm. */
-    PCOLL__ALGO_INTER = 1u << 4
+    PCOLL__ALGO_INTER = 1u << 4,
+    /* A shape can keep it with no sizes in its key: the descriptor's keep
+     * hook makes a plan whose runs take each call's sizes (entry.c). */
+    PCOLL__ALGO_KEPT = 1u << 5
 };
 
 typedef struct pcoll__algo {

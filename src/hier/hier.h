@@ -111,6 +111,16 @@ int pcoll__alltoall_hier(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoallv_hier(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_multi_hier(pcoll_plan_t *plan, const void *args);
 
+/* alltoallv `hier` kept by a one-shot shape (hier_alltoallv_kept.c): a
+ * plan (made by pcoll__plan_create on the shape's communicator, with its
+ * tag) that serves any counts, displacements, types and buffers, set
+ * before each run by bind.  keep: collective over plan->comm (the node
+ * topology for opts, the node's shared segment made once, one more tag);
+ * every rank passes the same options and MPI_IN_PLACE use.  bind: no
+ * communication; a's arrays and types must stay valid until the run ends. */
+int pcoll__alltoallv_hier_keep(pcoll_plan_t *plan, const pcoll__opts_t *opts, int inplace);
+int pcoll__alltoallv_hier_bind(pcoll_plan_t *plan, const pcoll__a2a_args_t *a);
+
 /* The multiple all-to-all's arguments: the union of the rows, ordered row by
  * row, ncols ranks each; a's blocks are those of one row. */
 typedef struct pcoll__multi_args {

@@ -58,7 +58,8 @@ static const pcoll__algo_t algos[] = {
     [V_HIER] = {"hier",
                 "node-aware: messages bundled per node pair in shared memory (sizes gathered "
                 "on the node at init), radix-r Bruck between nodes",
-                pcoll__alltoallv_hier, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE},
+                pcoll__alltoallv_hier,
+                PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_INPLACE | PCOLL__ALGO_KEPT},
     [V_INPLACE] = {"inplace",
                    "MPI_IN_PLACE with memory independent of the block sizes (aux buffers "
                    "pcoll_aux_bytes in pcoll_aux_buffers)",
@@ -204,7 +205,18 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
     return ruled >= 0 ? ruled : choose_global(v, s);
 }
 
-int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen)
+/* The kept plan on one node: its copies through the segment, the size
+ * table and three node barriers per run lost to scattered (the one-shot
+ * choice there) at np 2 (docs/sim-reach.md), so only several nodes take it.
+ * After pcoll__hier_pays said yes: the topology is agreed and cached. */
+static int one_node(pcoll__ctx_t *ctx, const pcoll__opts_t *opts)
+{
+    const pcoll__node_t *t;
+    return pcoll__node_get(ctx, opts->cores_per_node, &t) != PCOLL_SUCCESS || t->nnodes < 2;
+}
+
+int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen,
+                                 int kept)
 {
     pcoll__shape_t s = pcoll__shape_of(ctx, 1, 1);
     pcoll__cost_t c = pcoll__select_cost(&s);
@@ -216,7 +228,8 @@ int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v,
         return chosen;
     return pcoll__select_hier(ctx, &pcoll__alltoallv_table, "alltoallv", &v->a.opts,
                               mean_bytes(v, p), usable, v, v->maxbytes,
-                              native < flat ? native : flat)
+                              native < flat ? native : flat) &&
+                   !(kept && one_node(ctx, &v->a.opts))
                ? V_HIER
                : chosen;
 }

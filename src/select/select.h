@@ -56,8 +56,11 @@ int pcoll__select_alltoall_multi(void);
  * or a direct exchange (one-shot and local: the sizes are not known). */
 int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s,
                             pcoll__opts_t *tuned);
-/* Persistent auto: as pcoll__select_alltoall_hier (collective). */
-int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen);
+/* Persistent auto: as pcoll__select_alltoall_hier (collective).  kept: for
+ * a one-shot shape's plan (hier_alltoallv_kept.c), which pays only between
+ * nodes: never on one node. */
+int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen,
+                                 int kept);
 
 /* The builder of the alltoall Bruck variant the cost model predicts
  * fastest for p ranks and blocks of n bytes (alltoallv's padded_bruck runs

@@ -5,7 +5,10 @@
  * (size +-50%), sparse (each rank sends to about a quarter of the ranks,
  * 4x the size), powerlaw (size * 2 / (1 + (d - s) mod p)), normal (mean
  * size, standard deviation size / 2, cut at 0: Box-Muller on a hash of
- * (s, d), so that bruck_radix meets sizes off by a factor of 3 or more).
+ * (s, d), so that bruck_radix meets sizes off by a factor of 3 or more),
+ * shifting (as random, with two draws taken in turn by the calls, so that
+ * every call's counts differ from the previous call's: what a one-shot
+ * plan kept across calls pays for new counts; pcoll and the MPI alike).
  * Displacements are in destination order with no gaps.  The reference is MPI_Alltoallv.
  */
 #include <math.h>
@@ -14,12 +17,20 @@
 
 #include "bench.h"
 
+/* One draw of the counts. */
+typedef struct draw {
+    int *sc, *sd, *rc, *rd;    /* counts and displacements */
+    long long stotal, rtotal;
+    unsigned char *ref;
+} draw_t;
+
 struct bench_case {
     MPI_Comm comm;
     int p, rank;
-    int *sc, *sd, *rc, *rd;    /* counts and displacements */
-    long long stotal, rtotal;
-    unsigned char *send, *recv, *ref;
+    draw_t draw[2];            /* shifting: both in turn; else draw[0] */
+    int next, last;            /* the draw of the next call, of the last */
+    long long stotal, rtotal;  /* the larger of the draws' */
+    unsigned char *send, *recv;
     bench_pattern_t pattern;
 };
 
@@ -31,11 +42,12 @@ static double normal_of(unsigned h)
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
-static int count_of(int s, int d, int p, long size, bench_pattern_t pattern)
+static int count_of(int s, int d, int p, long size, bench_pattern_t pattern, int salt)
 {
-    unsigned h = ((unsigned)s * 2654435761u) ^ ((unsigned)d * 40503u + 0x9e37u);
+    unsigned h = ((unsigned)s * 2654435761u) ^ ((unsigned)d * 40503u + 0x9e37u + (unsigned)salt);
     switch (pattern) {
     case BENCH_RANDOM:
+    case BENCH_SHIFTING:
         return (int)(size / 2 + (long)(h % (unsigned)(size + 1)));
     case BENCH_SPARSE:
         return (s == d || h % 4u == 0) ? (int)(4 * size) : 0;
@@ -54,32 +66,47 @@ static void teardown(bench_case_t *c)
 {
     if (!c)
         return;
-    free(c->sc);
+    for (int k = 0; k < 2; k++) {
+        free(c->draw[k].sc);
+        free(c->draw[k].ref);
+    }
     free(c->send);
     free(c->recv);
-    free(c->ref);
     free(c);
+}
+
+/* Draw k's counts (salt k) and its reference buffer. */
+static int make_draw(bench_case_t *c, long size, int k)
+{
+    draw_t *w = &c->draw[k];
+    int j;
+    if (!(w->sc = malloc(sizeof(int) * 4 * (size_t)c->p)))
+        return PCOLL_ERR_NOMEM;
+    w->sd = w->sc + c->p, w->rc = w->sc + 2 * c->p, w->rd = w->sc + 3 * c->p;
+    for (j = 0; j < c->p; j++) {
+        w->sc[j] = count_of(c->rank, j, c->p, size, c->pattern, 7919 * k);
+        w->rc[j] = count_of(j, c->rank, c->p, size, c->pattern, 7919 * k);
+        w->sd[j] = (int)w->stotal, w->rd[j] = (int)w->rtotal;
+        w->stotal += w->sc[j], w->rtotal += w->rc[j];
+    }
+    c->stotal = w->stotal > c->stotal ? w->stotal : c->stotal;
+    c->rtotal = w->rtotal > c->rtotal ? w->rtotal : c->rtotal;
+    return (w->ref = malloc((size_t)w->rtotal + 1)) ? PCOLL_SUCCESS : PCOLL_ERR_NOMEM;
 }
 
 static int allocate(MPI_Comm comm, long size, bench_pattern_t pattern, bench_case_t *c)
 {
-    int j;
+    int k, rc = PCOLL_SUCCESS;
     c->comm = comm, c->pattern = pattern;
     MPI_Comm_size(comm, &c->p);
     MPI_Comm_rank(comm, &c->rank);
-    if (!(c->sc = malloc(sizeof(int) * 4 * (size_t)c->p)))
-        return PCOLL_ERR_NOMEM;
-    c->sd = c->sc + c->p, c->rc = c->sc + 2 * c->p, c->rd = c->sc + 3 * c->p;
-    for (j = 0; j < c->p; j++) {
-        c->sc[j] = count_of(c->rank, j, c->p, size, pattern);
-        c->rc[j] = count_of(j, c->rank, c->p, size, pattern);
-        c->sd[j] = (int)c->stotal, c->rd[j] = (int)c->rtotal;
-        c->stotal += c->sc[j], c->rtotal += c->rc[j];
-    }
+    for (k = 0; k < (pattern == BENCH_SHIFTING ? 2 : 1) && rc == PCOLL_SUCCESS; k++)
+        rc = make_draw(c, size, k);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
     c->send = malloc((size_t)c->stotal + 1);
     c->recv = malloc((size_t)c->rtotal + 1);
-    c->ref = malloc((size_t)c->rtotal + 1);
-    return c->send && c->recv && c->ref ? PCOLL_SUCCESS : PCOLL_ERR_NOMEM;
+    return c->send && c->recv ? PCOLL_SUCCESS : PCOLL_ERR_NOMEM;
 }
 
 static int setup(MPI_Comm comm, long size, bench_pattern_t pattern, bench_case_t **out)
@@ -93,39 +120,60 @@ static int setup(MPI_Comm comm, long size, bench_pattern_t pattern, bench_case_t
         return rc;
     for (i = 0; i < c->stotal; i++)
         c->send[i] = (unsigned char)(c->rank * 29 + i * 13 + 1);
-    return MPI_Alltoallv(c->send, c->sc, c->sd, MPI_BYTE, c->ref, c->rc, c->rd, MPI_BYTE,
-                         comm) == MPI_SUCCESS ? PCOLL_SUCCESS : PCOLL_ERR_MPI;
+    for (int k = 0; k < 2 && rc == PCOLL_SUCCESS && c->draw[k].sc; k++) {
+        const draw_t *w = &c->draw[k];
+        if (MPI_Alltoallv(c->send, w->sc, w->sd, MPI_BYTE, w->ref, w->rc, w->rd, MPI_BYTE,
+                          comm) != MPI_SUCCESS)
+            rc = PCOLL_ERR_MPI;
+    }
+    return rc;
+}
+
+/* The draw of this call (the next one takes the other draw, if any). */
+static const draw_t *take(bench_case_t *c)
+{
+    c->last = c->next;
+    c->next = c->draw[1].sc ? 1 - c->next : 0;
+    return &c->draw[c->last];
 }
 
 static long long bytes(const bench_case_t *c) { return c->stotal; }
 
 static void poison(bench_case_t *c) { memset(c->recv, 0xA5, (size_t)c->rtotal); }
 
-static int check(const bench_case_t *c) { return memcmp(c->recv, c->ref, (size_t)c->rtotal) == 0; }
+static int check(const bench_case_t *c)
+{
+    const draw_t *w = &c->draw[c->last];
+    return memcmp(c->recv, w->ref, (size_t)w->rtotal) == 0;
+}
 
 static int run_native(bench_case_t *c)
 {
-    return MPI_Alltoallv(c->send, c->sc, c->sd, MPI_BYTE, c->recv, c->rc, c->rd, MPI_BYTE,
+    const draw_t *w = take(c);
+    return MPI_Alltoallv(c->send, w->sc, w->sd, MPI_BYTE, c->recv, w->rc, w->rd, MPI_BYTE,
                          c->comm);
 }
 
 #if BENCH_HAVE_MPI_PERSISTENT
 static int native_persistent(bench_case_t *c, MPI_Request *req)
 {
-    return MPI_Alltoallv_init(c->send, c->sc, c->sd, MPI_BYTE, c->recv, c->rc, c->rd, MPI_BYTE,
+    const draw_t *w = take(c);
+    return MPI_Alltoallv_init(c->send, w->sc, w->sd, MPI_BYTE, c->recv, w->rc, w->rd, MPI_BYTE,
                               c->comm, MPI_INFO_NULL, req);
 }
 #endif
 
 static int plan_init(bench_case_t *c, MPI_Info info, pcoll_plan_t **plan)
 {
-    return pcoll_alltoallv_init(c->send, c->sc, c->sd, MPI_BYTE, c->recv, c->rc, c->rd,
+    const draw_t *w = take(c);
+    return pcoll_alltoallv_init(c->send, w->sc, w->sd, MPI_BYTE, c->recv, w->rc, w->rd,
                                 MPI_BYTE, c->comm, info, plan);
 }
 
 static int run_oneshot(bench_case_t *c)
 {
-    return pcoll_alltoallv(c->send, c->sc, c->sd, MPI_BYTE, c->recv, c->rc, c->rd, MPI_BYTE,
+    const draw_t *w = take(c);
+    return pcoll_alltoallv(c->send, w->sc, w->sd, MPI_BYTE, c->recv, w->rc, w->rd, MPI_BYTE,
                            c->comm);
 }
 

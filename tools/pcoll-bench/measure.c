@@ -30,6 +30,10 @@ static int resolve_options(int argc, char **argv, bench_run_t *run, char *err, s
                  bench_pattern_name(o->pattern), o->coll);
         return -1;
     }
+    if (o->pattern == BENCH_SHIFTING && strcmp(o->coll, "alltoallv") != 0) {
+        snprintf(err, len, "--pattern shifting: alltoallv only");
+        return -1;
+    }
     return bench_options_algorithms(o, err, len);
 }
 

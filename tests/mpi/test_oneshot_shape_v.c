@@ -1,0 +1,319 @@
+/*
+ * test_oneshot_shape_v.c -- one-shot pcoll_alltoallv served by the plan its
+ * shape keeps (src/api/entry.c "Shapes", src/hier/hier_alltoallv_kept.c):
+ * `hier` requested on virtual nodes (pcoll_cores_per_node 2, or 1 below
+ * np 4), counts that change every call, against MPI_Alltoallv on the same
+ * arguments (both receive buffers poisoned alike, compared byte for byte,
+ * gaps included).
+ *
+ * Counts: between 0 and 4 items per pair, some pairs empty, one rank
+ * sending nothing on every other call, and now and then a piece of 300
+ * items (over the 1 KiB that travels bundled: sent alone).  Send blocks lie
+ * in reverse order with gaps, receive blocks in order with gaps.
+ * Cases:
+ *   ints       MPI_INT both sides, new buffers each call;
+ *   handles    even ranks send ints, odd ones pairs of ints (a new
+ *              contiguous(2) handle every call on rank 1) in half the
+ *              items: the ranks' decisions must not split;
+ *   derived    every other double of the send buffer (a resized vector)
+ *              into plain doubles;
+ *   in place   MPI_IN_PLACE with counts symmetric between pairs;
+ *   comms      a duplicate of the world freed after three calls, twice;
+ *   one node   every rank on one virtual node;
+ *   reversed   the world in reverse rank order;
+ *   device     odd ranks' buffers in "device memory" (host memory the
+ *              library takes for it, pcoll__gpu_pretend) once the shape
+ *              has its plan, out of place and in place: the plan runs on
+ *              host mirrors of them, every rank alike;
+ *   auto       the automatic choice (results only).
+ * With `hier` requested every call must report it, and once a shape has
+ * its plan a call must make no MPI_Allreduce (this file counts them): the
+ * plan is kept, not made again with an agreement per call.
+ *
+ * Usage: test_oneshot_shape_v
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/plan.h"
+#include "gpu/gpu.h"
+#include "harness.h"
+
+static int me, np;
+static long allreduces;
+
+/* pcoll's agreements pass here (the MPI's own collectives do not). */
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm)
+{
+    allreduces++;
+    return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+}
+
+/* Items rank s sends to rank d in call `run`; sym: the same both ways. */
+static int count_of(int s, int d, int run, int sym)
+{
+    int a = sym && d < s ? d : s, b = sym && d < s ? s : d;
+    if (!sym && run % 2 && s == np - 1)
+        return 0; /* one rank sends nothing */
+    if ((a + 2 * b + run) % 11 == 3)
+        return 300;
+    return (a * 7 + b * 13 + run * 5) % 5;
+}
+
+typedef struct layout {
+    int sc[64], sd[64], rc[64], rd[64];
+    int stotal, rtotal; /* items the buffers span */
+} layout_t;
+
+/* Send blocks in reverse order, receive blocks in order, a gap of one item
+ * after each; unit: send items per receive item (1, or 2 for pairs). */
+static void make_layout(layout_t *L, int p, int rank, int run, int sym, int unit)
+{
+    int at = 0;
+    for (int i = p - 1; i >= 0; i--) {
+        L->sc[i] = count_of(rank, i, run, sym) / unit;
+        L->sd[i] = at;
+        at += L->sc[i] + 1;
+    }
+    L->stotal = at;
+    at = 0;
+    for (int i = 0; i < p; i++) {
+        L->rc[i] = count_of(i, rank, run, sym) / unit * unit;
+        L->rd[i] = at;
+        at += L->rc[i] + 1;
+    }
+    L->rtotal = at;
+}
+
+static void expect_algorithm(const char *want)
+{
+    if (want)
+        PT_CHECK(strcmp(pcoll__last_run_algorithm, want) == 0, "ran %s, expected %s",
+                 pcoll__last_run_algorithm, want);
+}
+
+/* Compare two receive buffers of bytes; report the first difference. */
+static void compare(const unsigned char *got, const unsigned char *ref, size_t bytes,
+                    const char *what)
+{
+    for (size_t i = 0; i < bytes; i++)
+        if (got[i] != ref[i]) {
+            pt_check_elem(what, -1, (long)i, ref[i], got[i]);
+            return;
+        }
+}
+
+/* Steady calls (after the shape decided) must not agree again. */
+static void expect_quiet(long before, int steady, const char *want)
+{
+    if (want && steady)
+        PT_CHECK(allreduces == before, "%ld MPI_Allreduce calls in a steady call",
+                 allreduces - before);
+}
+
+/* One call of ints (unit 1) or pairs of ints on odd ranks (unit 2, type
+ * pair) on comm, against MPI_Alltoallv. */
+static void int_call(MPI_Comm comm, int run, int unit, MPI_Datatype pair, const char *want,
+                     int steady)
+{
+    int p, rank;
+    layout_t L;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &rank);
+    int odd = unit > 1 && rank % 2;
+    make_layout(&L, p, rank, run, 0, odd ? 2 : 1);
+    if (unit > 1) /* every count even: pairs on odd ranks, ints on even ones */
+        for (int i = 0; i < p; i++) {
+            L.rc[i] = count_of(i, rank, run, 0) / 2 * 2;
+            if (!odd)
+                L.sc[i] = count_of(rank, i, run, 0) / 2 * 2;
+        }
+    size_t sbytes = sizeof(int) * (size_t)(L.stotal * 2 + 1);
+    size_t rbytes = sizeof(int) * (size_t)(L.rtotal + 1);
+    int *sb = malloc(sbytes), *rb = malloc(rbytes), *ref = malloc(rbytes);
+    MPI_Datatype st = odd ? pair : MPI_INT;
+    int items = L.stotal * (odd ? 2 : 1);
+    for (int i = 0; i < items; i++)
+        sb[i] = rank * 100000 + i * 7 + run;
+    pt_poison(rb, rbytes);
+    pt_poison(ref, rbytes);
+    PT_MPI(MPI_Alltoallv(sb, L.sc, L.sd, st, ref, L.rc, L.rd, MPI_INT, comm));
+    long before = allreduces;
+    PT_REQUIRE(pcoll_alltoallv(sb, L.sc, L.sd, st, rb, L.rc, L.rd, MPI_INT, comm));
+    expect_quiet(before, steady, want);
+    expect_algorithm(want);
+    compare((unsigned char *)rb, (unsigned char *)ref, rbytes, "ints");
+    free(sb);
+    free(rb);
+    free(ref);
+}
+
+static void case_ints(const char *want)
+{
+    pt_case("ints %s", want ? want : "auto");
+    for (int run = 0; run < 6; run++)
+        int_call(MPI_COMM_WORLD, run, 1, MPI_INT, want, run > 0);
+    pt_case_end();
+}
+
+static void case_handles(void)
+{
+    MPI_Datatype pair = MPI_DATATYPE_NULL;
+    pt_case("handles");
+    for (int run = 0; run < 4; run++) {
+        if (me % 2 && (me == 1 || run == 0)) {
+            PT_MPI(MPI_Type_contiguous(2, MPI_INT, &pair));
+            PT_MPI(MPI_Type_commit(&pair));
+        }
+        int_call(MPI_COMM_WORLD, 10 + run, 2, pair, "hier", 1);
+        if (me % 2 && (me == 1 || run == 3))
+            MPI_Type_free(&pair);
+    }
+    pt_case_end();
+}
+
+/* Every other double (a vector resized to two doubles) into doubles. */
+static void case_derived(void)
+{
+    MPI_Datatype vec, every;
+    pt_case("derived");
+    PT_MPI(MPI_Type_vector(1, 1, 2, MPI_DOUBLE, &vec));
+    PT_MPI(MPI_Type_create_resized(vec, 0, 2 * sizeof(double), &every));
+    PT_MPI(MPI_Type_commit(&every));
+    MPI_Type_free(&vec);
+    for (int run = 20; run < 24; run++) {
+        layout_t L;
+        make_layout(&L, np, me, run, 0, 1);
+        size_t rbytes = sizeof(double) * (size_t)L.rtotal + 1;
+        double *sb = malloc(sizeof(double) * (size_t)(2 * L.stotal + 1));
+        double *rb = malloc(rbytes), *ref = malloc(rbytes);
+        for (int i = 0; i < 2 * L.stotal; i++)
+            sb[i] = me * 1000.5 + i + run;
+        pt_poison(rb, rbytes);
+        pt_poison(ref, rbytes);
+        PT_MPI(MPI_Alltoallv(sb, L.sc, L.sd, every, ref, L.rc, L.rd, MPI_DOUBLE,
+                             MPI_COMM_WORLD));
+        long before = allreduces;
+        PT_REQUIRE(pcoll_alltoallv(sb, L.sc, L.sd, every, rb, L.rc, L.rd, MPI_DOUBLE,
+                                   MPI_COMM_WORLD));
+        expect_quiet(before, 1, "hier");
+        expect_algorithm("hier");
+        compare((unsigned char *)rb, (unsigned char *)ref, rbytes, "derived");
+        free(sb);
+        free(rb);
+        free(ref);
+    }
+    MPI_Type_free(&every);
+    pt_case_end();
+}
+
+/* In place, runs [first, last); on odd ranks from run `device` on with
+ * device buffers. */
+static void inplace_runs(int first, int last, int device)
+{
+    for (int run = first; run < last; run++) {
+        layout_t L;
+        make_layout(&L, np, me, run, 1, 1);
+        size_t rbytes = sizeof(int) * (size_t)(L.rtotal + 1);
+        int *rb = malloc(rbytes), *ref = malloc(rbytes);
+        pt_poison(rb, rbytes);
+        for (int i = 0; i < np; i++)
+            for (int k = 0; k < L.rc[i]; k++)
+                rb[L.rd[i] + k] = me * 100000 + i * 1000 + k + run;
+        memcpy(ref, rb, rbytes);
+        PT_MPI(MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, ref, L.rc, L.rd,
+                             MPI_INT, MPI_COMM_WORLD));
+        long before = allreduces;
+        pcoll__gpu_pretend = run >= device && me % 2;
+        PT_REQUIRE(pcoll_alltoallv(MPI_IN_PLACE, L.rc, L.rd, MPI_INT, rb, L.rc, L.rd, MPI_INT,
+                                   MPI_COMM_WORLD));
+        pcoll__gpu_pretend = 0;
+        expect_quiet(before, run > 30, "hier");
+        expect_algorithm("hier");
+        compare((unsigned char *)rb, (unsigned char *)ref, rbytes, "in place");
+        free(rb);
+        free(ref);
+    }
+}
+
+static void case_inplace(void)
+{
+    pt_case("in place");
+    inplace_runs(30, 35, 35);
+    pt_case_end();
+}
+
+static void case_device(void)
+{
+    pt_case("device");
+    for (int run = 80; run < 83; run++) {
+        pcoll__gpu_pretend = me % 2;
+        int_call(MPI_COMM_WORLD, run, 1, MPI_INT, "hier", 1);
+        pcoll__gpu_pretend = 0;
+    }
+    inplace_runs(31, 34, 31);
+    pt_case_end();
+}
+
+static void case_comms(void)
+{
+    pt_case("comms");
+    for (int i = 0; i < 2; i++) {
+        MPI_Comm dup;
+        PT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+        for (int run = 0; run < 3; run++)
+            int_call(dup, 40 + 3 * i + run, 1, MPI_INT, "hier", run > 0);
+        PT_MPI(MPI_Comm_free(&dup));
+    }
+    pt_case_end();
+}
+
+/* Every rank on one virtual node: no bundles between nodes, the pieces
+ * through the node's segment alone. */
+static void case_one_node(void)
+{
+    char all[16];
+    snprintf(all, sizeof all, "%d", np);
+    pt_case("one node");
+    setenv("PCOLL_CORES_PER_NODE", all, 1);
+    for (int run = 70; run < 73; run++)
+        int_call(MPI_COMM_WORLD, run, 1, MPI_INT, "hier", run > 70);
+    setenv("PCOLL_CORES_PER_NODE", np > 3 ? "2" : "1", 1);
+    pt_case_end();
+}
+
+static void case_reversed(void)
+{
+    MPI_Comm rev = pt_comm_make(PT_C_REVERSED);
+    pt_case("reversed");
+    for (int run = 50; run < 53; run++)
+        int_call(rev, run, 1, MPI_INT, "hier", run > 50);
+    pt_comm_free(&rev);
+    pt_case_end();
+}
+
+int main(int argc, char **argv)
+{
+    pt_init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (np > 64) {
+        pt_skip("np > 64");
+        return pt_finish();
+    }
+    setenv("PCOLL_ALLTOALLV_ALGORITHM", "hier", 1);
+    setenv("PCOLL_CORES_PER_NODE", np > 3 ? "2" : "1", 1);
+    case_ints("hier");
+    case_handles();
+    case_derived();
+    case_inplace();
+    case_comms();
+    case_one_node();
+    case_reversed();
+    case_device();
+    unsetenv("PCOLL_ALLTOALLV_ALGORITHM");
+    case_ints(NULL);
+    return pt_finish();
+}
