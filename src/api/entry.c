@@ -63,6 +63,21 @@ void *pcoll__key_put(pcoll__key_t *k, size_t len)
     return k->bytes + KEY_HEAD;
 }
 
+void pcoll__key_watch(pcoll__key_t *k, MPI_Datatype type)
+{
+    int i;
+    if (k->ntypes > PCOLL__CACHE_TYPES || type == MPI_DATATYPE_NULL ||
+        pcoll__type_is_named(type))
+        return;
+    for (i = 0; i < k->ntypes; i++)
+        if (k->types[i] == type)
+            return;
+    if (k->ntypes == PCOLL__CACHE_TYPES)
+        k->ntypes = PCOLL__KEY_UNCACHED;
+    else
+        k->types[k->ntypes++] = type;
+}
+
 static void key_free(pcoll__key_t *k)
 {
     if (k->bytes != k->inline_bytes)

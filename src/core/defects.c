@@ -27,6 +27,9 @@ static const defect_row_t rows[PCOLL__DEFECT_COUNT] = {
      * rdtype are different). */
     [PCOLL__DEFECT_OMPI_ALLTOALL_BRUCK] = {"ompi-alltoall-bruck", "Open MPI", NULL, {0, 0, 0},
                                            {4, 1, 5}},
+    /* Not fixed in any release pcoll knows of. */
+    [PCOLL__DEFECT_OMPI_NEIGHBOR_CART] = {"ompi-neighbor-cart-folded", "Open MPI", NULL,
+                                          {0, 0, 0}, {99, 0, 0}},
 };
 
 /* The version "major.minor.patch" after the text `library` in s (missing

@@ -1,7 +1,7 @@
 /*
  * The drop-in layer (libpcoll_mpi): definitions of MPI's own functions that
- * hand MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Reduce_scatter and
- * MPI_Reduce_scatter_block -- blocking, non-blocking, persistent and
+ * hand MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Reduce_scatter,
+ * MPI_Reduce_scatter_block and MPI_Neighbor_alltoall(v/w) -- blocking, non-blocking, persistent and
  * large-count forms -- to pcoll, and pass everything pcoll does not serve to
  * the MPI library through the profiling interface (PMPI_*).  See
  * docs/dropin.md for the mechanism and its limits.
@@ -38,7 +38,9 @@
 
 /* The collectives and forms, one row of the log each. */
 enum { PCOLL__DROPIN_ALLTOALL, PCOLL__DROPIN_ALLTOALLV, PCOLL__DROPIN_REDUCE_SCATTER,
-       PCOLL__DROPIN_REDUCE_SCATTER_BLOCK, PCOLL__DROPIN_ALLTOALLW, PCOLL__DROPIN_NCOLL };
+       PCOLL__DROPIN_REDUCE_SCATTER_BLOCK, PCOLL__DROPIN_ALLTOALLW,
+       PCOLL__DROPIN_NEIGHBOR_ALLTOALL, PCOLL__DROPIN_NEIGHBOR_ALLTOALLV,
+       PCOLL__DROPIN_NEIGHBOR_ALLTOALLW, PCOLL__DROPIN_NCOLL };
 enum { PCOLL__DROPIN_BLOCKING, PCOLL__DROPIN_NONBLOCKING, PCOLL__DROPIN_PERSISTENT,
        PCOLL__DROPIN_NFORMS };
 /* Why a call went to the MPI library. */
