@@ -45,16 +45,13 @@ static int cart_neighbors(MPI_Comm comm, int n, int *sources, int *dests)
     return PCOLL_SUCCESS;
 }
 
-/* A weighted graph's lists come with weights, which are read and dropped. */
+/* The lists come with weights (where the graph has them), read into
+ * scratch and dropped: real arrays suit weighted and unweighted graphs
+ * alike. */
 static int dist_neighbors(MPI_Comm comm, int indegree, int outdegree, int *sources, int *dests)
 {
-    int in, out, weighted, err, *w;
-    if ((err = MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted)) != MPI_SUCCESS)
-        return err;
-    if (!weighted)
-        return MPI_Dist_graph_neighbors(comm, indegree, sources, MPI_UNWEIGHTED, outdegree, dests,
-                                        MPI_UNWEIGHTED);
-    if (!(w = pcoll__malloc(sizeof *w * ((size_t)indegree + (size_t)outdegree + 1))))
+    int err, *w = pcoll__malloc(sizeof *w * ((size_t)indegree + (size_t)outdegree + 1));
+    if (!w)
         return MPI_ERR_NO_MEM;
     err = MPI_Dist_graph_neighbors(comm, indegree, sources, w, outdegree, dests, w + indegree);
     pcoll__free(w);

@@ -224,10 +224,10 @@ int main(int argc, char **argv)
     {
         int r = rank, p = size;
         int sources[3] = {(r - 1 + p) % p, r, (r - 1 + p) % p};
-        int dests[3] = {(r + 1) % p, (r + 1) % p, r};
+        int dests[3] = {(r + 1) % p, (r + 1) % p, r}, w[3] = {1, 1, 1};
         memset(&t, 0, sizeof t);
-        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 3, sources, MPI_UNWEIGHTED, 3, dests,
-                                       MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &t.comm);
+        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 3, sources, w, 3, dests, w,
+                                       MPI_INFO_NULL, 0, &t.comm);
         MPI_Comm_set_errhandler(t.comm, MPI_ERRORS_RETURN);
         t.name = "dist-graph";
         layout(&t);

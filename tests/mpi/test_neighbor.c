@@ -303,15 +303,17 @@ static void cart(int ndims, int periodic)
     MPI_Comm_free(&comm);
 }
 
-/* Repeated edges and a self edge: to r+1 twice, to r+2 and to itself. */
+/* Repeated edges and a self edge: to r+1 twice, to r+2 and to itself
+ * (weighted: the weights must not matter). */
 static void dist_repeated(void)
 {
     int r = pt_rank, p = pt_size;
     int sources[4] = {r, (r - 2 + 2 * p) % p, (r - 1 + p) % p, (r - 1 + p) % p};
     int dests[4] = {(r + 1) % p, r, (r + 2) % p, (r + 1) % p};
+    int sw[4] = {1, 2, 3, 4}, dw[4] = {4, 3, 2, 1};
     MPI_Comm comm;
-    PT_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 4, sources, MPI_UNWEIGHTED, 4, dests,
-                                          MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &comm));
+    PT_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 4, sources, sw, 4, dests, dw,
+                                          MPI_INFO_NULL, 0, &comm));
     run_all(comm, "dist-repeated", 0);
     MPI_Comm_free(&comm);
 }
