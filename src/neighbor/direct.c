@@ -22,18 +22,15 @@ static int edge(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, int e, int send)
     int n, rc, peer = send ? a->dests[e] : a->sources[e];
     if (peer == MPI_PROC_NULL)
         return PCOLL_SUCCESS;
-    if (send) {
-        rc = pcoll__a2a_items(plan, a->scounts[e], pcoll__nbr_stype(a, e), &n, &t);
-        return rc != PCOLL_SUCCESS
-                   ? rc
-                   : pcoll__sched_send(&plan->sched, pcoll__addr(a->sendbuf, a->sdispls[e] * a->sext),
-                                       n, t, peer);
-    }
-    rc = pcoll__a2a_items(plan, a->rcounts[e], pcoll__nbr_rtype(a, e), &n, &t);
-    return rc != PCOLL_SUCCESS
-               ? rc
-               : pcoll__sched_recv(&plan->sched, pcoll__addr(a->recvbuf, a->rdispls[e] * a->rext),
-                                   n, t, peer);
+    rc = send ? pcoll__a2a_items(plan, a->scounts[e], pcoll__nbr_stype(a, e), &n, &t)
+              : pcoll__a2a_items(plan, a->rcounts[e], pcoll__nbr_rtype(a, e), &n, &t);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    if (send)
+        return pcoll__sched_send(&plan->sched, pcoll__addr(a->sendbuf, a->sdispls[e] * a->sext),
+                                 n, t, peer);
+    return pcoll__sched_recv(&plan->sched, pcoll__addr(a->recvbuf, a->rdispls[e] * a->rext), n,
+                             t, peer);
 }
 
 int pcoll__nbr_direct(pcoll_plan_t *plan, const void *args)

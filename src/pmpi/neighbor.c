@@ -75,7 +75,8 @@ static int serve(pcoll__nbr_raw_t r, MPI_Comm comm, int coll, int form, MPI_Info
 #define NA PCOLL__DROPIN_NEIGHBOR_ALLTOALL
 #define NV PCOLL__DROPIN_NEIGHBOR_ALLTOALLV
 #define NW PCOLL__DROPIN_NEIGHBOR_ALLTOALLW
-#define BLOCKING(coll, raw) serve(raw, comm, coll, PCOLL__DROPIN_BLOCKING, MPI_INFO_NULL, NULL, &err)
+#define BLOCKING(coll, raw) \
+    serve(raw, comm, coll, PCOLL__DROPIN_BLOCKING, MPI_INFO_NULL, NULL, &err)
 #define NONBLOCKING(coll, raw) \
     serve(raw, comm, coll, PCOLL__DROPIN_NONBLOCKING, MPI_INFO_NULL, request, &err)
 #define PERSISTENT(coll, raw) serve(raw, comm, coll, PCOLL__DROPIN_PERSISTENT, info, request, &err)

@@ -116,7 +116,8 @@ static void case_make(nb_case *c, MPI_Comm comm, const char *topo, int folded, i
     n = c->in + c->out + 1;
     c->scounts = calloc((size_t)n, sizeof(int)), c->sdispls = calloc((size_t)n, sizeof(int));
     c->rcounts = calloc((size_t)n, sizeof(int)), c->rdispls = calloc((size_t)n, sizeof(int));
-    c->sbytes = calloc((size_t)n, sizeof(MPI_Aint)), c->rbytes = calloc((size_t)n, sizeof(MPI_Aint));
+    c->sbytes = calloc((size_t)n, sizeof(MPI_Aint));
+    c->rbytes = calloc((size_t)n, sizeof(MPI_Aint));
     c->stypes = calloc((size_t)n, sizeof(MPI_Datatype));
     c->rtypes = calloc((size_t)n, sizeof(MPI_Datatype));
     make_counts(c, zero);

@@ -12,6 +12,7 @@ static int passed, failed;
 #define UCX (1u << PCOLL__DEFECT_UCX_SPLIT_UNPACK)
 #define W (1u << PCOLL__DEFECT_ALLTOALLW_INPLACE)
 #define BRUCK (1u << PCOLL__DEFECT_OMPI_ALLTOALL_BRUCK)
+#define NCART (1u << PCOLL__DEFECT_OMPI_NEIGHBOR_CART)
 
 static void expect(const char *version, unsigned want)
 {
@@ -40,10 +41,12 @@ int main(void)
     /* The pip wheel. */
     expect("MPICH Version:      5.0.2\nMPICH Device:       ch4:ucx ofi\n", 0);
     /* Other libraries. */
-    expect("Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4", BRUCK);
-    expect("Open MPI v4.0.7, package: Open MPI, ident: 4.0.7", BRUCK);
-    expect("Open MPI v4.1.5, package: Open MPI, ident: 4.1.5", 0);
-    expect("Open MPI v5.0.8, package: Open MPI, ident: 5.0.8", 0);
+    expect("Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4",
+           BRUCK | NCART);
+    expect("Open MPI v4.0.7, package: Open MPI, ident: 4.0.7", BRUCK | NCART);
+    expect("Open MPI v4.1.5, package: Open MPI, ident: 4.1.5", NCART);
+    expect("Open MPI v5.0.8, package: Open MPI, ident: 5.0.8", NCART);
+    expect("Open MPI v5.0.11, package: Open MPI, ident: 5.0.11", NCART);
     expect("MVAPICH2 Version:\t2.3.7\nMVAPICH2 Device:\tch3:mrail\n", 0);
     expect("Intel(R) MPI Library 2021.10 for Linux* OS\n", 0);
     expect("", 0);
