@@ -74,6 +74,45 @@ typedef struct pcoll__nbr_raw {
     int negative_ok;
 } pcoll__nbr_raw_t;
 
+/* The raw arguments of each public form, from the names of MPI's own
+ * parameters in scope (sendbuf, sendcount(s), sdispls, sendtype(s), ...):
+ * the public calls' and the drop-in's wrappers' one spelling of them. */
+#define PCOLL__NBR_RAW_A2A(w)                                                                     \
+    (pcoll__nbr_raw_t)                                                                            \
+    {                                                                                             \
+        .form = PCOLL__NBR_ALLTOALL, .wide = (w), .sendbuf = sendbuf, .recvbuf = recvbuf,         \
+        .sendcount = sendcount, .recvcount = recvcount, .sendtype = sendtype,                     \
+        .recvtype = recvtype                                                                      \
+    }
+#define PCOLL__NBR_RAW_A2AV                                                                       \
+    (pcoll__nbr_raw_t)                                                                            \
+    {                                                                                             \
+        .form = PCOLL__NBR_ALLTOALLV, .sendbuf = sendbuf, .recvbuf = recvbuf,                     \
+        .scounts = sendcounts, .sdispls = sdispls, .rcounts = recvcounts, .rdispls = rdispls,     \
+        .sendtype = sendtype, .recvtype = recvtype                                                \
+    }
+#define PCOLL__NBR_RAW_A2AV_C                                                                     \
+    (pcoll__nbr_raw_t)                                                                            \
+    {                                                                                             \
+        .form = PCOLL__NBR_ALLTOALLV, .wide = 1, .sendbuf = sendbuf, .recvbuf = recvbuf,          \
+        .wscounts = sendcounts, .wsdispls = sdispls, .wrcounts = recvcounts,                      \
+        .wrdispls = rdispls, .sendtype = sendtype, .recvtype = recvtype                           \
+    }
+#define PCOLL__NBR_RAW_A2AW                                                                       \
+    (pcoll__nbr_raw_t)                                                                            \
+    {                                                                                             \
+        .form = PCOLL__NBR_ALLTOALLW, .sendbuf = sendbuf, .recvbuf = recvbuf,                     \
+        .scounts = sendcounts, .wsdispls = sdispls, .rcounts = recvcounts,                        \
+        .wrdispls = rdispls, .stypes = sendtypes, .rtypes = recvtypes                             \
+    }
+#define PCOLL__NBR_RAW_A2AW_C                                                                     \
+    (pcoll__nbr_raw_t)                                                                            \
+    {                                                                                             \
+        .form = PCOLL__NBR_ALLTOALLW, .wide = 1, .sendbuf = sendbuf, .recvbuf = recvbuf,          \
+        .wscounts = sendcounts, .wsdispls = sdispls, .wrcounts = recvcounts,                      \
+        .wrdispls = rdispls, .stypes = sendtypes, .rtypes = recvtypes                             \
+    }
+
 /* Any neighbourhood all-to-all in any mode (the drop-in's). */
 int pcoll__neighbor_dropin(pcoll__mode_t mode, const pcoll__nbr_raw_t *r, MPI_Comm comm,
                            MPI_Info info, pcoll_plan_t **plan);

@@ -412,42 +412,6 @@ int pcoll__neighbor_dropin(pcoll__mode_t mode, const pcoll__nbr_raw_t *r, MPI_Co
 
 /* ---- the public calls ------------------------------------------------------------ */
 
-#define A2A(w)                                                                               \
-    (raw_t)                                                                                  \
-    {                                                                                        \
-        .form = PCOLL__NBR_ALLTOALL, .wide = (w), .sendbuf = sendbuf, .recvbuf = recvbuf,    \
-        .sendcount = sendcount, .recvcount = recvcount, .sendtype = sendtype,                \
-        .recvtype = recvtype                                                                 \
-    }
-#define A2AV                                                                                 \
-    (raw_t)                                                                                  \
-    {                                                                                        \
-        .form = PCOLL__NBR_ALLTOALLV, .sendbuf = sendbuf, .recvbuf = recvbuf,                \
-        .scounts = sendcounts, .sdispls = sdispls, .rcounts = recvcounts, .rdispls = rdispls, \
-        .sendtype = sendtype, .recvtype = recvtype                                           \
-    }
-#define A2AV_C                                                                               \
-    (raw_t)                                                                                  \
-    {                                                                                        \
-        .form = PCOLL__NBR_ALLTOALLV, .wide = 1, .sendbuf = sendbuf, .recvbuf = recvbuf,     \
-        .wscounts = sendcounts, .wsdispls = sdispls, .wrcounts = recvcounts,                 \
-        .wrdispls = rdispls, .sendtype = sendtype, .recvtype = recvtype                      \
-    }
-#define A2AW                                                                                 \
-    (raw_t)                                                                                  \
-    {                                                                                        \
-        .form = PCOLL__NBR_ALLTOALLW, .sendbuf = sendbuf, .recvbuf = recvbuf,                \
-        .scounts = sendcounts, .wsdispls = sdispls, .rcounts = recvcounts,                   \
-        .wrdispls = rdispls, .stypes = sendtypes, .rtypes = recvtypes                        \
-    }
-#define A2AW_C                                                                               \
-    (raw_t)                                                                                  \
-    {                                                                                        \
-        .form = PCOLL__NBR_ALLTOALLW, .wide = 1, .sendbuf = sendbuf, .recvbuf = recvbuf,     \
-        .wscounts = sendcounts, .wsdispls = sdispls, .wrcounts = recvcounts,                 \
-        .wrdispls = rdispls, .stypes = sendtypes, .rtypes = recvtypes                        \
-    }
-
 static int run(pcoll__mode_t mode, const char *fn, raw_t r, MPI_Comm comm, MPI_Info info,
                pcoll_plan_t **plan)
 {
@@ -457,21 +421,24 @@ static int run(pcoll__mode_t mode, const char *fn, raw_t r, MPI_Comm comm, MPI_I
 int pcoll_neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoall", A2A(0), comm, MPI_INFO_NULL, NULL);
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoall", PCOLL__NBR_RAW_A2A(0), comm,
+               MPI_INFO_NULL, NULL);
 }
 
 int pcoll_neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
-    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoall_init", A2A(0), comm, info, plan);
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoall_init", PCOLL__NBR_RAW_A2A(0), comm,
+               info, plan);
 }
 
 int pcoll_neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                               MPI_Comm comm)
 {
-    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoall_c", A2A(1), comm, MPI_INFO_NULL, NULL);
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoall_c", PCOLL__NBR_RAW_A2A(1), comm,
+               MPI_INFO_NULL, NULL);
 }
 
 int pcoll_neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -479,14 +446,16 @@ int pcoll_neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                    pcoll_plan_t **plan)
 {
-    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoall_init_c", A2A(1), comm, info, plan);
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoall_init_c", PCOLL__NBR_RAW_A2A(1), comm,
+               info, plan);
 }
 
 int pcoll_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallv", A2AV, comm, MPI_INFO_NULL, NULL);
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallv", PCOLL__NBR_RAW_A2AV, comm,
+               MPI_INFO_NULL, NULL);
 }
 
 int pcoll_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
@@ -495,7 +464,8 @@ int pcoll_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   pcoll_plan_t **plan)
 {
-    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallv_init", A2AV, comm, info, plan);
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallv_init", PCOLL__NBR_RAW_A2AV, comm, info,
+               plan);
 }
 
 int pcoll_neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -503,7 +473,8 @@ int pcoll_neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[]
                                const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallv_c", A2AV_C, comm, MPI_INFO_NULL, NULL);
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallv_c", PCOLL__NBR_RAW_A2AV_C, comm,
+               MPI_INFO_NULL, NULL);
 }
 
 int pcoll_neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -512,7 +483,8 @@ int pcoll_neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcou
                                     const MPI_Aint rdispls[], MPI_Datatype recvtype,
                                     MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
-    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallv_init_c", A2AV_C, comm, info, plan);
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallv_init_c", PCOLL__NBR_RAW_A2AV_C, comm,
+               info, plan);
 }
 
 int pcoll_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -520,7 +492,8 @@ int pcoll_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                              void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                              const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallw", A2AW, comm, MPI_INFO_NULL, NULL);
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallw", PCOLL__NBR_RAW_A2AW, comm,
+               MPI_INFO_NULL, NULL);
 }
 
 int pcoll_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
@@ -529,7 +502,8 @@ int pcoll_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                   const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                                   pcoll_plan_t **plan)
 {
-    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallw_init", A2AW, comm, info, plan);
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallw_init", PCOLL__NBR_RAW_A2AW, comm, info,
+               plan);
 }
 
 int pcoll_neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -538,7 +512,8 @@ int pcoll_neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[]
                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                MPI_Comm comm)
 {
-    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallw_c", A2AW_C, comm, MPI_INFO_NULL, NULL);
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallw_c", PCOLL__NBR_RAW_A2AW_C, comm,
+               MPI_INFO_NULL, NULL);
 }
 
 int pcoll_neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -547,5 +522,6 @@ int pcoll_neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcou
                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                     MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
-    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallw_init_c", A2AW_C, comm, info, plan);
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallw_init_c", PCOLL__NBR_RAW_A2AW_C, comm,
+               info, plan);
 }

@@ -15,6 +15,7 @@
 #ifndef PCOLL_PMPI_DROPIN_H
 #define PCOLL_PMPI_DROPIN_H
 
+#include "api/entry.h"
 #include "pcoll.h"
 
 /* Non-blocking collectives behind generalized requests: not under SimGrid
@@ -84,6 +85,15 @@ int pcoll__dropin_serves(MPI_Comm comm, int coll, int form);
  * raised on comm's error handler. */
 int pcoll__dropin_finish(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll, int form,
                          MPI_Request *request, int *err);
+/* pcoll's mode for the form of an MPI call (blocking: one-shot;
+ * non-blocking: a local plan; persistent: an init). */
+static inline pcoll__mode_t pcoll__dropin_mode(int form)
+{
+    return form == PCOLL__DROPIN_BLOCKING      ? PCOLL__ONESHOT
+           : form == PCOLL__DROPIN_NONBLOCKING ? PCOLL__LOCAL
+                                               : PCOLL__PERSISTENT;
+}
+
 /* ---- log.c -------------------------------------------------------------------- */
 
 void pcoll__dropin_log_served(int coll, int form, const char *algorithm);

@@ -12,14 +12,6 @@
 #include "api/api.h"
 #include "pmpi/dropin.h"
 
-/* pcoll's mode for the form of the MPI call. */
-static pcoll__mode_t mode_of(int form)
-{
-    return form == PCOLL__DROPIN_BLOCKING      ? PCOLL__ONESHOT
-           : form == PCOLL__DROPIN_NONBLOCKING ? PCOLL__LOCAL
-                                               : PCOLL__PERSISTENT;
-}
-
 /* Serve one call of collective coll in form (request: NULL for the
  * blocking form).  Returns 1 when the caller must make the MPI call
  * instead, else 0 with *err set. */
@@ -31,46 +23,10 @@ static int serve(pcoll__nbr_raw_t r, MPI_Comm comm, int coll, int form, MPI_Info
     if (!pcoll__dropin_serves(comm, coll, form))
         return 1;
     r.negative_ok = 1;
-    rc = pcoll__neighbor_dropin(mode_of(form), &r, comm, info,
+    rc = pcoll__neighbor_dropin(pcoll__dropin_mode(form), &r, comm, info,
                                 form == PCOLL__DROPIN_BLOCKING ? NULL : &plan);
     return pcoll__dropin_finish(rc, plan, comm, coll, form, request, err);
 }
-
-#define A2A(w)                                                                               \
-    (pcoll__nbr_raw_t)                                                                       \
-    {                                                                                        \
-        .form = PCOLL__NBR_ALLTOALL, .wide = (w), .sendbuf = sendbuf, .recvbuf = recvbuf,    \
-        .sendcount = sendcount, .recvcount = recvcount, .sendtype = sendtype,                \
-        .recvtype = recvtype                                                                 \
-    }
-#define A2AV                                                                                 \
-    (pcoll__nbr_raw_t)                                                                       \
-    {                                                                                        \
-        .form = PCOLL__NBR_ALLTOALLV, .sendbuf = sendbuf, .recvbuf = recvbuf,                \
-        .scounts = sendcounts, .sdispls = sdispls, .rcounts = recvcounts, .rdispls = rdispls, \
-        .sendtype = sendtype, .recvtype = recvtype                                           \
-    }
-#define A2AV_C                                                                               \
-    (pcoll__nbr_raw_t)                                                                       \
-    {                                                                                        \
-        .form = PCOLL__NBR_ALLTOALLV, .wide = 1, .sendbuf = sendbuf, .recvbuf = recvbuf,     \
-        .wscounts = sendcounts, .wsdispls = sdispls, .wrcounts = recvcounts,                 \
-        .wrdispls = rdispls, .sendtype = sendtype, .recvtype = recvtype                      \
-    }
-#define A2AW                                                                                 \
-    (pcoll__nbr_raw_t)                                                                       \
-    {                                                                                        \
-        .form = PCOLL__NBR_ALLTOALLW, .sendbuf = sendbuf, .recvbuf = recvbuf,                \
-        .scounts = sendcounts, .wsdispls = sdispls, .rcounts = recvcounts,                   \
-        .wrdispls = rdispls, .stypes = sendtypes, .rtypes = recvtypes                        \
-    }
-#define A2AW_C                                                                               \
-    (pcoll__nbr_raw_t)                                                                       \
-    {                                                                                        \
-        .form = PCOLL__NBR_ALLTOALLW, .wide = 1, .sendbuf = sendbuf, .recvbuf = recvbuf,     \
-        .wscounts = sendcounts, .wsdispls = sdispls, .wrcounts = recvcounts,                 \
-        .wrdispls = rdispls, .stypes = sendtypes, .rtypes = recvtypes                        \
-    }
 
 #define NA PCOLL__DROPIN_NEIGHBOR_ALLTOALL
 #define NV PCOLL__DROPIN_NEIGHBOR_ALLTOALLV
@@ -87,7 +43,7 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     int err;
-    if (BLOCKING(NA, A2A(0)))
+    if (BLOCKING(NA, PCOLL__NBR_RAW_A2A(0)))
         return PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                       comm);
     return err;
@@ -99,7 +55,7 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                            MPI_Request *request)
 {
     int err;
-    if (NONBLOCKING(NA, A2A(0)))
+    if (NONBLOCKING(NA, PCOLL__NBR_RAW_A2A(0)))
         return PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                        recvtype, comm, request);
     return err;
@@ -112,7 +68,7 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
                                MPI_Info info, MPI_Request *request)
 {
     int err;
-    if (PERSISTENT(NA, A2A(0)))
+    if (PERSISTENT(NA, PCOLL__NBR_RAW_A2A(0)))
         return PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                            recvtype, comm, info, request);
     return err;
@@ -126,7 +82,7 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     int err;
-    if (BLOCKING(NV, A2AV))
+    if (BLOCKING(NV, PCOLL__NBR_RAW_A2AV))
         return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                        recvcounts, rdispls, recvtype, comm);
     return err;
@@ -139,7 +95,7 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             MPI_Request *request)
 {
     int err;
-    if (NONBLOCKING(NV, A2AV))
+    if (NONBLOCKING(NV, PCOLL__NBR_RAW_A2AV))
         return PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                         recvcounts, rdispls, recvtype, comm, request);
     return err;
@@ -153,7 +109,7 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
                                 MPI_Info info, MPI_Request *request)
 {
     int err;
-    if (PERSISTENT(NV, A2AV))
+    if (PERSISTENT(NV, PCOLL__NBR_RAW_A2AV))
         return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                             recvcounts, rdispls, recvtype, comm, info, request);
     return err;
@@ -168,7 +124,7 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
                            MPI_Comm comm)
 {
     int err;
-    if (BLOCKING(NW, A2AW))
+    if (BLOCKING(NW, PCOLL__NBR_RAW_A2AW))
         return PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                        recvcounts, rdispls, recvtypes, comm);
     return err;
@@ -181,7 +137,7 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
     int err;
-    if (NONBLOCKING(NW, A2AW))
+    if (NONBLOCKING(NW, PCOLL__NBR_RAW_A2AW))
         return PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                         recvcounts, rdispls, recvtypes, comm, request);
     return err;
@@ -196,7 +152,7 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                 MPI_Request *request)
 {
     int err;
-    if (PERSISTENT(NW, A2AW))
+    if (PERSISTENT(NW, PCOLL__NBR_RAW_A2AW))
         return PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                             recvcounts, rdispls, recvtypes, comm, info, request);
     return err;
@@ -211,7 +167,7 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
                             MPI_Comm comm)
 {
     int err;
-    if (BLOCKING(NA, A2A(1)))
+    if (BLOCKING(NA, PCOLL__NBR_RAW_A2A(1)))
         return PMPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                         recvtype, comm);
     return err;
@@ -222,7 +178,7 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int err;
-    if (PERSISTENT(NA, A2A(1)))
+    if (PERSISTENT(NA, PCOLL__NBR_RAW_A2A(1)))
         return PMPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                              recvtype, comm, info, request);
     return err;
@@ -234,7 +190,7 @@ int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
     int err;
-    if (BLOCKING(NV, A2AV_C))
+    if (BLOCKING(NV, PCOLL__NBR_RAW_A2AV_C))
         return PMPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                          recvcounts, rdispls, recvtype, comm);
     return err;
@@ -247,7 +203,7 @@ int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcount
                                   MPI_Request *request)
 {
     int err;
-    if (PERSISTENT(NV, A2AV_C))
+    if (PERSISTENT(NV, PCOLL__NBR_RAW_A2AV_C))
         return PMPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                               recvcounts, rdispls, recvtype, comm, info,
                                               request);
@@ -261,7 +217,7 @@ int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                              MPI_Comm comm)
 {
     int err;
-    if (BLOCKING(NW, A2AW_C))
+    if (BLOCKING(NW, PCOLL__NBR_RAW_A2AW_C))
         return PMPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                          recvcounts, rdispls, recvtypes, comm);
     return err;
@@ -274,7 +230,7 @@ int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcount
                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int err;
-    if (PERSISTENT(NW, A2AW_C))
+    if (PERSISTENT(NW, PCOLL__NBR_RAW_A2AW_C))
         return PMPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                               recvcounts, rdispls, recvtypes, comm, info,
                                               request);
@@ -287,7 +243,7 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
                              MPI_Comm comm, MPI_Request *request)
 {
     int err;
-    if (NONBLOCKING(NA, A2A(1)))
+    if (NONBLOCKING(NA, PCOLL__NBR_RAW_A2A(1)))
         return PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                          recvtype, comm, request);
     return err;
@@ -299,7 +255,7 @@ int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     int err;
-    if (NONBLOCKING(NV, A2AV_C))
+    if (NONBLOCKING(NV, PCOLL__NBR_RAW_A2AV_C))
         return PMPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                           recvcounts, rdispls, recvtype, comm, request);
     return err;
@@ -312,7 +268,7 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                               MPI_Comm comm, MPI_Request *request)
 {
     int err;
-    if (NONBLOCKING(NW, A2AW_C))
+    if (NONBLOCKING(NW, PCOLL__NBR_RAW_A2AW_C))
         return PMPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                           recvcounts, rdispls, recvtypes, comm, request);
     return err;
