@@ -56,8 +56,10 @@ static int stencil27(MPI_Comm comm, MPI_Comm *out)
         MPI_Cart_rank(grid, at, &src[n]);
         w[n++] = 1;
     }
-    /* Unit weights (Open MPI's MPI_UNWEIGHTED trips GCC's bounds checks). */
-    err = MPI_Dist_graph_create_adjacent(grid, 26, src, w, 26, dst, w, MPI_INFO_NULL, 0, out);
+    /* Unit weights (Open MPI's MPI_UNWEIGHTED trips GCC's bounds checks); made
+     * from comm, not the grid (ranks alike without reordering): Open MPI 5
+     * reports a graph made from a Cartesian communicator as Cartesian. */
+    err = MPI_Dist_graph_create_adjacent(comm, 26, src, w, 26, dst, w, MPI_INFO_NULL, 0, out);
     MPI_Comm_free(&grid);
     return err;
 }
