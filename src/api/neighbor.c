@@ -226,13 +226,6 @@ fail:
 
 /* ---- agreement (persistent init) --------------------------------------------- */
 
-static long long edge_bytes(MPI_Count count, MPI_Datatype type)
-{
-    MPI_Count size = 0;
-    pcoll__type_size(type, &size);
-    return (long long)count * size;
-}
-
 /* Every edge's two ends must agree on its bytes: one neighbourhood
  * exchange of the byte counts (MPI's own, which pairs the edges as the
  * algorithms do); *ok = 0 where a received size differs from this rank's. */
@@ -245,14 +238,14 @@ static int check_edges(MPI_Comm comm, const pcoll__nbr_args_t *a, int *ok)
         return pcoll__error(PCOLL_ERR_NOMEM, "neighbor: size check");
     got = b + a->outdegree;
     for (e = 0; e < a->outdegree; e++)
-        b[e] = edge_bytes(a->scounts[e], pcoll__nbr_stype(a, e));
+        b[e] = pcoll__nbr_bytes(a->scounts[e], pcoll__nbr_stype(a, e));
     /* MPI_PROC_NULL slots stay as they are: this rank's own sizes. */
     for (e = 0; e < a->indegree; e++)
-        got[e] = edge_bytes(a->rcounts[e], pcoll__nbr_rtype(a, e));
+        got[e] = pcoll__nbr_bytes(a->rcounts[e], pcoll__nbr_rtype(a, e));
     *ok = PCOLL__MPI(Neighbor_alltoall)(b, 1, MPI_LONG_LONG, got, 1, MPI_LONG_LONG, comm) ==
           MPI_SUCCESS;
     for (e = 0; e < a->indegree && *ok; e++)
-        *ok = got[e] == edge_bytes(a->rcounts[e], pcoll__nbr_rtype(a, e));
+        *ok = got[e] == pcoll__nbr_bytes(a->rcounts[e], pcoll__nbr_rtype(a, e));
     pcoll__free(b);
     return PCOLL_SUCCESS;
 }

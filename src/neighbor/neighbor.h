@@ -61,6 +61,7 @@ typedef struct pcoll__nbr_args {
 /* Builders (one file each). */
 int pcoll__nbr_direct(pcoll_plan_t *plan, const void *args);
 int pcoll__nbr_native(pcoll_plan_t *plan, const void *args);
+int pcoll__nbr_node(pcoll_plan_t *plan, const void *args);
 /* Whether `native` may run on these arguments (the same answer on every
  * rank: the topology, the form and the agreed sizes decide). */
 int pcoll__nbr_native_usable(const pcoll__nbr_args_t *a);
@@ -82,6 +83,14 @@ int pcoll__nbr_cart_folded(MPI_Comm comm);
 static inline int pcoll__nbr_send_edge(const pcoll__nbr_args_t *a, int k)
 {
     return a->cart ? k ^ 1 : k;
+}
+
+/* The bytes of count items of type. */
+static inline long long pcoll__nbr_bytes(MPI_Count count, MPI_Datatype type)
+{
+    MPI_Count size = 0;
+    pcoll__type_size(type, &size);
+    return (long long)count * size;
 }
 
 static inline MPI_Datatype pcoll__nbr_stype(const pcoll__nbr_args_t *a, int e)

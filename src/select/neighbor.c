@@ -16,13 +16,17 @@
  */
 #include "select/select.h"
 
-enum { N_DIRECT, N_NATIVE, N_AUTO };
+enum { N_DIRECT, N_NODE, N_NATIVE, N_AUTO };
 
 static const pcoll__algo_t algos[] = {
     [N_DIRECT] = {"direct",
                   "a persistent send per out-edge and receive per in-edge, made at init and "
                   "started together",
                   pcoll__nbr_direct, 0},
+    [N_NODE] = {"node",
+                "the blocks between two nodes bundled through the node's shared memory into "
+                "one message per pair of nodes (pcoll_cores_per_node: virtual nodes)",
+                pcoll__nbr_node, PCOLL__ALGO_COLLECTIVE},
     [N_NATIVE] = {"native",
                   "the MPI's own MPI_Neighbor_alltoall(v/w): auto's choice for one-shot and "
                   "non-blocking calls",

@@ -26,7 +26,9 @@
 #define RUNS 3
 #define POISON_INT ((int)0xA5A5A5A5)
 
-static const char *const algos[] = {"direct", "native", "auto"};
+/* Every algorithm; `node` on virtual nodes of one and of two ranks. */
+static const char *const algos[] = {"direct", "native", "auto", "node", "node"};
+static const char *const cores[] = {"-", "-", "-", "1", "2"}; /* "-": not set */
 #define NALGOS (int)(sizeof algos / sizeof *algos)
 
 static MPI_Datatype rvec; /* one int every two: extent 2 ints */
@@ -218,16 +220,19 @@ static int oneshot(nb_case *c)
                                     c->rcounts, c->rbytes, c->rtypes, c->comm);
 }
 
-/* A persistent plan of algo (large: the _c init), run RUNS times. */
-static void run_persistent(nb_case *c, const char *algo, int large)
+/* A persistent plan of algo (on virtual nodes of cpn ranks; large: the _c
+ * init), run RUNS times. */
+static void run_persistent(nb_case *c, const char *algo, const char *cpn, int large)
 {
     pcoll_plan_t *plan = NULL;
     MPI_Info info;
     int rc, run;
-    pt_case("%s %s %s count %d persistent%s", c->topo, forms[c->form], algo, c->count,
-            large ? " _c" : "");
+    pt_case("%s %s %s cores %s count %d persistent%s", c->topo, forms[c->form], algo, cpn,
+            c->count, large ? " _c" : "");
     MPI_Info_create(&info);
     MPI_Info_set(info, "pcoll_algorithm", algo);
+    if (strcmp(cpn, "-"))
+        MPI_Info_set(info, "pcoll_cores_per_node", cpn);
     refill(c, 0);
     rc = large ? init_plan_c(c, info, &plan) : init_plan(c, info, &plan);
     MPI_Info_free(&info);
@@ -252,12 +257,15 @@ static void run_persistent(nb_case *c, const char *algo, int large)
 }
 
 /* One-shot calls of algo (the environment), twice (the second from the
- * plan cache) with new input. */
-static void run_oneshot(nb_case *c, const char *algo)
+ * plan cache, or planned again for `node`) with new input. */
+static void run_oneshot(nb_case *c, const char *algo, const char *cpn)
 {
     int run;
-    pt_case("%s %s %s count %d one-shot", c->topo, forms[c->form], algo, c->count);
+    pt_case("%s %s %s cores %s count %d one-shot", c->topo, forms[c->form], algo, cpn,
+            c->count);
     setenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM", algo, 1);
+    if (strcmp(cpn, "-"))
+        setenv("PCOLL_CORES_PER_NODE", cpn, 1);
     for (run = 0; run < 2; run++) {
         refill(c, run);
         reference(c);
@@ -265,6 +273,7 @@ static void run_oneshot(nb_case *c, const char *algo)
         compare(c);
     }
     unsetenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM");
+    unsetenv("PCOLL_CORES_PER_NODE");
 }
 
 static void run_all(MPI_Comm comm, const char *topo, int folded)
@@ -275,11 +284,13 @@ static void run_all(MPI_Comm comm, const char *topo, int folded)
         for (zero = 0; zero < 2; zero++) {
             case_make(&c, comm, topo, folded, f, zero ? 0 : 3, zero);
             for (a = 0; a < NALGOS; a++) {
-                run_persistent(&c, algos[a], 0);
-                run_oneshot(&c, algos[a]);
+                run_persistent(&c, algos[a], cores[a], 0);
+                run_oneshot(&c, algos[a], cores[a]);
             }
-            if (!zero)
-                run_persistent(&c, "auto", 1);
+            if (!zero) {
+                run_persistent(&c, "auto", "-", 1);
+                run_persistent(&c, "node", "2", 1);
+            }
             case_free(&c);
         }
 }
