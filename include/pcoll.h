@@ -10,10 +10,11 @@
  * - A plan (pcoll_plan_t) is created by one of the *_init calls, which are
  *   collective over the communicator, and destroyed by pcoll_plan_free.  The
  *   caller owns the plan.  Plans must be freed before MPI_Finalize.
- *   Plans of the node-aware algorithms (`hier`, pcoll_alltoall_multi_init)
- *   and of reduce-scatter `node_ring` and `node_direct` (auto's choices for
- *   plans whose ranks all share one node) hold a shared-memory window whose release is
- *   collective over the node: free them in the same order on every rank (as
+ *   Plans of the node-aware algorithms (`hier`, pcoll_alltoall_multi_init,
+ *   the neighbourhood all-to-alls' `node`) and of reduce-scatter `node_ring`
+ *   and `node_direct` (auto's choices for plans whose ranks all share one
+ *   node) hold a shared-memory window whose release is collective over the
+ *   node: free them in the same order on every rank (as
  *   MPI requires for MPI_Win_free).
  * - Buffers, counts, datatypes and the communicator are bound at init, exactly
  *   as for MPI persistent requests.  While a plan is active (between
@@ -231,8 +232,11 @@ PCOLL_API int pcoll_alltoallv_inplace_init(void *buf, const int sendcounts[],
  * size mismatch is then an MPI error on the receiving rank).  The plan keeps
  * its own copies of the arrays, neighbour lists and types.  Algorithms
  * (one table for the three forms, PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM):
- * direct (a persistent send and receive per edge, started together), native
- * (the MPI's own), auto (persistent: direct; one-shot: native). */
+ * direct (a persistent send and receive per edge, started together), node
+ * (the blocks between two nodes bundled through the node's shared memory
+ * into one message; pcoll_cores_per_node for virtual nodes; a shared window
+ * per plan and node, see "Ownership"), native (the MPI's own), auto
+ * (persistent: direct; one-shot: native). */
 PCOLL_API int pcoll_neighbor_alltoall_init(const void *sendbuf, int sendcount,
                                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,

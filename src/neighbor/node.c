@@ -113,8 +113,9 @@ static int send_offsets(const pcoll__nbr_args_t *a, layout_t *l)
         int s = pcoll__nbr_send_edge(a, k);
         l->soff[s] = -1;
         if (remote(l, a->dests[s])) {
-            l->soff[s] = at[l->t->node_of[a->dests[s]]];
-            at[l->t->node_of[a->dests[s]]] += pcoll__nbr_bytes(a->scounts[s], pcoll__nbr_stype(a, s));
+            long long *next = &at[l->t->node_of[a->dests[s]]];
+            l->soff[s] = *next;
+            *next += pcoll__nbr_bytes(a->scounts[s], pcoll__nbr_stype(a, s));
         }
     }
     return PCOLL_SUCCESS;

@@ -13,6 +13,9 @@
  * many requests as the MPI does, and the blocking call has nothing around
  * the messages at all.  Where `native` cannot run (large counts on an MPI
  * without the large-count calls, a known MPI defect) `direct` serves.
+ * `node` (bundles between nodes) is never auto's: it trades messages for
+ * two copies of every byte between nodes, which only measurements between
+ * real nodes can price.
  */
 #include "select/select.h"
 
@@ -33,7 +36,7 @@ static const pcoll__algo_t algos[] = {
                   pcoll__nbr_native, 0},
     [N_AUTO] = {"auto",
                 "persistent: direct; one-shot and non-blocking: native (direct where native "
-                "cannot run)",
+                "cannot run); never node",
                 NULL, 0},
 };
 
