@@ -15,10 +15,11 @@
  *   communicators, before MPI_Session_finalize; freeing the last
  *   communicator pcoll knows releases everything pcoll holds of MPI.  The
  *   progress thread (pcoll_progress=thread) needs MPI_Init_thread.
- *   Plans of the node-aware algorithms (`hier`, pcoll_alltoall_multi_init)
- *   and of reduce-scatter `node_ring` and `node_direct` (auto's choices for
- *   plans whose ranks all share one node) hold a shared-memory window whose release is
- *   collective over the node: free them in the same order on every rank (as
+ *   Plans of the node-aware algorithms (`hier`, pcoll_alltoall_multi_init,
+ *   the neighbourhood all-to-alls' `node`) and of reduce-scatter `node_ring`
+ *   and `node_direct` (auto's choices for plans whose ranks all share one
+ *   node) hold a shared-memory window whose release is collective over the
+ *   node: free them in the same order on every rank (as
  *   MPI requires for MPI_Win_free).
  * - Buffers, counts, datatypes and the communicator are bound at init, exactly
  *   as for MPI persistent requests.  While a plan is active (between
@@ -216,6 +217,49 @@ PCOLL_API int pcoll_alltoallv_inplace_init(void *buf, const int sendcounts[],
                                            const int rdispls[], MPI_Datatype type,
                                            MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
 
+/* Neighbourhood all-to-alls (MPI_Neighbor_alltoall, _alltoallv,
+ * _alltoallw) on a communicator with a topology: every rank sends one block
+ * along each out-edge and receives one along each in-edge, in MPI's order of
+ * the neighbours.  Cartesian (MPI_Cart_create): for every dimension the
+ * neighbour below, then the one above; MPI_PROC_NULL neighbours past a
+ * non-periodic border get nothing and leave their receive block untouched.
+ * Graph (MPI_Graph_create): MPI_Graph_neighbors, both directions.
+ * Distributed graph (MPI_Dist_graph_create(_adjacent)): the sources and
+ * destinations of MPI_Dist_graph_neighbors; a repeated edge carries one
+ * message per occurrence, matched in list order; self edges and ranks
+ * without neighbours are allowed; weights are ignored.  The arrays have one
+ * entry per edge (indegree receive entries, outdegree send entries); the
+ * alltoallw displacements are in bytes (MPI_Aint in every form, as in MPI);
+ * the type of a zero count may be MPI_DATATYPE_NULL there.  MPI_IN_PLACE is
+ * not allowed (as in MPI).  A communicator without a topology:
+ * PCOLL_ERR_ARG on every rank (MPI's MPI_ERR_TOPOLOGY).  The init also
+ * checks that both ends of every edge agree on its size in bytes
+ * (PCOLL_ERR_MISMATCH on every rank otherwise; one neighbourhood exchange of
+ * the sizes at init); the one-shot calls check locally only, as MPI does (a
+ * size mismatch is then an MPI error on the receiving rank).  The plan keeps
+ * its own copies of the arrays, neighbour lists and types.  Algorithms
+ * (one table for the three forms, PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM):
+ * direct (a persistent send and receive per edge, started together), node
+ * (the blocks between two nodes bundled through the node's shared memory
+ * into one message; pcoll_cores_per_node for virtual nodes; a shared window
+ * per plan and node, see "Ownership"), native (the MPI's own), auto
+ * (persistent: direct; one-shot: native). */
+PCOLL_API int pcoll_neighbor_alltoall_init(const void *sendbuf, int sendcount,
+                                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                           pcoll_plan_t **plan);
+PCOLL_API int pcoll_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                            const int sdispls[], MPI_Datatype sendtype,
+                                            void *recvbuf, const int recvcounts[],
+                                            const int rdispls[], MPI_Datatype recvtype,
+                                            MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
+PCOLL_API int pcoll_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                            const MPI_Aint sdispls[],
+                                            const MPI_Datatype sendtypes[], void *recvbuf,
+                                            const int recvcounts[], const MPI_Aint rdispls[],
+                                            const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                            MPI_Info info, pcoll_plan_t **plan);
+
 /* Reduce-scatter: reduce the p*recvcount (block form) or sum(recvcounts)
  * elements of sendbuf over all ranks with op, in rank order, and leave block
  * i of the result at rank i.  sendbuf may be MPI_IN_PLACE (the input is then
@@ -259,6 +303,25 @@ PCOLL_API int pcoll_alltoallw_init_c(const void *sendbuf, const MPI_Count sendco
                                      void *recvbuf, const MPI_Count recvcounts[],
                                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                      MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
+/* (neighbourhood all-to-alls: native runs MPI_Neighbor_*_c where a count or
+ * displacement is past INT_MAX, which needs MPI-4; elsewhere auto takes
+ * direct.) */
+PCOLL_API int pcoll_neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
+                                             MPI_Datatype sendtype, void *recvbuf,
+                                             MPI_Count recvcount, MPI_Datatype recvtype,
+                                             MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
+PCOLL_API int pcoll_neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                              const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                              void *recvbuf, const MPI_Count recvcounts[],
+                                              const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                              MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
+PCOLL_API int pcoll_neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                              const MPI_Aint sdispls[],
+                                              const MPI_Datatype sendtypes[], void *recvbuf,
+                                              const MPI_Count recvcounts[],
+                                              const MPI_Aint rdispls[],
+                                              const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                              MPI_Info info, pcoll_plan_t **plan);
 PCOLL_API int pcoll_reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
                                                 MPI_Count recvcount, MPI_Datatype type,
                                                 MPI_Op op, MPI_Comm comm, MPI_Info info,
@@ -320,6 +383,18 @@ PCOLL_API int pcoll_alltoallw(const void *sendbuf, const int sendcounts[], const
                               const MPI_Datatype sendtypes[], void *recvbuf,
                               const int recvcounts[], const int rdispls[],
                               const MPI_Datatype recvtypes[], MPI_Comm comm);
+PCOLL_API int pcoll_neighbor_alltoall(const void *sendbuf, int sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                      MPI_Datatype recvtype, MPI_Comm comm);
+PCOLL_API int pcoll_neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                       const int recvcounts[], const int rdispls[],
+                                       MPI_Datatype recvtype, MPI_Comm comm);
+PCOLL_API int pcoll_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                       const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                       void *recvbuf, const int recvcounts[],
+                                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                       MPI_Comm comm);
 PCOLL_API int pcoll_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                          MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 PCOLL_API int pcoll_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
@@ -337,6 +412,19 @@ PCOLL_API int pcoll_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[
                                 void *recvbuf, const MPI_Count recvcounts[],
                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                 MPI_Comm comm);
+PCOLL_API int pcoll_neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                        MPI_Datatype recvtype, MPI_Comm comm);
+PCOLL_API int pcoll_neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                         const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                         void *recvbuf, const MPI_Count recvcounts[],
+                                         const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                         MPI_Comm comm);
+PCOLL_API int pcoll_neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                         void *recvbuf, const MPI_Count recvcounts[],
+                                         const MPI_Aint rdispls[],
+                                         const MPI_Datatype recvtypes[], MPI_Comm comm);
 PCOLL_API int pcoll_reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
                                            MPI_Count recvcount, MPI_Datatype type, MPI_Op op,
                                            MPI_Comm comm);
@@ -395,7 +483,8 @@ PCOLL_API int pcoll_type_penalty(MPI_Datatype type, long *penalty);
 /* ---------------------------------------------------------------------------
  * Introspection of the algorithm tables (used by tests, benchmarks and
  * documentation).  collective is "alltoall", "reduce_scatter" (both forms
- * share the table), ...; index counts from 0.  Returns
+ * share the table), "neighbor_alltoall" (also "neighbor_alltoallv" and
+ * "neighbor_alltoallw": one table), ...; index counts from 0.  Returns
  * the name of algorithm `index` or NULL past the end.
  * ------------------------------------------------------------------------- */
 PCOLL_API const char *pcoll_algorithm_name(const char *collective, int index);

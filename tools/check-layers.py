@@ -33,6 +33,7 @@ RANK = {
     "alltoallv": 5,
     "alltoallw": 5,
     "reduce_scatter": 5,
+    "neighbor": 5,             # the neighbourhood all-to-alls
     "alltoallv/inplace": 6,    # engines serving several collectives
     "hier": 6,
     "gpu": 6,                  # device buffers: memory kinds, gpu_staged, copy kernel
@@ -45,6 +46,7 @@ RANK = {
 ALLOWED = {
     ("alltoallv", "alltoall"),  # shares alltoall's direct builders
     ("alltoallw", "alltoallv"),  # alltoallv's arguments, zero-copy Bruck
+    ("neighbor", "alltoall"),  # alltoall's message helpers (pcoll__a2a_items)
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')

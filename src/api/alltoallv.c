@@ -473,35 +473,18 @@ static void key_array(char *to, const side_t *sd, int counts, int p)
         memcpy(to, counts ? sd->counts : sd->displs, sizeof(int) * (size_t)p);
 }
 
-/* Name type in the key's list of types the cache watches; past the list's
- * room the plan is not cached (alltoallw: many derived types). */
-static void watch(pcoll__key_t *k, MPI_Datatype type)
-{
-    int i;
-    if (k->ntypes > PCOLL__CACHE_TYPES || type == MPI_DATATYPE_NULL ||
-        pcoll__type_is_named(type))
-        return;
-    for (i = 0; i < k->ntypes; i++)
-        if (k->types[i] == type)
-            return;
-    if (k->ntypes == PCOLL__CACHE_TYPES)
-        k->ntypes = PCOLL__KEY_UNCACHED;
-    else
-        k->types[k->ntypes++] = type;
-}
-
 /* One side's types (alltoallw) into the key and the watched types. */
 static void key_types(pcoll__key_t *k, MPI_Datatype *to, const side_t *sd, MPI_Datatype type,
                       int p)
 {
     int i;
     if (!sd->w) {
-        watch(k, type);
+        pcoll__key_watch(k, type);
         return;
     }
     memcpy(to, sd->types, sizeof(MPI_Datatype) * (size_t)p);
     for (i = 0; i < p; i++)
-        watch(k, sd->types[i]);
+        pcoll__key_watch(k, sd->types[i]);
 }
 
 /* The key: buffers, their memory kinds and types, then the four arrays as

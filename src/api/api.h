@@ -11,6 +11,7 @@
 
 #include "alltoall/alltoall.h"
 #include "api/entry.h"
+#include "neighbor/neighbor.h"
 
 /* alltoall in any mode with counts of any size (the int forms widen). */
 int pcoll__alltoall_dropin(pcoll__mode_t mode, const void *sendbuf, MPI_Count sendcount,
@@ -54,6 +55,67 @@ int pcoll__alltoallw_dropin_c(pcoll__mode_t mode, const void *sendbuf,
                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                               const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                               pcoll_plan_t **plan);
+
+/* The neighbourhood all-to-alls' arguments as a public call gives them
+ * (api/neighbor.c): form (PCOLL__NBR_*), the int arrays or (wide, the
+ * large-count forms) the MPI_Count / MPI_Aint ones; alltoallw's int form
+ * has MPI_Aint displacements (wsdispls, wrdispls) with int counts. */
+typedef struct pcoll__nbr_raw {
+    int form, wide;
+    const void *sendbuf;
+    void *recvbuf;
+    MPI_Count sendcount, recvcount;       /* alltoall */
+    MPI_Datatype sendtype, recvtype;      /* alltoall, alltoallv */
+    const int *scounts, *sdispls, *rcounts, *rdispls;
+    const MPI_Count *wscounts, *wrcounts;
+    const MPI_Aint *wsdispls, *wrdispls;
+    const MPI_Datatype *stypes, *rtypes;  /* alltoallw */
+    /* Negative displacements accepted (the drop-in: MPI's own arguments). */
+    int negative_ok;
+} pcoll__nbr_raw_t;
+
+/* The raw arguments of each public form, from the names of MPI's own
+ * parameters in scope (sendbuf, sendcount(s), sdispls, sendtype(s), ...):
+ * the public calls' and the drop-in's wrappers' one spelling of them. */
+#define PCOLL__NBR_RAW_A2A(w)                                                                     \
+    (pcoll__nbr_raw_t)                                                                            \
+    {                                                                                             \
+        .form = PCOLL__NBR_ALLTOALL, .wide = (w), .sendbuf = sendbuf, .recvbuf = recvbuf,         \
+        .sendcount = sendcount, .recvcount = recvcount, .sendtype = sendtype,                     \
+        .recvtype = recvtype                                                                      \
+    }
+#define PCOLL__NBR_RAW_A2AV                                                                       \
+    (pcoll__nbr_raw_t)                                                                            \
+    {                                                                                             \
+        .form = PCOLL__NBR_ALLTOALLV, .sendbuf = sendbuf, .recvbuf = recvbuf,                     \
+        .scounts = sendcounts, .sdispls = sdispls, .rcounts = recvcounts, .rdispls = rdispls,     \
+        .sendtype = sendtype, .recvtype = recvtype                                                \
+    }
+#define PCOLL__NBR_RAW_A2AV_C                                                                     \
+    (pcoll__nbr_raw_t)                                                                            \
+    {                                                                                             \
+        .form = PCOLL__NBR_ALLTOALLV, .wide = 1, .sendbuf = sendbuf, .recvbuf = recvbuf,          \
+        .wscounts = sendcounts, .wsdispls = sdispls, .wrcounts = recvcounts,                      \
+        .wrdispls = rdispls, .sendtype = sendtype, .recvtype = recvtype                           \
+    }
+#define PCOLL__NBR_RAW_A2AW                                                                       \
+    (pcoll__nbr_raw_t)                                                                            \
+    {                                                                                             \
+        .form = PCOLL__NBR_ALLTOALLW, .sendbuf = sendbuf, .recvbuf = recvbuf,                     \
+        .scounts = sendcounts, .wsdispls = sdispls, .rcounts = recvcounts,                        \
+        .wrdispls = rdispls, .stypes = sendtypes, .rtypes = recvtypes                             \
+    }
+#define PCOLL__NBR_RAW_A2AW_C                                                                     \
+    (pcoll__nbr_raw_t)                                                                            \
+    {                                                                                             \
+        .form = PCOLL__NBR_ALLTOALLW, .wide = 1, .sendbuf = sendbuf, .recvbuf = recvbuf,          \
+        .wscounts = sendcounts, .wsdispls = sdispls, .wrcounts = recvcounts,                      \
+        .wrdispls = rdispls, .stypes = sendtypes, .rtypes = recvtypes                             \
+    }
+
+/* Any neighbourhood all-to-all in any mode (the drop-in's). */
+int pcoll__neighbor_dropin(pcoll__mode_t mode, const pcoll__nbr_raw_t *r, MPI_Comm comm,
+                           MPI_Info info, pcoll_plan_t **plan);
 
 /* ---- shared by the descriptors ----------------------------------------- */
 

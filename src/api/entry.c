@@ -81,6 +81,21 @@ static void key_empty(pcoll__key_t *k)
     k->ntypes = 0;
 }
 
+void pcoll__key_watch(pcoll__key_t *k, MPI_Datatype type)
+{
+    int i;
+    if (k->ntypes > PCOLL__CACHE_TYPES || type == MPI_DATATYPE_NULL ||
+        pcoll__type_is_named(type))
+        return;
+    for (i = 0; i < k->ntypes; i++)
+        if (k->types[i] == type)
+            return;
+    if (k->ntypes == PCOLL__CACHE_TYPES)
+        k->ntypes = PCOLL__KEY_UNCACHED;
+    else
+        k->types[k->ntypes++] = type;
+}
+
 static void key_free(pcoll__key_t *k)
 {
     if (k->bytes != k->inline_bytes)

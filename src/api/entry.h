@@ -159,5 +159,9 @@ static inline pcoll__shape_t pcoll__call_shape(const pcoll__call_t *c)
 /* Room for len bytes of the collective's part of the key (zeroed); NULL
  * when memory runs out (the hook answers PCOLL_ERR_NOMEM). */
 void *pcoll__key_put(pcoll__key_t *k, size_t len);
+/* Name type in the key's list of types the cache watches (predefined types
+ * and MPI_DATATYPE_NULL are not watched); past the list's room the plan is
+ * not cached (k->ntypes PCOLL__KEY_UNCACHED: many derived types). */
+void pcoll__key_watch(pcoll__key_t *k, MPI_Datatype type);
 
 #endif

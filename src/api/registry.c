@@ -11,6 +11,7 @@ static const pcoll__algo_table_t *const tables[] = {&pcoll__alltoall_table,
                                                     &pcoll__alltoallv_table,
                                                     &pcoll__alltoallv_inplace_table,
                                                     &pcoll__alltoallw_table,
+                                                    &pcoll__neighbor_table,
                                                     &pcoll__reduce_scatter_table};
 
 static const pcoll__algo_t *lookup(const char *collective, int index)
@@ -20,6 +21,9 @@ static const pcoll__algo_t *lookup(const char *collective, int index)
         return NULL;
     if (strcmp(collective, "reduce_scatter_block") == 0)
         collective = "reduce_scatter"; /* both forms share one table */
+    if (strcmp(collective, "neighbor_alltoallv") == 0 ||
+        strcmp(collective, "neighbor_alltoallw") == 0)
+        collective = "neighbor_alltoall"; /* the three forms share one table */
     for (i = 0; i < sizeof tables / sizeof *tables; i++)
         if (strcmp(tables[i]->collective, collective) == 0)
             return index < tables[i]->count ? &tables[i]->algos[index] : NULL;

@@ -57,6 +57,14 @@ typedef enum pcoll__defect {
      * intercommunicator starts the non-blocking call at each start there
      * instead of a persistent request. */
     PCOLL__DEFECT_MPICH_INTER_RS_INIT,
+    /* Open MPI (5.0.11 and every earlier release with them): the
+     * non-blocking and persistent neighbourhood all-to-alls (libnbc) on a
+     * Cartesian communicator whose periodic dimension has 1 or 2 ranks put
+     * the block sent to the neighbour above into the receiver's slot of
+     * the neighbour above instead of below; the blocking ones are right.
+     * pcoll's `native` refuses such communicators for plans that start
+     * (persistent and non-blocking), and auto takes `direct`. */
+    PCOLL__DEFECT_OMPI_NEIGHBOR_CART,
     PCOLL__DEFECT_COUNT
 } pcoll__defect_t;
 

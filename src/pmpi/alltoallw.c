@@ -13,14 +13,6 @@
 
 #define COLL PCOLL__DROPIN_ALLTOALLW
 
-/* pcoll's mode for the form of the MPI call. */
-static pcoll__mode_t mode_of(int form)
-{
-    return form == PCOLL__DROPIN_BLOCKING      ? PCOLL__ONESHOT
-           : form == PCOLL__DROPIN_NONBLOCKING ? PCOLL__LOCAL
-                                               : PCOLL__PERSISTENT;
-}
-
 /* Serve one alltoallw in form (request: NULL for the blocking form).
  * Returns 1 when the caller must make the MPI call instead, else 0 with
  * *err set. */
@@ -33,8 +25,8 @@ static int serve(const void *sendbuf, const int *scounts, const int *sdispls,
     int rc;
     if (!pcoll__dropin_serves(comm))
         return 1;
-    rc = pcoll__alltoallw_dropin(mode_of(form), sendbuf, scounts, sdispls, stypes, recvbuf, rcounts,
-                                 rdispls, rtypes, comm, info,
+    rc = pcoll__alltoallw_dropin(pcoll__dropin_mode(form), sendbuf, scounts, sdispls, stypes,
+                                 recvbuf, rcounts, rdispls, rtypes, comm, info,
                                  form == PCOLL__DROPIN_BLOCKING ? NULL : &plan);
     return pcoll__dropin_finish(rc, plan, comm, COLL, form, request, err);
 }
@@ -50,8 +42,8 @@ static int serve_c(const void *sendbuf, const MPI_Count *scounts, const MPI_Aint
     int rc;
     if (!pcoll__dropin_serves(comm))
         return 1;
-    rc = pcoll__alltoallw_dropin_c(mode_of(form), sendbuf, scounts, sdispls, stypes, recvbuf,
-                                   rcounts, rdispls, rtypes, comm, info,
+    rc = pcoll__alltoallw_dropin_c(pcoll__dropin_mode(form), sendbuf, scounts, sdispls, stypes,
+                                   recvbuf, rcounts, rdispls, rtypes, comm, info,
                                    form == PCOLL__DROPIN_BLOCKING ? NULL : &plan);
     return pcoll__dropin_finish(rc, plan, comm, COLL, form, request, err);
 }

@@ -1,7 +1,7 @@
 /*
  * The drop-in layer (libpcoll_mpi): definitions of MPI's own functions that
- * hand MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Reduce_scatter and
- * MPI_Reduce_scatter_block -- blocking, non-blocking, persistent and
+ * hand MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Reduce_scatter,
+ * MPI_Reduce_scatter_block and MPI_Neighbor_alltoall(v/w) -- blocking, non-blocking, persistent and
  * large-count forms -- to pcoll, and pass everything pcoll does not serve to
  * the MPI library through the profiling interface (PMPI_*).  See
  * docs/dropin.md for the mechanism and its limits.
@@ -15,6 +15,7 @@
 #ifndef PCOLL_PMPI_DROPIN_H
 #define PCOLL_PMPI_DROPIN_H
 
+#include "api/entry.h"
 #include "pcoll.h"
 
 /* Non-blocking collectives behind generalized requests: not under SimGrid
@@ -42,7 +43,9 @@
 
 /* The collectives and forms, one row of the log each. */
 enum { PCOLL__DROPIN_ALLTOALL, PCOLL__DROPIN_ALLTOALLV, PCOLL__DROPIN_REDUCE_SCATTER,
-       PCOLL__DROPIN_REDUCE_SCATTER_BLOCK, PCOLL__DROPIN_ALLTOALLW, PCOLL__DROPIN_NCOLL };
+       PCOLL__DROPIN_REDUCE_SCATTER_BLOCK, PCOLL__DROPIN_ALLTOALLW,
+       PCOLL__DROPIN_NEIGHBOR_ALLTOALL, PCOLL__DROPIN_NEIGHBOR_ALLTOALLV,
+       PCOLL__DROPIN_NEIGHBOR_ALLTOALLW, PCOLL__DROPIN_NCOLL };
 enum { PCOLL__DROPIN_BLOCKING, PCOLL__DROPIN_NONBLOCKING, PCOLL__DROPIN_PERSISTENT,
        PCOLL__DROPIN_NFORMS };
 /* Why a call went to the MPI library. */
@@ -86,6 +89,15 @@ int pcoll__dropin_serves(MPI_Comm comm);
  * raised on comm's error handler. */
 int pcoll__dropin_finish(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll, int form,
                          MPI_Request *request, int *err);
+/* pcoll's mode for the form of an MPI call (blocking: one-shot;
+ * non-blocking: a local plan; persistent: an init). */
+static inline pcoll__mode_t pcoll__dropin_mode(int form)
+{
+    return form == PCOLL__DROPIN_BLOCKING      ? PCOLL__ONESHOT
+           : form == PCOLL__DROPIN_NONBLOCKING ? PCOLL__LOCAL
+                                               : PCOLL__PERSISTENT;
+}
+
 /* ---- log.c -------------------------------------------------------------------- */
 
 void pcoll__dropin_log_served(int coll, int form, const char *algorithm);

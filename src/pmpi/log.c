@@ -28,11 +28,15 @@ static const char *const functions[PCOLL__DROPIN_NCOLL][PCOLL__DROPIN_NFORMS] = 
     {"MPI_Reduce_scatter", "MPI_Ireduce_scatter", "MPI_Reduce_scatter_init"},
     {"MPI_Reduce_scatter_block", "MPI_Ireduce_scatter_block", "MPI_Reduce_scatter_block_init"},
     {"MPI_Alltoallw", "MPI_Ialltoallw", "MPI_Alltoallw_init"},
+    {"MPI_Neighbor_alltoall", "MPI_Ineighbor_alltoall", "MPI_Neighbor_alltoall_init"},
+    {"MPI_Neighbor_alltoallv", "MPI_Ineighbor_alltoallv", "MPI_Neighbor_alltoallv_init"},
+    {"MPI_Neighbor_alltoallw", "MPI_Ineighbor_alltoallw", "MPI_Neighbor_alltoallw_init"},
 };
 /* pcoll's algorithm table of each collective. */
 static const char *const tables[PCOLL__DROPIN_NCOLL] = {"alltoall", "alltoallv",
                                                        "reduce_scatter", "reduce_scatter",
-                                                       "alltoallw"};
+                                                       "alltoallw", "neighbor_alltoall",
+                                                       "neighbor_alltoall", "neighbor_alltoall"};
 static const char *const reasons[PCOLL__DROPIN_NREASONS] = {
     "pcoll ERR_ARG",
     "pcoll ERR_UNSUPPORTED", "pcoll ERR_MISMATCH", "pcoll ERR_STATE"};

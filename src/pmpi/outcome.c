@@ -39,6 +39,9 @@ static const pcoll__algo_table_t *table_of(int coll)
     case PCOLL__DROPIN_ALLTOALL: return &pcoll__alltoall_table;
     case PCOLL__DROPIN_ALLTOALLV: return &pcoll__alltoallv_table;
     case PCOLL__DROPIN_ALLTOALLW: return &pcoll__alltoallw_table;
+    case PCOLL__DROPIN_NEIGHBOR_ALLTOALL:
+    case PCOLL__DROPIN_NEIGHBOR_ALLTOALLV:
+    case PCOLL__DROPIN_NEIGHBOR_ALLTOALLW: return &pcoll__neighbor_table;
     default: return &pcoll__reduce_scatter_table;
     }
 }

@@ -15,6 +15,7 @@
 #include "model/cost.h"
 #include "alltoallv/alltoallv.h"
 #include "alltoallw/alltoallw.h"
+#include "neighbor/neighbor.h"
 #include "reduce_scatter/reduce_scatter.h"
 
 /* The job's shape as the choices see it: the communicator size and the
@@ -35,6 +36,7 @@ extern const pcoll__algo_table_t pcoll__alltoall_multi_table;
 extern const pcoll__algo_table_t pcoll__alltoallv_table;
 extern const pcoll__algo_table_t pcoll__alltoallv_inplace_table;
 extern const pcoll__algo_table_t pcoll__alltoallw_table;
+extern const pcoll__algo_table_t pcoll__neighbor_table;
 extern const pcoll__algo_table_t pcoll__reduce_scatter_table;
 
 /* alltoall: requested, else a tuning file's rule, else by cost (native
@@ -77,6 +79,11 @@ int pcoll__select_bruck_fits(const pcoll__a2av_args_t *v);
  * and the MPI (one-shot and local); in place the MPI's own. */
 int pcoll__select_alltoallw(const pcoll__a2av_args_t *v, const pcoll__shape_t *s,
                             pcoll__opts_t *tuned);
+
+/* The neighbourhood all-to-alls (all three forms): requested, else
+ * `direct` for plans made together (persistent init) and `native` for the
+ * rest, where it may run (select/neighbor.c). */
+int pcoll__select_neighbor(const pcoll__nbr_args_t *a, const pcoll__shape_t *s);
 
 /* reduce_scatter (both forms): requested, else by cost among the
  * algorithms the op allows. */

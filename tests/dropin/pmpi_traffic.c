@@ -31,7 +31,9 @@ enum {
     REQUEST_FREE, REQUEST_GET_STATUS, ALLTOALL, ALLTOALLV, REDUCE_SCATTER,
     REDUCE_SCATTER_BLOCK, IALLTOALL, IALLTOALLV, IREDUCE_SCATTER, IREDUCE_SCATTER_BLOCK,
     ALLTOALL_INIT, ALLTOALLV_INIT, REDUCE_SCATTER_INIT, REDUCE_SCATTER_BLOCK_INIT, ALLTOALLW,
-    IALLTOALLW, ALLTOALLW_INIT, NFUNCS
+    IALLTOALLW, ALLTOALLW_INIT, NEIGHBOR_ALLTOALL, NEIGHBOR_ALLTOALLV, NEIGHBOR_ALLTOALLW,
+    INEIGHBOR_ALLTOALL, INEIGHBOR_ALLTOALLV, INEIGHBOR_ALLTOALLW, NEIGHBOR_ALLTOALL_INIT,
+    NEIGHBOR_ALLTOALLV_INIT, NEIGHBOR_ALLTOALLW_INIT, NFUNCS
 };
 
 static const char *const names[NFUNCS] = {
@@ -41,7 +43,10 @@ static const char *const names[NFUNCS] = {
     "MPI_Reduce_scatter_block", "MPI_Ialltoall", "MPI_Ialltoallv", "MPI_Ireduce_scatter",
     "MPI_Ireduce_scatter_block", "MPI_Alltoall_init", "MPI_Alltoallv_init",
     "MPI_Reduce_scatter_init", "MPI_Reduce_scatter_block_init", "MPI_Alltoallw",
-    "MPI_Ialltoallw", "MPI_Alltoallw_init"};
+    "MPI_Ialltoallw", "MPI_Alltoallw_init", "MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv",
+    "MPI_Neighbor_alltoallw", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv",
+    "MPI_Ineighbor_alltoallw", "MPI_Neighbor_alltoall_init", "MPI_Neighbor_alltoallv_init",
+    "MPI_Neighbor_alltoallw_init"};
 
 static int inside;              /* pcoll (or MPI_Finalize) runs */
 static long lib_calls[NFUNCS];  /* calls that arrived then */
@@ -203,6 +208,53 @@ int MPI_Alltoallv_init(const void *sb, const int sc[], const int sd[], MPI_Datat
     return PMPI_Alltoallv_init(sb, sc, sd, st, rb, rc, rd, rt, comm, info, req);
 }
 
+int MPI_Neighbor_alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                          MPI_Datatype rt, MPI_Comm comm)
+{
+    count(NEIGHBOR_ALLTOALL);
+    return PMPI_Neighbor_alltoall(sb, sc, st, rb, rc, rt, comm);
+}
+
+int MPI_Neighbor_alltoallv(const void *sb, const int sc[], const int sd[], MPI_Datatype st,
+                           void *rb, const int rc[], const int rd[], MPI_Datatype rt,
+                           MPI_Comm comm)
+{
+    count(NEIGHBOR_ALLTOALLV);
+    return PMPI_Neighbor_alltoallv(sb, sc, sd, st, rb, rc, rd, rt, comm);
+}
+
+int MPI_Neighbor_alltoallw(const void *sb, const int sc[], const MPI_Aint sd[],
+                           const MPI_Datatype st[], void *rb, const int rc[], const MPI_Aint rd[],
+                           const MPI_Datatype rt[], MPI_Comm comm)
+{
+    count(NEIGHBOR_ALLTOALLW);
+    return PMPI_Neighbor_alltoallw(sb, sc, sd, st, rb, rc, rd, rt, comm);
+}
+
+int MPI_Ineighbor_alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                           MPI_Datatype rt, MPI_Comm comm, MPI_Request *req)
+{
+    count(INEIGHBOR_ALLTOALL);
+    return PMPI_Ineighbor_alltoall(sb, sc, st, rb, rc, rt, comm, req);
+}
+
+int MPI_Ineighbor_alltoallv(const void *sb, const int sc[], const int sd[], MPI_Datatype st,
+                            void *rb, const int rc[], const int rd[], MPI_Datatype rt,
+                            MPI_Comm comm, MPI_Request *req)
+{
+    count(INEIGHBOR_ALLTOALLV);
+    return PMPI_Ineighbor_alltoallv(sb, sc, sd, st, rb, rc, rd, rt, comm, req);
+}
+
+int MPI_Ineighbor_alltoallw(const void *sb, const int sc[], const MPI_Aint sd[],
+                            const MPI_Datatype st[], void *rb, const int rc[],
+                            const MPI_Aint rd[], const MPI_Datatype rt[], MPI_Comm comm,
+                            MPI_Request *req)
+{
+    count(INEIGHBOR_ALLTOALLW);
+    return PMPI_Ineighbor_alltoallw(sb, sc, sd, st, rb, rc, rd, rt, comm, req);
+}
+
 int MPI_Alltoallw(const void *sb, const int sc[], const int sd[], const MPI_Datatype st[],
                   void *rb, const int rc[], const int rd[], const MPI_Datatype rt[],
                   MPI_Comm comm)
@@ -225,6 +277,30 @@ int MPI_Alltoallw_init(const void *sb, const int sc[], const int sd[], const MPI
 {
     count(ALLTOALLW_INIT);
     return PMPI_Alltoallw_init(sb, sc, sd, st, rb, rc, rd, rt, comm, info, req);
+}
+
+int MPI_Neighbor_alltoall_init(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                               MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    count(NEIGHBOR_ALLTOALL_INIT);
+    return PMPI_Neighbor_alltoall_init(sb, sc, st, rb, rc, rt, comm, info, req);
+}
+
+int MPI_Neighbor_alltoallv_init(const void *sb, const int sc[], const int sd[], MPI_Datatype st,
+                                void *rb, const int rc[], const int rd[], MPI_Datatype rt,
+                                MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    count(NEIGHBOR_ALLTOALLV_INIT);
+    return PMPI_Neighbor_alltoallv_init(sb, sc, sd, st, rb, rc, rd, rt, comm, info, req);
+}
+
+int MPI_Neighbor_alltoallw_init(const void *sb, const int sc[], const MPI_Aint sd[],
+                                const MPI_Datatype st[], void *rb, const int rc[],
+                                const MPI_Aint rd[], const MPI_Datatype rt[], MPI_Comm comm,
+                                MPI_Info info, MPI_Request *req)
+{
+    count(NEIGHBOR_ALLTOALLW_INIT);
+    return PMPI_Neighbor_alltoallw_init(sb, sc, sd, st, rb, rc, rd, rt, comm, info, req);
 }
 
 int MPI_Reduce_scatter_init(const void *sb, void *rb, const int rc[], MPI_Datatype t,
@@ -425,6 +501,62 @@ static void own_requests(void)
         fail("own message", 0, 42, in);
 }
 
+/* The neighbourhood all-to-alls on a ring (not periodic at its ends): every
+ * form with `native` (the MPI's blocking call one-shot, its started ones
+ * persistent) and `direct`, one-shot and persistent; each rank gets its
+ * left neighbour's block below and its right one's above. */
+static void neighbor(void)
+{
+    static const char *const algos[] = {"native", "direct"};
+    int dims[1] = {size}, periods[1] = {0}, left, right, send[4], recv[4], f, a, k;
+    int counts[2] = {2, 2}, displs[2] = {0, 2};
+    MPI_Aint bytes[2] = {0, 2 * sizeof(int)};
+    MPI_Datatype types[2] = {MPI_INT, MPI_INT};
+    pcoll_plan_t *plan = NULL;
+    MPI_Comm ring;
+    MPI_Info info;
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    MPI_Cart_shift(ring, 0, 1, &left, &right);
+    for (a = 0; a < 2; a++)
+        for (f = 0; f < 6; f++) {
+            for (k = 0; k < 4; k++)
+                send[k] = value(rank, k < 2 ? left : right, k % 2), recv[k] = -1;
+            setenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM", algos[a], 1);
+            MPI_Info_create(&info);
+            MPI_Info_set(info, "pcoll_algorithm", algos[a]);
+            if (f == 0)
+                PCOLL(pcoll_neighbor_alltoall(send, 2, MPI_INT, recv, 2, MPI_INT, ring));
+            else if (f == 1)
+                PCOLL(pcoll_neighbor_alltoallv(send, counts, displs, MPI_INT, recv, counts,
+                                               displs, MPI_INT, ring));
+            else if (f == 2)
+                PCOLL(pcoll_neighbor_alltoallw(send, counts, bytes, types, recv, counts, bytes,
+                                               types, ring));
+            else if (f == 3)
+                PCOLL(pcoll_neighbor_alltoall_init(send, 2, MPI_INT, recv, 2, MPI_INT, ring,
+                                                   info, &plan));
+            else if (f == 4)
+                PCOLL(pcoll_neighbor_alltoallv_init(send, counts, displs, MPI_INT, recv, counts,
+                                                    displs, MPI_INT, ring, info, &plan));
+            else
+                PCOLL(pcoll_neighbor_alltoallw_init(send, counts, bytes, types, recv, counts,
+                                                    bytes, types, ring, info, &plan));
+            MPI_Info_free(&info);
+            unsetenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM");
+            if (plan) {
+                PCOLL(pcoll_start(plan));
+                test_loop(plan);
+                PCOLL(pcoll_plan_free(&plan));
+            }
+            for (k = 0; k < 4; k++) {
+                int from = k < 2 ? left : right;
+                if (from != MPI_PROC_NULL && recv[k] != value(from, rank, k % 2))
+                    fail("pcoll_neighbor_alltoall", k, value(from, rank, k % 2), recv[k]);
+            }
+        }
+    MPI_Comm_free(&ring);
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -443,6 +575,7 @@ int main(int argc, char **argv)
     persistent_alltoall("hier");
     inplace_alltoallv();
     persistent_reduce_scatter();
+    neighbor();
 
     /* MPI_Finalize runs pcoll's attribute callbacks, which free its cached
      * plans (MPI_Request_free of their requests). */

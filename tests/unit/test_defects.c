@@ -15,6 +15,7 @@ static int passed, failed;
 #define SESSIONS (1u << PCOLL__DEFECT_OMPI_SESSIONS_REDUCE_LOCAL)
 #define MSESS (1u << PCOLL__DEFECT_MPICH_SESSIONS)
 #define IRS (1u << PCOLL__DEFECT_MPICH_INTER_RS_INIT)
+#define NCART (1u << PCOLL__DEFECT_OMPI_NEIGHBOR_CART)
 
 static void expect(const char *version, unsigned want)
 {
@@ -43,12 +44,13 @@ int main(void)
     /* The pip wheel. */
     expect("MPICH Version:      5.0.2\nMPICH Device:       ch4:ucx ofi\n", 0);
     /* Other libraries. */
-    expect("Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4", BRUCK);
-    expect("Open MPI v4.0.7, package: Open MPI, ident: 4.0.7", BRUCK);
-    expect("Open MPI v4.1.5, package: Open MPI, ident: 4.1.5", 0);
-    expect("Open MPI v5.0.8, package: Open MPI, ident: 5.0.8", SESSIONS);
+    expect("Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4",
+           BRUCK | NCART);
+    expect("Open MPI v4.0.7, package: Open MPI, ident: 4.0.7", BRUCK | NCART);
+    expect("Open MPI v4.1.5, package: Open MPI, ident: 4.1.5", NCART);
+    expect("Open MPI v5.0.8, package: Open MPI, ident: 5.0.8", SESSIONS | NCART);
     expect("Open MPI v5.0.11, package: Open MPI user@localhost Distribution, ident: 5.0.11",
-           SESSIONS);
+           SESSIONS | NCART);
     expect("MVAPICH2 Version:\t2.3.7\nMVAPICH2 Device:\tch3:mrail\n", 0);
     expect("Intel(R) MPI Library 2021.10 for Linux* OS\n", 0);
     expect("", 0);

@@ -154,7 +154,7 @@ static int run_oneshot(bench_case_t *c)
 #endif
 
 RS_TABLE(bench_coll_reduce_scatter, "reduce_scatter", setup, "MPI_Reduce_scatter",
-         "MPI_Reduce_scatter_init", 1, "noncommutative,pairwise,recursive_doubling,recursive_halving");
+         "MPI_Reduce_scatter_init", BENCH_PATTERNS_SIZES, "noncommutative,pairwise,recursive_doubling,recursive_halving");
 RS_TABLE(bench_coll_reduce_scatter_block, "reduce_scatter_block", setup_block,
-         "MPI_Reduce_scatter_block", "MPI_Reduce_scatter_block_init", 0,
+         "MPI_Reduce_scatter_block", "MPI_Reduce_scatter_block_init", BENCH_PATTERNS_NONE,
          "noncommutative,pairwise,recursive_doubling,recursive_halving");

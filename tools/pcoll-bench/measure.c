@@ -25,8 +25,12 @@ static int resolve_options(int argc, char **argv, bench_run_t *run, char *err, s
         snprintf(err, len, "--coll %s: not available yet in this pcoll", o->coll);
         return -1;
     }
-    if (o->pattern != BENCH_UNIFORM && !run->coll->patterns) {
-        snprintf(err, len, "--pattern %s: %s is regular (patterns are for alltoallv)",
+    if (o->pattern != BENCH_UNIFORM &&
+        run->coll->patterns != (o->pattern >= BENCH_STENCIL2D ? BENCH_PATTERNS_NEIGHBORS
+                                                              : BENCH_PATTERNS_SIZES)) {
+        snprintf(err, len,
+                 "--pattern %s: not a pattern of %s (random ... shifting: alltoallv; stencil2d, "
+                 "stencil27, randomk: neighbor_alltoallv)",
                  bench_pattern_name(o->pattern), o->coll);
         return -1;
     }

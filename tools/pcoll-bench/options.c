@@ -14,8 +14,9 @@
 #include "bench.h"
 
 static const char *const mode_names[] = {"blocking", "persistent", "nocomm"};
-static const char *const pattern_names[] = {"uniform", "random", "sparse", "powerlaw",
-                                             "normal",  "shifting"};
+static const char *const pattern_names[BENCH_NPATTERNS] = {
+    "uniform", "random",    "sparse",    "powerlaw", "normal",
+    "shifting", "stencil2d", "stencil27", "randomk"};
 
 const char *bench_mode_name(bench_mode_t m) { return mode_names[m]; }
 const char *bench_pattern_name(bench_pattern_t p) { return pattern_names[p]; }
@@ -118,8 +119,7 @@ static int set_mode(bench_opts_t *o, const char *v, char *err, size_t errlen)
 
 static int set_pattern(bench_opts_t *o, const char *v, char *err, size_t errlen)
 {
-    int i = parse_enum("--pattern", v, pattern_names,
-                       (int)(sizeof pattern_names / sizeof *pattern_names), err, errlen);
+    int i = parse_enum("--pattern", v, pattern_names, BENCH_NPATTERNS, err, errlen);
     o->pattern = i < 0 ? o->pattern : (bench_pattern_t)i;
     return i < 0 ? -1 : 0;
 }

@@ -12,8 +12,23 @@ enum { BENCH_MAX_SIZES = 64, BENCH_MAX_ALGOS = 32, BENCH_NAME_LEN = 48 };
 #define BENCH_MAX_BYTES (1L << 30) /* largest size accepted (1 GiB per block) */
 
 typedef enum { BENCH_BLOCKING, BENCH_PERSISTENT, BENCH_NOCOMM } bench_mode_t;
-typedef enum { BENCH_UNIFORM, BENCH_RANDOM, BENCH_SPARSE, BENCH_POWERLAW, BENCH_NORMAL,
-               BENCH_SHIFTING } bench_pattern_t;
+/* Sizes of the irregular collectives (random ... shifting: random counts
+ * that change every call, alltoallv), and the neighbourhoods of
+ * neighbor_alltoallv (stencil2d ... randomk). */
+typedef enum {
+    BENCH_UNIFORM,
+    BENCH_RANDOM,
+    BENCH_SPARSE,
+    BENCH_POWERLAW,
+    BENCH_NORMAL,
+    BENCH_SHIFTING,
+    BENCH_STENCIL2D,
+    BENCH_STENCIL27,
+    BENCH_RANDOMK,
+    BENCH_NPATTERNS
+} bench_pattern_t;
+/* bench_coll_t.patterns: which patterns a collective takes besides uniform. */
+enum { BENCH_PATTERNS_NONE, BENCH_PATTERNS_SIZES, BENCH_PATTERNS_NEIGHBORS };
 
 typedef struct bench_opts {
     char coll[BENCH_NAME_LEN];     /* --coll (default alltoall) */

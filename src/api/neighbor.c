@@ -1,0 +1,520 @@
+/*
+ * The neighbourhood all-to-alls: one descriptor for MPI_Neighbor_alltoall,
+ * _alltoallv and _alltoallw (their public calls, persistent, one-shot and
+ * large-count, and the drop-in's), through the entry path.  The forms
+ * differ only in how a call gives each edge's count, displacement and type;
+ * the check turns all three into one argument struct (neighbor/neighbor.h),
+ * with the communicator's neighbours read from its topology.
+ *
+ * A communicator without a topology is PCOLL_ERR_ARG on every rank (MPI:
+ * MPI_ERR_TOPOLOGY).  Persistent init: one reduction of the verdicts (and
+ * the largest message, and whether every count is an int), then one
+ * neighbourhood exchange of every edge's byte count, so that two neighbours
+ * that disagree on an edge's size fail on every rank with
+ * PCOLL_ERR_MISMATCH instead of hanging or truncating.  The one-shot and
+ * non-blocking calls check locally only, as MPI's own calls do: a size
+ * mismatch between neighbours is then the MPI's truncation error on the
+ * receiving rank.
+ */
+#include <limits.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "api/entry.h"
+#include "base/mem.h"
+#include "base/status.h"
+#include "core/check.h"
+#include "core/pmpi.h"
+#include "datatype/size.h"
+#include "select/select.h"
+
+_Static_assert(sizeof(pcoll__nbr_args_t) <= PCOLL__ARGS_MAX, "neighbor arguments");
+
+typedef pcoll__nbr_raw_t raw_t;
+
+static pcoll__nbr_args_t *args_of(pcoll__call_t *c)
+{
+    return (pcoll__nbr_args_t *)(void *)c->args;
+}
+
+/* ---- one direction of a call ---------------------------------------------- */
+
+typedef struct side {
+    int n; /* the degree */
+    MPI_Count count;
+    MPI_Datatype type;
+    const int *counts, *displs;
+    const MPI_Count *wcounts;
+    const MPI_Aint *wdispls;
+    const MPI_Datatype *types;
+} side_t;
+
+static side_t side_of(const raw_t *r, int send, int n)
+{
+    if (send)
+        return (side_t){n, r->sendcount, r->sendtype, r->scounts, r->sdispls, r->wscounts,
+                        r->wsdispls, r->stypes};
+    return (side_t){n, r->recvcount, r->recvtype, r->rcounts, r->rdispls, r->wrcounts,
+                    r->wrdispls, r->rtypes};
+}
+
+static MPI_Count count_at(const raw_t *r, const side_t *s, int e)
+{
+    if (r->form == PCOLL__NBR_ALLTOALL)
+        return s->count;
+    return s->wcounts ? s->wcounts[e] : s->counts[e];
+}
+
+/* alltoall: block e at e * count items. */
+static MPI_Aint displ_at(const raw_t *r, const side_t *s, int e)
+{
+    if (r->form == PCOLL__NBR_ALLTOALL)
+        return (MPI_Aint)e * (MPI_Aint)s->count;
+    return s->wdispls ? s->wdispls[e] : s->displs[e];
+}
+
+static MPI_Datatype type_at(const raw_t *r, const side_t *s, int e)
+{
+    return r->form == PCOLL__NBR_ALLTOALLW ? s->types[e] : s->type;
+}
+
+/* Arrays missing where edges need them. */
+static int side_null(const raw_t *r, const side_t *s)
+{
+    if (r->form == PCOLL__NBR_ALLTOALL || s->n == 0)
+        return 0;
+    return (r->form == PCOLL__NBR_ALLTOALLW && !s->types) || (!s->wcounts && !s->counts) ||
+           (!s->wdispls && !s->displs);
+}
+
+/* ---- checks ----------------------------------------------------------------- */
+
+/* Where a direction's per-edge arrays go (the call's scratch, c->tmp[0]). */
+typedef struct edges {
+    MPI_Count *counts;
+    MPI_Aint *displs;
+    MPI_Datatype *types;
+} edges_t;
+
+/* One edge of one direction: the count and displacement, and alltoallw's
+ * type (MPI_DATATYPE_NULL of a zero count, which MPI accepts, stands for
+ * MPI_BYTE from here on). */
+static int check_edge(const pcoll__call_t *c, const side_t *s, int e, const char *what,
+                      edges_t *out)
+{
+    const raw_t *r = c->raw;
+    MPI_Datatype t = type_at(r, s, e);
+    out->counts[e] = count_at(r, s, e), out->displs[e] = displ_at(r, s, e);
+    if (out->counts[e] < 0 || (out->displs[e] < 0 && !r->negative_ok))
+        return pcoll__error(PCOLL_ERR_ARG, "%s: %s count or displacement of edge %d is negative",
+                            c->fn, what, e);
+    if (r->form != PCOLL__NBR_ALLTOALLW)
+        return PCOLL_SUCCESS;
+    if (t == MPI_DATATYPE_NULL && out->counts[e] == 0)
+        t = MPI_BYTE;
+    out->types[e] = t;
+    return pcoll__check_type(t, what, c->fn);
+}
+
+/* One direction: arrays, counts, types and the buffer. */
+static int check_side(const pcoll__call_t *c, const side_t *s, const void *buf, const char *what,
+                      edges_t *out)
+{
+    const raw_t *r = c->raw;
+    int e, any = 0, rc = PCOLL_SUCCESS;
+    if (side_null(r, s))
+        return pcoll__error(PCOLL_ERR_ARG, "%s: %s counts, displacements or types are NULL",
+                            c->fn, what);
+    if (r->form != PCOLL__NBR_ALLTOALLW && (rc = pcoll__check_type(s->type, what, c->fn)))
+        return rc;
+    for (e = 0; e < s->n && rc == PCOLL_SUCCESS; e++) {
+        rc = check_edge(c, s, e, what, out);
+        if (rc == PCOLL_SUCCESS && r->form == PCOLL__NBR_ALLTOALLW)
+            rc = pcoll__check_buffer(buf, out->counts[e] > 0, out->types[e], what, c->fn);
+        any |= out->counts[e] > 0;
+    }
+    if (rc == PCOLL_SUCCESS && r->form != PCOLL__NBR_ALLTOALLW)
+        rc = pcoll__check_buffer(buf, any, s->type, what, c->fn);
+    return rc;
+}
+
+/* The scratch of both directions' arrays and the neighbour lists, in
+ * c->tmp[0] (freed with the call). */
+static int edge_scratch(pcoll__call_t *c, int in, int out, edges_t e[2], int **ranks)
+{
+    size_t n = (size_t)in + (size_t)out;
+    char *m = pcoll__malloc(n * (sizeof(MPI_Count) + sizeof(MPI_Aint) + sizeof(MPI_Datatype) +
+                                 sizeof(int)) +
+                            1);
+    if (!(c->tmp[0] = m))
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: edge arrays", c->fn);
+    e[0].counts = (MPI_Count *)(void *)m, e[1].counts = e[0].counts + out;
+    e[0].displs = (MPI_Aint *)(void *)(e[0].counts + n), e[1].displs = e[0].displs + out;
+    e[0].types = (MPI_Datatype *)(void *)(e[0].displs + n), e[1].types = e[0].types + out;
+    *ranks = (int *)(void *)(e[0].types + n);
+    return PCOLL_SUCCESS;
+}
+
+/* The largest message of any edge in bytes. */
+static long long largest(const pcoll__nbr_args_t *a)
+{
+    long long m = 0, b;
+    MPI_Count size;
+    int e;
+    for (e = 0; e < a->outdegree; e++) {
+        pcoll__type_size(pcoll__nbr_stype(a, e), &size);
+        b = (long long)a->scounts[e] * size;
+        m = b > m ? b : m;
+    }
+    for (e = 0; e < a->indegree; e++) {
+        pcoll__type_size(pcoll__nbr_rtype(a, e), &size);
+        b = (long long)a->rcounts[e] * size;
+        m = b > m ? b : m;
+    }
+    return m;
+}
+
+/* The fields of the arguments that come from the call and the topology. */
+static void fill(pcoll__call_t *c, int topo, int in, int out, const edges_t e[2], const int *ranks)
+{
+    const raw_t *r = c->raw;
+    pcoll__nbr_args_t *a = args_of(c);
+    MPI_Aint lb;
+    a->sendbuf = r->sendbuf, a->recvbuf = r->recvbuf;
+    a->form = r->form, a->wide = r->wide;
+    a->cart = topo == MPI_CART;
+    a->folded = a->cart && pcoll__nbr_cart_folded(c->comm);
+    a->indegree = in, a->outdegree = out;
+    a->sources = ranks, a->dests = ranks + in;
+    a->scounts = e[0].counts, a->sdispls = e[0].displs;
+    a->rcounts = e[1].counts, a->rdispls = e[1].displs;
+    a->sendcount = r->sendcount, a->recvcount = r->recvcount;
+    a->sext = a->rext = 1;
+    if (r->form == PCOLL__NBR_ALLTOALLW) {
+        a->stypes = e[0].types, a->rtypes = e[1].types;
+        a->sendtype = a->recvtype = MPI_BYTE;
+    } else {
+        a->sendtype = r->sendtype, a->recvtype = r->recvtype;
+        pcoll__type_extent(r->sendtype, &lb, &a->sext);
+        pcoll__type_extent(r->recvtype, &lb, &a->rext);
+    }
+    a->maxbytes = -1;
+    a->native_ok = MPI_VERSION >= 4 || !r->wide;
+}
+
+static int nbr_check(pcoll__call_t *c)
+{
+    const raw_t *r = c->raw;
+    edges_t e[2];
+    side_t ss, rs;
+    int topo, in, out, *ranks = NULL, rc;
+    PCOLL_CHECK(pcoll__nbr_degrees(c->comm, c->fn, &topo, &in, &out), rc, fail);
+    if (r->sendbuf == MPI_IN_PLACE || r->recvbuf == MPI_IN_PLACE)
+        return pcoll__error(PCOLL_ERR_ARG, "%s: MPI_IN_PLACE (MPI allows none here)", c->fn);
+    PCOLL_CHECK(edge_scratch(c, in, out, e, &ranks), rc, fail);
+    PCOLL_CHECK(pcoll__nbr_neighbors(c->comm, topo, in, out, ranks, ranks + in), rc, fail);
+    if (r->form == PCOLL__NBR_ALLTOALL && (r->sendcount < 0 || r->recvcount < 0))
+        return pcoll__error(PCOLL_ERR_ARG, "%s: a count is negative", c->fn);
+    ss = side_of(r, 1, out), rs = side_of(r, 0, in);
+    PCOLL_CHECK(check_side(c, &rs, r->recvbuf, "receive", &e[1]), rc, fail);
+    PCOLL_CHECK(check_side(c, &ss, r->sendbuf, "send", &e[0]), rc, fail);
+    fill(c, topo, in, out, e, ranks);
+fail:
+    return rc;
+}
+
+/* ---- agreement (persistent init) --------------------------------------------- */
+
+/* Every edge's two ends must agree on its bytes: one neighbourhood
+ * exchange of the byte counts (MPI's own, which pairs the edges as the
+ * algorithms do); *ok = 0 where a received size differs from this rank's. */
+static int check_edges(MPI_Comm comm, const pcoll__nbr_args_t *a, int *ok)
+{
+    long long *b = pcoll__malloc(sizeof *b * ((size_t)a->indegree + (size_t)a->outdegree + 1));
+    long long *got;
+    int e;
+    if (!b)
+        return pcoll__error(PCOLL_ERR_NOMEM, "neighbor: size check");
+    got = b + a->outdegree;
+    for (e = 0; e < a->outdegree; e++)
+        b[e] = pcoll__nbr_bytes(a->scounts[e], pcoll__nbr_stype(a, e));
+    /* MPI_PROC_NULL slots stay as they are: this rank's own sizes. */
+    for (e = 0; e < a->indegree; e++)
+        got[e] = pcoll__nbr_bytes(a->rcounts[e], pcoll__nbr_rtype(a, e));
+    *ok = PCOLL__MPI(Neighbor_alltoall)(b, 1, MPI_LONG_LONG, got, 1, MPI_LONG_LONG, comm) ==
+          MPI_SUCCESS;
+    for (e = 0; e < a->indegree && *ok; e++)
+        *ok = got[e] == pcoll__nbr_bytes(a->rcounts[e], pcoll__nbr_rtype(a, e));
+    pcoll__free(b);
+    return PCOLL_SUCCESS;
+}
+
+/* Whether every count and displacement is an int (alltoallw's
+ * displacements are MPI_Aint in every form). */
+static int all_ints(const pcoll__nbr_args_t *a)
+{
+    int e, w = a->form == PCOLL__NBR_ALLTOALLW;
+    for (e = 0; e < a->outdegree; e++)
+        if (a->scounts[e] > INT_MAX || (!w && (a->sdispls[e] > INT_MAX || a->sdispls[e] < INT_MIN)))
+            return 0;
+    for (e = 0; e < a->indegree; e++)
+        if (a->rcounts[e] > INT_MAX || (!w && (a->rdispls[e] > INT_MAX || a->rdispls[e] < INT_MIN)))
+            return 0;
+    return a->sendcount <= INT_MAX && a->recvcount <= INT_MAX;
+}
+
+static int nbr_agree(pcoll__call_t *c, int local)
+{
+    pcoll__nbr_args_t *a = args_of(c);
+    long long vals[3] = {0}, mins[3], maxs[3];
+    MPI_Comm comm = c->ctx->dup;
+    int rc, ok = 1;
+    if (local == PCOLL_SUCCESS)
+        vals[0] = a->opts.algorithm, vals[1] = largest(a), vals[2] = all_ints(a);
+    if ((rc = pcoll__agree_range(comm, local, vals, 3, mins, maxs, c->fn)) != PCOLL_SUCCESS)
+        return rc;
+    if (mins[0] != maxs[0])
+        return pcoll__error(PCOLL_ERR_MISMATCH, "%s: the algorithm differs between ranks", c->fn);
+    a->maxbytes = maxs[1];
+    a->native_ok = MPI_VERSION >= 4 || mins[2] == 1;
+    rc = check_edges(comm, a, &ok);
+    rc = pcoll__agree_range(comm, rc == PCOLL_SUCCESS && !ok ? PCOLL_ERR_MISMATCH : rc, NULL, 0,
+                            NULL, NULL, c->fn);
+    if (rc == PCOLL_ERR_MISMATCH)
+        pcoll__error(rc, "%s: send and receive sizes of an edge disagree between neighbours",
+                     c->fn);
+    return rc;
+}
+
+/* ---- one-shot key, choice, preparation ----------------------------------------- */
+
+/* The key: the form, buffers, types and counts of the call, then every
+ * edge's count, displacement and (alltoallw) type as the check reads them. */
+static int nbr_key(pcoll__call_t *c, pcoll__key_t *k)
+{
+    const raw_t *r = c->raw;
+    side_t s[2];
+    raw_t *kr;
+    MPI_Count *counts;
+    MPI_Aint *displs;
+    MPI_Datatype *types;
+    int topo, in, out, rc, d, e;
+    size_t n;
+    if ((rc = pcoll__nbr_degrees(c->comm, c->fn, &topo, &in, &out)) != PCOLL_SUCCESS)
+        return rc;
+    s[0] = side_of(r, 1, out), s[1] = side_of(r, 0, in);
+    if (side_null(r, &s[0]) || side_null(r, &s[1]))
+        return pcoll__error(PCOLL_ERR_ARG, "%s: counts, displacements or types are NULL", c->fn);
+    n = (size_t)in + (size_t)out;
+    if (!(kr = pcoll__key_put(k, sizeof *kr + n * (sizeof *counts + sizeof *displs +
+                                                   sizeof *types))))
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
+    kr->form = r->form, kr->wide = r->wide, kr->negative_ok = r->negative_ok;
+    kr->sendbuf = r->sendbuf, kr->recvbuf = r->recvbuf;
+    kr->sendcount = r->sendcount, kr->recvcount = r->recvcount;
+    kr->sendtype = r->sendtype, kr->recvtype = r->recvtype;
+    counts = (MPI_Count *)(void *)(kr + 1);
+    displs = (MPI_Aint *)(void *)(counts + n);
+    types = (MPI_Datatype *)(void *)(displs + n);
+    for (d = 0; d < 2; d++)
+        for (e = 0; e < s[d].n; e++, counts++, displs++, types++) {
+            *counts = count_at(r, &s[d], e), *displs = displ_at(r, &s[d], e);
+            *types = type_at(r, &s[d], e);
+            pcoll__key_watch(k, *types);
+        }
+    return PCOLL_SUCCESS;
+}
+
+static int nbr_choose(pcoll__call_t *c)
+{
+    pcoll__nbr_args_t *a = args_of(c);
+    pcoll__shape_t shape = pcoll__call_shape(c);
+    a->started = c->mode != PCOLL__ONESHOT;
+    return pcoll__select_neighbor(a, &shape);
+}
+
+/* alltoallw: every edge's type kept (a type that repeats the previous
+ * edge's shares its copy). */
+static int keep_type_array(pcoll_plan_t *plan, const MPI_Datatype **types, int n)
+{
+    MPI_Datatype *to = pcoll__plan_alloc(plan, sizeof *to * ((size_t)n + 1));
+    int e, rc = PCOLL_SUCCESS;
+    if (!to)
+        return pcoll__error(PCOLL_ERR_NOMEM, "neighbor: types");
+    for (e = 0; e < n && rc == PCOLL_SUCCESS; e++) {
+        to[e] = (*types)[e];
+        if (e > 0 && (*types)[e] == (*types)[e - 1])
+            to[e] = to[e - 1];
+        else
+            rc = pcoll__plan_keep_type(plan, &to[e]);
+    }
+    *types = to;
+    return rc;
+}
+
+/* A copy of n items of size bytes in the plan, into *p. */
+static int keep_array(pcoll_plan_t *plan, const void **p, size_t size, int n)
+{
+    void *to = pcoll__plan_alloc(plan, size * ((size_t)n + 1));
+    if (!to)
+        return pcoll__error(PCOLL_ERR_NOMEM, "neighbor: edge arrays");
+    memcpy(to, *p, size * (size_t)n);
+    *p = to;
+    return PCOLL_SUCCESS;
+}
+
+/* The neighbour lists, counts, displacements and types into the plan (the
+ * caller may free its own after init). */
+static int nbr_prepare(pcoll__call_t *c, pcoll_plan_t *plan)
+{
+    pcoll__nbr_args_t *a = args_of(c);
+    int in = a->indegree, out = a->outdegree, rc;
+    PCOLL_CHECK(keep_array(plan, (const void **)&a->sources, sizeof(int), in), rc, fail);
+    PCOLL_CHECK(keep_array(plan, (const void **)&a->dests, sizeof(int), out), rc, fail);
+    PCOLL_CHECK(keep_array(plan, (const void **)&a->scounts, sizeof(MPI_Count), out), rc, fail);
+    PCOLL_CHECK(keep_array(plan, (const void **)&a->sdispls, sizeof(MPI_Aint), out), rc, fail);
+    PCOLL_CHECK(keep_array(plan, (const void **)&a->rcounts, sizeof(MPI_Count), in), rc, fail);
+    PCOLL_CHECK(keep_array(plan, (const void **)&a->rdispls, sizeof(MPI_Aint), in), rc, fail);
+    if (a->form != PCOLL__NBR_ALLTOALLW) {
+        PCOLL_CHECK(pcoll__plan_keep_type(plan, &a->sendtype), rc, fail);
+        return pcoll__plan_keep_type(plan, &a->recvtype);
+    }
+    PCOLL_CHECK(keep_type_array(plan, &a->stypes, out), rc, fail);
+    rc = keep_type_array(plan, &a->rtypes, in);
+fail:
+    return rc;
+}
+
+static const pcoll__coll_t neighbor = {
+    .name = "neighbor_alltoall",
+    .table = &pcoll__neighbor_table,
+    .opts_offset = offsetof(pcoll__nbr_args_t, opts),
+    .check = nbr_check,
+    .agree = nbr_agree,
+    .key = nbr_key,
+    .choose = nbr_choose,
+    .prepare = nbr_prepare,
+};
+
+int pcoll__neighbor_dropin(pcoll__mode_t mode, const pcoll__nbr_raw_t *r, MPI_Comm comm,
+                           MPI_Info info, pcoll_plan_t **plan)
+{
+    return pcoll__entry(&neighbor, mode, "pcoll__neighbor_dropin", r, comm, info, plan);
+}
+
+/* ---- the public calls ------------------------------------------------------------ */
+
+static int run(pcoll__mode_t mode, const char *fn, raw_t r, MPI_Comm comm, MPI_Info info,
+               pcoll_plan_t **plan)
+{
+    return pcoll__entry(&neighbor, mode, fn, &r, comm, info, plan);
+}
+
+int pcoll_neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoall", PCOLL__NBR_RAW_A2A(0), comm,
+               MPI_INFO_NULL, NULL);
+}
+
+int pcoll_neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
+{
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoall_init", PCOLL__NBR_RAW_A2A(0), comm,
+               info, plan);
+}
+
+int pcoll_neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm)
+{
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoall_c", PCOLL__NBR_RAW_A2A(1), comm,
+               MPI_INFO_NULL, NULL);
+}
+
+int pcoll_neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                   pcoll_plan_t **plan)
+{
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoall_init_c", PCOLL__NBR_RAW_A2A(1), comm,
+               info, plan);
+}
+
+int pcoll_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallv", PCOLL__NBR_RAW_A2AV, comm,
+               MPI_INFO_NULL, NULL);
+}
+
+int pcoll_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                  const int recvcounts[], const int rdispls[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  pcoll_plan_t **plan)
+{
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallv_init", PCOLL__NBR_RAW_A2AV, comm, info,
+               plan);
+}
+
+int pcoll_neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallv_c", PCOLL__NBR_RAW_A2AV_C, comm,
+               MPI_INFO_NULL, NULL);
+}
+
+int pcoll_neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                    const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                    void *recvbuf, const MPI_Count recvcounts[],
+                                    const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
+{
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallv_init_c", PCOLL__NBR_RAW_A2AV_C, comm,
+               info, plan);
+}
+
+int pcoll_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                             const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallw", PCOLL__NBR_RAW_A2AW, comm,
+               MPI_INFO_NULL, NULL);
+}
+
+int pcoll_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                  const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                  void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                  const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                  pcoll_plan_t **plan)
+{
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallw_init", PCOLL__NBR_RAW_A2AW, comm, info,
+               plan);
+}
+
+int pcoll_neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                               void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                               MPI_Comm comm)
+{
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallw_c", PCOLL__NBR_RAW_A2AW_C, comm,
+               MPI_INFO_NULL, NULL);
+}
+
+int pcoll_neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                    void *recvbuf, const MPI_Count recvcounts[],
+                                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                    MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
+{
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallw_init_c", PCOLL__NBR_RAW_A2AW_C, comm,
+               info, plan);
+}

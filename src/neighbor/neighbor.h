@@ -1,0 +1,106 @@
+/*
+ * Neighbourhood all-to-all (MPI_Neighbor_alltoall, _alltoallv, _alltoallw):
+ * every rank sends one block along each of its out-edges and receives one
+ * block along each of its in-edges, on a communicator with a topology.  The
+ * three forms share one argument struct and one table: a count, a
+ * displacement and (alltoallw) a type per edge.
+ *
+ * Edges, as MPI orders them:
+ * - Cartesian: for every dimension d, the neighbour below (slot 2d) then the
+ *   one above (slot 2d+1), for sends and receives alike; a neighbour past a
+ *   non-periodic border is MPI_PROC_NULL (nothing sent, its receive block
+ *   untouched).  The block sent to the neighbour above arrives in that
+ *   neighbour's slot of the one below, even where both are the same rank
+ *   (a periodic dimension of size 1 or 2): builders start the sends of each
+ *   dimension in the order pcoll__nbr_send_edge gives, above first, so that
+ *   MPI's in-order matching puts it there.
+ * - graph (MPI_Graph_create): the neighbours of MPI_Graph_neighbors, the same
+ *   list in both directions.
+ * - distributed graph: the sources and destinations of
+ *   MPI_Dist_graph_neighbors; an edge repeated k times carries k messages,
+ *   matched in list order (the k-th send to a rank meets that rank's k-th
+ *   receive from this one); self edges are messages to oneself; weights are
+ *   ignored.
+ */
+#ifndef PCOLL_NEIGHBOR_NEIGHBOR_H
+#define PCOLL_NEIGHBOR_NEIGHBOR_H
+
+#include "alltoall/alltoall.h"
+
+/* The public form a call came in (the MPI call `native` makes). */
+enum { PCOLL__NBR_ALLTOALL, PCOLL__NBR_ALLTOALLV, PCOLL__NBR_ALLTOALLW };
+
+typedef struct pcoll__nbr_args {
+    const void *sendbuf;
+    void *recvbuf;
+    int form;                 /* PCOLL__NBR_* */
+    int wide;                 /* a large-count (_c) form */
+    int cart;                 /* Cartesian: sends in pcoll__nbr_send_edge's order */
+    int folded;               /* Cartesian, a periodic dimension of 1 or 2 ranks */
+    int started;              /* the plan will be started (persistent, non-blocking),
+                                 not only run by a one-shot call */
+    int indegree, outdegree;
+    const int *sources, *dests; /* ranks (or MPI_PROC_NULL), one per edge */
+    /* Per edge: count, displacement in units of sext / rext bytes (items of
+     * the type; bytes for alltoallw), and (alltoallw) type. */
+    const MPI_Count *scounts, *rcounts;
+    const MPI_Aint *sdispls, *rdispls;
+    MPI_Aint sext, rext;
+    MPI_Datatype sendtype, recvtype;      /* alltoall, alltoallv */
+    const MPI_Datatype *stypes, *rtypes;  /* alltoallw (NULL otherwise) */
+    MPI_Count sendcount, recvcount;       /* alltoall: the one count */
+    /* Filled by the agreement of a persistent init (-1 / 0 before): the
+     * largest message of any edge over all ranks in bytes, and whether
+     * `native` may serve (every count and displacement an int where the MPI
+     * lacks the large-count calls). */
+    long long maxbytes;
+    int native_ok;
+    pcoll__opts_t opts;
+} pcoll__nbr_args_t;
+
+/* Builders (one file each). */
+int pcoll__nbr_direct(pcoll_plan_t *plan, const void *args);
+int pcoll__nbr_native(pcoll_plan_t *plan, const void *args);
+int pcoll__nbr_node(pcoll_plan_t *plan, const void *args);
+/* Whether `native` may run on these arguments (the same answer on every
+ * rank: the topology, the form and the agreed sizes decide). */
+int pcoll__nbr_native_usable(const pcoll__nbr_args_t *a);
+
+/* The topology of comm: MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH in *topo and
+ * the degrees; PCOLL_ERR_ARG naming fn for a communicator without one (MPI
+ * requires one: MPI_ERR_TOPOLOGY), the same on every rank. */
+int pcoll__nbr_degrees(MPI_Comm comm, const char *fn, int *topo, int *indegree,
+                       int *outdegree);
+/* The neighbours of comm (pcoll__nbr_degrees's degrees): sources[indegree],
+ * dests[outdegree]. */
+int pcoll__nbr_neighbors(MPI_Comm comm, int topo, int indegree, int outdegree, int *sources,
+                         int *dests);
+/* Whether comm is Cartesian with a periodic dimension of 1 or 2 ranks (the
+ * same neighbour below and above). */
+int pcoll__nbr_cart_folded(MPI_Comm comm);
+
+/* The out-edge the k-th send goes along (Cartesian: above before below). */
+static inline int pcoll__nbr_send_edge(const pcoll__nbr_args_t *a, int k)
+{
+    return a->cart ? k ^ 1 : k;
+}
+
+/* The bytes of count items of type. */
+static inline long long pcoll__nbr_bytes(MPI_Count count, MPI_Datatype type)
+{
+    MPI_Count size = 0;
+    pcoll__type_size(type, &size);
+    return (long long)count * size;
+}
+
+static inline MPI_Datatype pcoll__nbr_stype(const pcoll__nbr_args_t *a, int e)
+{
+    return a->stypes ? a->stypes[e] : a->sendtype;
+}
+
+static inline MPI_Datatype pcoll__nbr_rtype(const pcoll__nbr_args_t *a, int e)
+{
+    return a->rtypes ? a->rtypes[e] : a->recvtype;
+}
+
+#endif

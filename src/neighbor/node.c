@@ -1,0 +1,287 @@
+/*
+ * neighbor `node`: the blocks between two nodes travel bundled, one message
+ * per pair of nodes with data, through the node's shared memory (core/node.h;
+ * virtual nodes of pcoll_cores_per_node ranks).  Edges within a node stay
+ * direct messages.
+ *
+ * Steps of a run:
+ *   0. every rank copies its blocks for other nodes into the node's send
+ *      area, bundled by destination node (members in local order, each
+ *      member's blocks in send order), and exchanges its blocks within the
+ *      node directly; node barrier;
+ *   1. local rank B mod n_A of node A sends the bundle for node B to local
+ *      rank A mod n_B of node B, which receives it into B's receive area;
+ *   2. node barrier;
+ *   3. every rank copies its blocks from other nodes out of the receive area.
+ *
+ * Cost: 4 rounds; per node, one message per destination node with data
+ * (instead of one per edge between the nodes), spread over its ranks; every
+ * byte between nodes is copied twice more (in and out of the segment).
+ * Scratch: a shared segment per node of the bytes its ranks send to and
+ * receive from other nodes.  Planning communicates (node topology, one
+ * gather of bundle sizes per node, one neighbourhood exchange of offsets):
+ * persistent plans only, and one-shot calls planned on every call.  Refused
+ * (every rank alike) where a block or bundle exceeds INT_MAX bytes or a node
+ * cannot get a shared window.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "base/status.h"
+#include "core/check.h"
+#include "core/node.h"
+#include "core/pmpi.h"
+#include "neighbor/neighbor.h"
+
+typedef struct layout {
+    const pcoll__node_t *t;
+    long long *sbase, *rbase; /* [N+1]: bundle starts in the segment */
+    long long *soff, *roff;   /* per edge: block offset in the segment (-1: direct) */
+    long long *mine;          /* [2N]: this rank's bytes to, then from, each node */
+    long long *all;           /* [nlocal * 2N]: every member's */
+    long long bytes;          /* of the segment */
+} layout_t;
+
+/* Whether the edge to / from peer crosses nodes. */
+static int remote(const layout_t *l, int peer)
+{
+    return peer != MPI_PROC_NULL && l->t->node_of[peer] != l->t->node;
+}
+
+static int alloc_layout(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t *l)
+{
+    size_t N = (size_t)l->t->nnodes, n = (size_t)pcoll__node_size(l->t, l->t->node);
+    long long *m = pcoll__plan_alloc(plan, sizeof *m * (2 * (N + 1) + (size_t)a->outdegree +
+                                                        (size_t)a->indegree + 2 * N + n * 2 * N));
+    if (!m)
+        return pcoll__error(PCOLL_ERR_NOMEM, "neighbor node: layout");
+    l->sbase = m, l->rbase = m + N + 1;
+    l->soff = l->rbase + N + 1, l->roff = l->soff + a->outdegree;
+    l->mine = l->roff + a->indegree, l->all = l->mine + 2 * N;
+    return PCOLL_SUCCESS;
+}
+
+/* Bundle starts: the send area holds the bundles for every node in node
+ * order, the receive area after it those from every node. */
+static void bundles(layout_t *l)
+{
+    int N = l->t->nnodes, n = pcoll__node_size(l->t, l->t->node), k, m;
+    l->sbase[0] = 0;
+    for (k = 0; k < N; k++) {
+        long long to = 0;
+        for (m = 0; m < n; m++)
+            to += l->all[(size_t)m * 2 * (size_t)N + (size_t)k];
+        l->sbase[k + 1] = l->sbase[k] + to;
+    }
+    l->rbase[0] = l->sbase[N];
+    for (k = 0; k < N; k++) {
+        long long from = 0;
+        for (m = 0; m < n; m++)
+            from += l->all[(size_t)m * 2 * (size_t)N + (size_t)(N + k)];
+        l->rbase[k + 1] = l->rbase[k] + from;
+    }
+    l->bytes = l->rbase[N];
+}
+
+/* This rank's bytes per node, gathered over the node; the bundles; the
+ * offset of every block this rank sends to another node. */
+static int send_offsets(const pcoll__nbr_args_t *a, layout_t *l)
+{
+    int N = l->t->nnodes, k, e, m;
+    long long *at;
+    for (e = 0; e < a->outdegree; e++)
+        if (remote(l, a->dests[e]))
+            l->mine[l->t->node_of[a->dests[e]]] +=
+                pcoll__nbr_bytes(a->scounts[e], pcoll__nbr_stype(a, e));
+    for (e = 0; e < a->indegree; e++)
+        if (remote(l, a->sources[e]))
+            l->mine[N + l->t->node_of[a->sources[e]]] +=
+                pcoll__nbr_bytes(a->rcounts[e], pcoll__nbr_rtype(a, e));
+    if (MPI_Allgather(l->mine, 2 * N, MPI_LONG_LONG, l->all, 2 * N, MPI_LONG_LONG, l->t->comm) !=
+        MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "neighbor node: bundle sizes");
+    bundles(l);
+    /* Where this rank's part of each bundle starts: after the lower members'. */
+    at = l->mine;
+    for (k = 0; k < N; k++) {
+        at[k] = l->sbase[k];
+        for (m = 0; m < l->t->local; m++)
+            at[k] += l->all[(size_t)m * 2 * (size_t)N + (size_t)k];
+    }
+    for (k = 0; k < a->outdegree; k++) {
+        int s = pcoll__nbr_send_edge(a, k);
+        l->soff[s] = -1;
+        if (remote(l, a->dests[s])) {
+            long long *next = &at[l->t->node_of[a->dests[s]]];
+            l->soff[s] = *next;
+            *next += pcoll__nbr_bytes(a->scounts[s], pcoll__nbr_stype(a, s));
+        }
+    }
+    return PCOLL_SUCCESS;
+}
+
+/* The receivers learn where in the bundle each of their blocks lies: one
+ * neighbourhood exchange of the offset within the bundle (the MPI's, which
+ * pairs the edges as `direct` does). */
+static int recv_offsets(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t *l)
+{
+    long long *within = pcoll__malloc(sizeof *within * ((size_t)a->outdegree + 1));
+    int e, err;
+    if (!within)
+        return pcoll__error(PCOLL_ERR_NOMEM, "neighbor node: offsets");
+    for (e = 0; e < a->outdegree; e++)
+        within[e] = l->soff[e] < 0 ? -1 : l->soff[e] - l->sbase[l->t->node_of[a->dests[e]]];
+    for (e = 0; e < a->indegree; e++)
+        l->roff[e] = -1;
+    err = PCOLL__MPI(Neighbor_alltoall)(within, 1, MPI_LONG_LONG, l->roff, 1, MPI_LONG_LONG,
+                                        plan->comm);
+    pcoll__free(within);
+    for (e = 0; e < a->indegree; e++)
+        l->roff[e] = remote(l, a->sources[e])
+                         ? l->rbase[l->t->node_of[a->sources[e]]] + l->roff[e]
+                         : -1;
+    return err == MPI_SUCCESS ? PCOLL_SUCCESS
+                              : pcoll__error(PCOLL_ERR_MPI, "neighbor node: offsets");
+}
+
+/* Whether every block and bundle fits an int count of bytes. */
+static int fits(const pcoll__nbr_args_t *a, const layout_t *l)
+{
+    int k, e;
+    for (k = 0; k < 2 * l->t->nnodes; k++)
+        if (l->mine[k] > INT_MAX)
+            return 0;
+    for (k = 0; k < l->t->nnodes; k++)
+        if (l->sbase[k + 1] - l->sbase[k] > INT_MAX || l->rbase[k + 1] - l->rbase[k] > INT_MAX)
+            return 0;
+    for (e = 0; e < a->outdegree; e++)
+        if (pcoll__nbr_bytes(a->scounts[e], pcoll__nbr_stype(a, e)) > INT_MAX)
+            return 0;
+    return 1;
+}
+
+/* The node topology (pcoll_cores_per_node agreed on), the layout, the
+ * segment; PCOLL_ERR_UNSUPPORTED on every rank where it cannot serve. */
+static int plan_layout(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t *l,
+                       pcoll__node_shm_t **shm)
+{
+    static const char *const what[] = {"pcoll_cores_per_node"};
+    long long cores = a->opts.cores_per_node;
+    int rc, ok, big;
+    PCOLL_CHECK(pcoll__agree(plan->comm, PCOLL_SUCCESS, &cores, what, 1, "neighbor node"), rc,
+                out);
+    PCOLL_CHECK(pcoll__node_get(plan->ctx, a->opts.cores_per_node, &l->t), rc, out);
+    PCOLL_CHECK(alloc_layout(plan, a, l), rc, out);
+    PCOLL_CHECK(send_offsets(a, l), rc, out);
+    PCOLL_CHECK(recv_offsets(plan, a, l), rc, out);
+    big = !fits(a, l);
+    if (MPI_Allreduce(MPI_IN_PLACE, &big, 1, MPI_INT, MPI_MAX, plan->comm) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "neighbor node: agreement");
+    if (big)
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED,
+                            "neighbor node: a block or bundle over INT_MAX bytes");
+    /* One byte more: a segment is never empty. */
+    PCOLL_CHECK(pcoll__node_shm_create(plan, l->t, (size_t)l->bytes + 1, shm, &ok), rc, out);
+    PCOLL_CHECK(pcoll__node_shm_ready(plan->comm, *shm, &ok), rc, out);
+    if (!ok)
+        rc = pcoll__error(PCOLL_ERR_UNSUPPORTED, "neighbor node: no shared segment on a node");
+out:
+    return rc;
+}
+
+/* Step 0's copy of out-edge e into the segment (out 1), or step 3's of
+ * in-edge e out of it (out 0). */
+static int copy(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, char *seg, const layout_t *l,
+                int e, int out)
+{
+    MPI_Datatype type = out ? pcoll__nbr_stype(a, e) : pcoll__nbr_rtype(a, e), t;
+    MPI_Count count = out ? a->scounts[e] : a->rcounts[e];
+    int n, bytes = (int)pcoll__nbr_bytes(count, type);
+    int rc = pcoll__a2a_items(plan, count, type, &n, &t);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    if (out)
+        return pcoll__sched_copy(&plan->sched, pcoll__addr(a->sendbuf, a->sdispls[e] * a->sext),
+                                 n, t, seg + l->soff[e], bytes, MPI_PACKED);
+    return pcoll__sched_copy(&plan->sched, seg + l->roff[e], bytes, MPI_PACKED,
+                             pcoll__addr(a->recvbuf, a->rdispls[e] * a->rext), n, t);
+}
+
+/* The node barrier (none on a node of one rank). */
+static int barrier(pcoll_plan_t *plan, pcoll__node_shm_t *shm)
+{
+    return shm->nlocal > 1 ? pcoll__sched_poll(&plan->sched, pcoll__node_barrier(shm))
+                           : PCOLL_SUCCESS;
+}
+
+/* Step 0: the node's own edges as messages (`direct` with the other edges
+ * left out), the blocks for other nodes into the segment, the barrier. */
+static int step_pack(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, const layout_t *l,
+                     pcoll__node_shm_t *shm)
+{
+    pcoll__nbr_args_t local = *a;
+    int *peers = pcoll__plan_alloc(plan, sizeof(int) * ((size_t)a->indegree + a->outdegree + 1));
+    int e, rc;
+    if (!peers)
+        return pcoll__error(PCOLL_ERR_NOMEM, "neighbor node: peers");
+    for (e = 0; e < a->indegree; e++)
+        peers[e] = l->roff[e] >= 0 ? MPI_PROC_NULL : a->sources[e];
+    for (e = 0; e < a->outdegree; e++)
+        peers[a->indegree + e] = l->soff[e] >= 0 ? MPI_PROC_NULL : a->dests[e];
+    local.sources = peers, local.dests = peers + a->indegree;
+    rc = pcoll__nbr_direct(plan, &local);
+    for (e = 0; e < a->outdegree && rc == PCOLL_SUCCESS; e++)
+        if (l->soff[e] >= 0)
+            rc = copy(plan, a, shm->seg, l, e, 1);
+    return rc == PCOLL_SUCCESS ? barrier(plan, shm) : rc;
+}
+
+/* The rank of node k that handles its bundle with this rank's node. */
+static int partner(const pcoll__node_t *t, int k)
+{
+    return t->members[t->first[k] + t->node % pcoll__node_size(t, k)];
+}
+
+/* Step 1: the bundles between nodes, receives first.  This rank handles the
+ * bundles of the nodes k with k mod (its node's size) = its local index. */
+static int step_bundles(pcoll_plan_t *plan, const layout_t *l, char *seg)
+{
+    const pcoll__node_t *t = l->t;
+    int N = t->nnodes, n = pcoll__node_size(t, t->node), k, d;
+    int rc = pcoll__sched_round(&plan->sched);
+    for (d = 0; d < 2; d++)
+        for (k = 0; k < N && rc == PCOLL_SUCCESS; k++) {
+            const long long *base = d ? l->sbase : l->rbase;
+            int bytes = (int)(base[k + 1] - base[k]);
+            if (k == t->node || k % n != t->local || bytes == 0)
+                continue;
+            rc = d ? pcoll__sched_send(&plan->sched, seg + base[k], bytes, MPI_BYTE,
+                                       partner(t, k))
+                   : pcoll__sched_recv(&plan->sched, seg + base[k], bytes, MPI_BYTE,
+                                       partner(t, k));
+        }
+    return rc;
+}
+
+int pcoll__nbr_node(pcoll_plan_t *plan, const void *args)
+{
+    const pcoll__nbr_args_t *a = args;
+    pcoll__node_shm_t *shm = NULL;
+    layout_t l;
+    int e, rc;
+    memset(&l, 0, sizeof l);
+    PCOLL_CHECK(plan_layout(plan, a, &l, &shm), rc, out);
+    PCOLL_CHECK(step_pack(plan, a, &l, shm), rc, out);
+    PCOLL_CHECK(step_bundles(plan, &l, shm->seg), rc, out);
+    /* Step 2: every bundle of the node has arrived. */
+    PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
+    PCOLL_CHECK(barrier(plan, shm), rc, out);
+    /* Step 3: the blocks from other nodes out of the segment. */
+    PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
+    for (e = 0; e < a->indegree && rc == PCOLL_SUCCESS; e++)
+        if (l.roff[e] >= 0)
+            rc = copy(plan, a, shm->seg, &l, e, 0);
+out:
+    return rc;
+}

@@ -1,0 +1,90 @@
+/*
+ * The neighbours of a communicator with a topology, in MPI's order
+ * (neighbor.h).  Local calls only: every rank of the communicator sees the
+ * same kind of topology.
+ */
+#include "base/mem.h"
+#include "base/status.h"
+#include "neighbor/neighbor.h"
+
+int pcoll__nbr_degrees(MPI_Comm comm, const char *fn, int *topo, int *indegree, int *outdegree)
+{
+    int weighted, rank, n = 0;
+    if (MPI_Topo_test(comm, topo) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "%s: MPI_Topo_test", fn);
+    if (*topo == MPI_CART) {
+        if (MPI_Cartdim_get(comm, &n) != MPI_SUCCESS)
+            return pcoll__error(PCOLL_ERR_MPI, "%s: MPI_Cartdim_get", fn);
+        *indegree = *outdegree = 2 * n;
+    } else if (*topo == MPI_GRAPH) {
+        MPI_Comm_rank(comm, &rank);
+        if (MPI_Graph_neighbors_count(comm, rank, &n) != MPI_SUCCESS)
+            return pcoll__error(PCOLL_ERR_MPI, "%s: MPI_Graph_neighbors_count", fn);
+        *indegree = *outdegree = n;
+    } else if (*topo == MPI_DIST_GRAPH) {
+        if (MPI_Dist_graph_neighbors_count(comm, indegree, outdegree, &weighted) != MPI_SUCCESS)
+            return pcoll__error(PCOLL_ERR_MPI, "%s: MPI_Dist_graph_neighbors_count", fn);
+    } else {
+        return pcoll__error(PCOLL_ERR_ARG,
+                            "%s: the communicator has no Cartesian, graph or distributed-graph "
+                            "topology (MPI_ERR_TOPOLOGY)",
+                            fn);
+    }
+    return PCOLL_SUCCESS;
+}
+
+/* Below then above in every dimension, both directions alike. */
+static int cart_neighbors(MPI_Comm comm, int n, int *sources, int *dests)
+{
+    int d;
+    for (d = 0; d < n; d++) {
+        if (MPI_Cart_shift(comm, d, 1, &sources[2 * d], &sources[2 * d + 1]) != MPI_SUCCESS)
+            return pcoll__error(PCOLL_ERR_MPI, "neighbor: MPI_Cart_shift");
+        dests[2 * d] = sources[2 * d], dests[2 * d + 1] = sources[2 * d + 1];
+    }
+    return PCOLL_SUCCESS;
+}
+
+/* The lists come with weights (where the graph has them), read into
+ * scratch and dropped: real arrays suit weighted and unweighted graphs
+ * alike. */
+static int dist_neighbors(MPI_Comm comm, int indegree, int outdegree, int *sources, int *dests)
+{
+    int err, *w = pcoll__malloc(sizeof *w * ((size_t)indegree + (size_t)outdegree + 1));
+    if (!w)
+        return MPI_ERR_NO_MEM;
+    err = MPI_Dist_graph_neighbors(comm, indegree, sources, w, outdegree, dests, w + indegree);
+    pcoll__free(w);
+    return err;
+}
+
+int pcoll__nbr_neighbors(MPI_Comm comm, int topo, int indegree, int outdegree, int *sources,
+                         int *dests)
+{
+    int rank, i, err = MPI_SUCCESS;
+    if (topo == MPI_CART)
+        return cart_neighbors(comm, indegree / 2, sources, dests);
+    if (topo == MPI_GRAPH) {
+        MPI_Comm_rank(comm, &rank);
+        err = MPI_Graph_neighbors(comm, rank, indegree, sources);
+        for (i = 0; i < indegree; i++)
+            dests[i] = sources[i];
+    } else {
+        err = dist_neighbors(comm, indegree, outdegree, sources, dests);
+    }
+    return err == MPI_SUCCESS ? PCOLL_SUCCESS
+                              : pcoll__error(PCOLL_ERR_MPI, "neighbor: the neighbour lists");
+}
+
+int pcoll__nbr_cart_folded(MPI_Comm comm)
+{
+    int topo, n, d, folded = 0;
+    int dims[64], periods[64], coords[64];
+    if (MPI_Topo_test(comm, &topo) != MPI_SUCCESS || topo != MPI_CART ||
+        MPI_Cartdim_get(comm, &n) != MPI_SUCCESS || n > 64 ||
+        MPI_Cart_get(comm, n, dims, periods, coords) != MPI_SUCCESS)
+        return topo == MPI_CART;
+    for (d = 0; d < n; d++)
+        folded |= periods[d] && dims[d] <= 2;
+    return folded;
+}

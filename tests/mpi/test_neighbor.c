@@ -1,0 +1,440 @@
+/*
+ * The neighbourhood all-to-alls (pcoll_neighbor_alltoall, _alltoallv,
+ * _alltoallw; persistent, one-shot and large-count forms) against the MPI's
+ * own blocking MPI_Neighbor_alltoall(v/w) on the same communicator: both
+ * receive into buffers poisoned alike, and the whole buffers (blocks, gaps
+ * and the untouched blocks of MPI_PROC_NULL neighbours) must be equal byte
+ * for byte, for every algorithm of the table.
+ *
+ * Topologies: Cartesian 1-D, 2-D and 3-D, periodic, not and mixed (a
+ * periodic dimension of 1 or 2 ranks sends both blocks to the same rank);
+ * a graph ring (MPI_Graph_create); a distributed graph with repeated edges
+ * and a self edge (MPI_Dist_graph_create_adjacent); one with asymmetric in-
+ * and out-degrees and a rank without neighbours (MPI_Dist_graph_create).
+ * Layouts: a send layout of ints and a receive layout of one int every two
+ * (alltoallw: a type per edge, alternating), blocks in reverse edge order
+ * with gaps; counts 0 and per-edge counts.  Persistent plans run three times
+ * with new input.  Errors: a communicator without a topology
+ * (PCOLL_ERR_ARG), one rank's bad count (PCOLL_ERR_ARG) and two neighbours
+ * disagreeing on an edge's size (PCOLL_ERR_MISMATCH), on every rank.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define RUNS 3
+#define POISON_INT ((int)0xA5A5A5A5)
+
+/* Every algorithm; `node` on virtual nodes of one and of two ranks. */
+static const char *const algos[] = {"direct", "native", "auto", "node", "node"};
+static const char *const cores[] = {"-", "-", "-", "1", "2"}; /* "-": not set */
+#define NALGOS (int)(sizeof algos / sizeof *algos)
+
+static MPI_Datatype rvec; /* one int every two: extent 2 ints */
+static MPI_Datatype svec; /* one int every three: extent 3 ints */
+
+enum { F_A2A, F_A2AV, F_A2AW };
+static const char *const forms[] = {"alltoall", "alltoallv", "alltoallw"};
+
+/* One case: a communicator, its degrees, and the layout of one form. */
+typedef struct nb_case {
+    MPI_Comm comm;
+    const char *topo;
+    int folded; /* Cartesian with a periodic dimension of 1 or 2 ranks */
+    int in, out, form, count;
+    int *scounts, *sdispls, *rcounts, *rdispls;
+    MPI_Aint *sbytes, *rbytes;
+    MPI_Datatype *stypes, *rtypes;
+    int slen, rlen; /* ints in the buffers */
+    int *send, *recv, *ref;
+} nb_case;
+
+static void degrees(MPI_Comm comm, int *in, int *out)
+{
+    int topo, n, w, r;
+    MPI_Topo_test(comm, &topo);
+    if (topo == MPI_CART) {
+        MPI_Cartdim_get(comm, &n);
+        *in = *out = 2 * n;
+    } else if (topo == MPI_GRAPH) {
+        MPI_Comm_rank(comm, &r);
+        MPI_Graph_neighbors_count(comm, r, &n);
+        *in = *out = n;
+    } else {
+        MPI_Dist_graph_neighbors_count(comm, in, out, &w);
+    }
+}
+
+/* Per-edge send counts; the receive counts from the MPI's own exchange of
+ * them (MPI_PROC_NULL slots keep 2: their blocks stay untouched). */
+static void make_counts(nb_case *c, int zero)
+{
+    int e, r;
+    MPI_Comm_rank(c->comm, &r);
+    for (e = 0; e < c->out; e++)
+        c->scounts[e] = zero ? 0 : c->form == F_A2A ? c->count : (r * 5 + e * 3) % 4;
+    for (e = 0; e < c->in; e++)
+        c->rcounts[e] = 2;
+    PT_MPI(MPI_Neighbor_alltoall(c->scounts, 1, MPI_INT, c->rcounts, 1, MPI_INT, c->comm));
+    if (c->form == F_A2A)
+        for (e = 0; e < c->in; e++)
+            c->rcounts[e] = zero ? 0 : c->count;
+}
+
+/* Blocks in reverse edge order, a gap of one int before each; stride: ints
+ * per item on each side (alltoallw: per edge). */
+static void make_layout(nb_case *c)
+{
+    int e, off = 1;
+    for (e = c->out - 1; e >= 0; e--) {
+        int stride = c->form == F_A2AW && e % 2 ? 3 : 1;
+        c->stypes[e] = stride == 3 ? svec : MPI_INT;
+        c->sdispls[e] = c->form == F_A2A ? e * c->count : off;
+        c->sbytes[e] = (MPI_Aint)off * (MPI_Aint)sizeof(int);
+        off += c->scounts[e] * stride + 1;
+    }
+    c->slen = c->form == F_A2A ? c->out * c->count + 1 : off + 2;
+    off = 1;
+    for (e = c->in - 1; e >= 0; e--) {
+        int stride = c->form == F_A2AW && e % 2 ? 1 : 2;
+        c->rtypes[e] = stride == 2 ? rvec : MPI_INT;
+        /* alltoallv: displacements in items of rvec (2 ints). */
+        c->rdispls[e] = c->form == F_A2A ? e * c->count : (off + 1) / 2;
+        off = 2 * ((off + 1) / 2);
+        c->rbytes[e] = (MPI_Aint)off * (MPI_Aint)sizeof(int);
+        off += c->rcounts[e] * stride + 2;
+    }
+    c->rlen = c->form == F_A2A ? 2 * c->in * c->count + 2 : off + 2;
+}
+
+static void case_make(nb_case *c, MPI_Comm comm, const char *topo, int folded, int form,
+                      int count, int zero)
+{
+    int n;
+    memset(c, 0, sizeof *c);
+    c->comm = comm, c->topo = topo, c->folded = folded, c->form = form, c->count = count;
+    degrees(comm, &c->in, &c->out);
+    n = c->in + c->out + 1;
+    c->scounts = calloc((size_t)n, sizeof(int)), c->sdispls = calloc((size_t)n, sizeof(int));
+    c->rcounts = calloc((size_t)n, sizeof(int)), c->rdispls = calloc((size_t)n, sizeof(int));
+    c->sbytes = calloc((size_t)n, sizeof(MPI_Aint));
+    c->rbytes = calloc((size_t)n, sizeof(MPI_Aint));
+    c->stypes = calloc((size_t)n, sizeof(MPI_Datatype));
+    c->rtypes = calloc((size_t)n, sizeof(MPI_Datatype));
+    make_counts(c, zero);
+    make_layout(c);
+    c->send = malloc(sizeof(int) * (size_t)c->slen);
+    c->recv = malloc(sizeof(int) * (size_t)c->rlen);
+    c->ref = malloc(sizeof(int) * (size_t)c->rlen);
+}
+
+static void case_free(nb_case *c)
+{
+    free(c->scounts), free(c->sdispls), free(c->rcounts), free(c->rdispls);
+    free(c->sbytes), free(c->rbytes), free(c->stypes), free(c->rtypes);
+    free(c->send), free(c->recv), free(c->ref);
+}
+
+/* New input for run `run`; both receive buffers poisoned. */
+static void refill(nb_case *c, int run)
+{
+    int i, r;
+    MPI_Comm_rank(c->comm, &r);
+    for (i = 0; i < c->slen; i++)
+        c->send[i] = run * 1000000 + r * 10000 + i;
+    memset(c->recv, 0xA5, sizeof(int) * (size_t)c->rlen);
+    memset(c->ref, 0xA5, sizeof(int) * (size_t)c->rlen);
+}
+
+/* The MPI's own call into c->ref. */
+static void reference(nb_case *c)
+{
+    if (c->form == F_A2A)
+        PT_MPI(MPI_Neighbor_alltoall(c->send, c->count, MPI_INT, c->ref, c->count, rvec,
+                                     c->comm));
+    else if (c->form == F_A2AV)
+        PT_MPI(MPI_Neighbor_alltoallv(c->send, c->scounts, c->sdispls, MPI_INT, c->ref,
+                                      c->rcounts, c->rdispls, rvec, c->comm));
+    else
+        PT_MPI(MPI_Neighbor_alltoallw(c->send, c->scounts, c->sbytes, c->stypes, c->ref,
+                                      c->rcounts, c->rbytes, c->rtypes, c->comm));
+}
+
+/* c->recv must equal c->ref int for int (poison included). */
+static void compare(const nb_case *c)
+{
+    int i;
+    for (i = 0; i < c->rlen; i++)
+        if (c->recv[i] != c->ref[i]) {
+            pt_check_elem("recv", -1, i, c->ref[i], c->recv[i]);
+            return;
+        }
+}
+
+static int init_plan(nb_case *c, MPI_Info info, pcoll_plan_t **plan)
+{
+    if (c->form == F_A2A)
+        return pcoll_neighbor_alltoall_init(c->send, c->count, MPI_INT, c->recv, c->count, rvec,
+                                            c->comm, info, plan);
+    if (c->form == F_A2AV)
+        return pcoll_neighbor_alltoallv_init(c->send, c->scounts, c->sdispls, MPI_INT, c->recv,
+                                             c->rcounts, c->rdispls, rvec, c->comm, info, plan);
+    return pcoll_neighbor_alltoallw_init(c->send, c->scounts, c->sbytes, c->stypes, c->recv,
+                                         c->rcounts, c->rbytes, c->rtypes, c->comm, info, plan);
+}
+
+/* The large-count init of the same call (MPI_Count / MPI_Aint arrays). */
+static int init_plan_c(nb_case *c, MPI_Info info, pcoll_plan_t **plan)
+{
+    int n = c->in + c->out + 1, e, rc;
+    MPI_Count *sc = calloc((size_t)n, sizeof *sc), *rc_ = calloc((size_t)n, sizeof *rc_);
+    MPI_Aint *sd = calloc((size_t)n, sizeof *sd), *rd = calloc((size_t)n, sizeof *rd);
+    for (e = 0; e < c->out; e++)
+        sc[e] = c->scounts[e], sd[e] = c->form == F_A2AW ? c->sbytes[e] : c->sdispls[e];
+    for (e = 0; e < c->in; e++)
+        rc_[e] = c->rcounts[e], rd[e] = c->form == F_A2AW ? c->rbytes[e] : c->rdispls[e];
+    if (c->form == F_A2A)
+        rc = pcoll_neighbor_alltoall_init_c(c->send, c->count, MPI_INT, c->recv, c->count, rvec,
+                                            c->comm, info, plan);
+    else if (c->form == F_A2AV)
+        rc = pcoll_neighbor_alltoallv_init_c(c->send, sc, sd, MPI_INT, c->recv, rc_, rd, rvec,
+                                             c->comm, info, plan);
+    else
+        rc = pcoll_neighbor_alltoallw_init_c(c->send, sc, sd, c->stypes, c->recv, rc_, rd,
+                                             c->rtypes, c->comm, info, plan);
+    /* The plan keeps its own copies. */
+    free(sc), free(rc_), free(sd), free(rd);
+    return rc;
+}
+
+static int oneshot(nb_case *c)
+{
+    if (c->form == F_A2A)
+        return pcoll_neighbor_alltoall(c->send, c->count, MPI_INT, c->recv, c->count, rvec,
+                                       c->comm);
+    if (c->form == F_A2AV)
+        return pcoll_neighbor_alltoallv(c->send, c->scounts, c->sdispls, MPI_INT, c->recv,
+                                        c->rcounts, c->rdispls, rvec, c->comm);
+    return pcoll_neighbor_alltoallw(c->send, c->scounts, c->sbytes, c->stypes, c->recv,
+                                    c->rcounts, c->rbytes, c->rtypes, c->comm);
+}
+
+/* A persistent plan of algo (on virtual nodes of cpn ranks; large: the _c
+ * init), run RUNS times. */
+static void run_persistent(nb_case *c, const char *algo, const char *cpn, int large)
+{
+    pcoll_plan_t *plan = NULL;
+    MPI_Info info;
+    int rc, run;
+    pt_case("%s %s %s cores %s count %d persistent%s", c->topo, forms[c->form], algo, cpn,
+            c->count, large ? " _c" : "");
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "pcoll_algorithm", algo);
+    if (strcmp(cpn, "-"))
+        MPI_Info_set(info, "pcoll_cores_per_node", cpn);
+    refill(c, 0);
+    rc = large ? init_plan_c(c, info, &plan) : init_plan(c, info, &plan);
+    MPI_Info_free(&info);
+    /* native is refused alike on every rank where the MPI's started calls
+     * are known to fill the wrong slots (core/defects.h). */
+    if (rc == PCOLL_ERR_UNSUPPORTED && !strcmp(algo, "native") && c->folded) {
+        pt_skip("native refused: the MPI's started calls are wrong on this topology");
+        return;
+    }
+    if (!PT_OK(rc))
+        return;
+    PT_CHECK(!strcmp(pcoll_plan_algorithm(plan), strcmp(algo, "auto") ? algo : "direct"),
+             "plan algorithm %s", pcoll_plan_algorithm(plan));
+    for (run = 0; run < RUNS; run++) {
+        refill(c, run);
+        reference(c);
+        PT_REQUIRE(pcoll_start(plan));
+        PT_REQUIRE(pcoll_wait(plan));
+        compare(c);
+    }
+    PT_OK(pcoll_plan_free(&plan));
+}
+
+/* One-shot calls of algo (the environment), twice (the second from the
+ * plan cache, or planned again for `node`) with new input. */
+static void run_oneshot(nb_case *c, const char *algo, const char *cpn)
+{
+    int run;
+    pt_case("%s %s %s cores %s count %d one-shot", c->topo, forms[c->form], algo, cpn,
+            c->count);
+    setenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM", algo, 1);
+    if (strcmp(cpn, "-"))
+        setenv("PCOLL_CORES_PER_NODE", cpn, 1);
+    for (run = 0; run < 2; run++) {
+        refill(c, run);
+        reference(c);
+        PT_REQUIRE(oneshot(c));
+        compare(c);
+    }
+    unsetenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM");
+    unsetenv("PCOLL_CORES_PER_NODE");
+}
+
+static void run_all(MPI_Comm comm, const char *topo, int folded)
+{
+    nb_case c;
+    int f, a, zero;
+    for (f = F_A2A; f <= F_A2AW; f++)
+        for (zero = 0; zero < 2; zero++) {
+            case_make(&c, comm, topo, folded, f, zero ? 0 : 3, zero);
+            for (a = 0; a < NALGOS; a++) {
+                run_persistent(&c, algos[a], cores[a], 0);
+                /* A one-shot `node` call is planned collectively on every
+                 * call: alltoallv's form only, to keep the test short. */
+                if (strcmp(algos[a], "node") || f == F_A2AV)
+                    run_oneshot(&c, algos[a], cores[a]);
+            }
+            if (!zero) {
+                run_persistent(&c, "auto", "-", 1);
+                run_persistent(&c, "node", "2", 1);
+            }
+            case_free(&c);
+        }
+}
+
+/* ---- topologies ---------------------------------------------------------- */
+
+static void cart(int ndims, int periodic)
+{
+    int dims[3] = {0, 0, 0}, periods[3], d, folded = 0;
+    char name[64];
+    MPI_Comm comm;
+    MPI_Dims_create(pt_size, ndims, dims);
+    for (d = 0; d < ndims; d++) {
+        /* periodic 2: mixed, the first dimension only */
+        periods[d] = periodic == 1 || (periodic == 2 && d == 0);
+        folded |= periods[d] && dims[d] <= 2;
+    }
+    PT_MPI(MPI_Cart_create(MPI_COMM_WORLD, ndims, dims, periods, 0, &comm));
+    snprintf(name, sizeof name, "cart%dd-%s", ndims,
+             periodic == 1 ? "periodic" : periodic == 2 ? "mixed" : "open");
+    run_all(comm, name, folded);
+    MPI_Comm_free(&comm);
+}
+
+/* Repeated edges and a self edge: to r+1 twice, to r+2 and to itself
+ * (weighted: the weights must not matter). */
+static void dist_repeated(void)
+{
+    int r = pt_rank, p = pt_size;
+    int sources[4] = {r, (r - 2 + 2 * p) % p, (r - 1 + p) % p, (r - 1 + p) % p};
+    int dests[4] = {(r + 1) % p, r, (r + 2) % p, (r + 1) % p};
+    int sw[4] = {1, 2, 3, 4}, dw[4] = {4, 3, 2, 1};
+    MPI_Comm comm;
+    PT_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 4, sources, sw, 4, dests, dw,
+                                          MPI_INFO_NULL, 0, &comm));
+    run_all(comm, "dist-repeated", 0);
+    MPI_Comm_free(&comm);
+}
+
+/* Asymmetric: rank 0 sends to every rank but the last, ranks r % 3 == 1
+ * to r+1 (unless that is the last); the last rank has no neighbours (from
+ * two ranks on).  Weighted, to check that weights are ignored. */
+static void dist_asymmetric(void)
+{
+    int r = pt_rank, p = pt_size, n = 0, j;
+    int *dests = malloc(sizeof(int) * (size_t)(p + 1)), *w = malloc(sizeof(int) * (size_t)(p + 1));
+    int src = r;
+    MPI_Comm comm;
+    if (r == 0)
+        for (j = 0; j < (p > 1 ? p - 1 : 1); j++)
+            dests[n] = j, w[n++] = j + 1;
+    else if (r % 3 == 1 && r + 1 < p - 1)
+        dests[n] = r + 1, w[n++] = 7;
+    PT_MPI(MPI_Dist_graph_create(MPI_COMM_WORLD, n > 0, &src, &n, dests, w, MPI_INFO_NULL, 0,
+                                 &comm));
+    run_all(comm, "dist-asymmetric", 0);
+    MPI_Comm_free(&comm);
+    free(dests), free(w);
+}
+
+/* A ring as a graph topology: neighbours r+1 and r-1. */
+static void graph_ring(void)
+{
+    int p = pt_size, i;
+    int *index = malloc(sizeof(int) * (size_t)p), *edges = malloc(sizeof(int) * 2 * (size_t)p);
+    MPI_Comm comm;
+    for (i = 0; i < p; i++) {
+        index[i] = 2 * (i + 1);
+        edges[2 * i] = (i + 1) % p, edges[2 * i + 1] = (i - 1 + p) % p;
+    }
+    PT_MPI(MPI_Graph_create(MPI_COMM_WORLD, p, index, edges, 0, &comm));
+    run_all(comm, "graph-ring", 0);
+    MPI_Comm_free(&comm);
+    free(index), free(edges);
+}
+
+/* ---- errors ----------------------------------------------------------------- */
+
+static void errors(void)
+{
+    int dims[1] = {0}, periods[1] = {1}, one = 1, zero[1] = {0};
+    pcoll_plan_t *plan = NULL;
+    MPI_Comm comm;
+    nb_case c;
+
+    /* No topology: the same code on every rank, persistent and one-shot. */
+    pt_case("no topology");
+    PT_RC(pcoll_neighbor_alltoall_init(&one, 1, MPI_INT, zero, 1, MPI_INT, MPI_COMM_WORLD,
+                                       MPI_INFO_NULL, &plan),
+          PCOLL_ERR_ARG);
+    PT_CHECK(plan == NULL, "plan set on error");
+    PT_RC(pcoll_neighbor_alltoall(&one, 1, MPI_INT, zero, 1, MPI_INT, MPI_COMM_WORLD),
+          PCOLL_ERR_ARG);
+
+    MPI_Dims_create(pt_size, 1, dims);
+    PT_MPI(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &comm));
+    case_make(&c, comm, "cart1d-periodic", pt_size <= 2, F_A2AV, 0, 0);
+    refill(&c, 0);
+
+    /* One rank's negative count: PCOLL_ERR_ARG on every rank. */
+    pt_case("negative count on the last rank");
+    if (pt_rank == pt_size - 1)
+        c.scounts[0] = -1;
+    PT_RC(init_plan(&c, MPI_INFO_NULL, &plan), PCOLL_ERR_ARG);
+    c.scounts[0] = (pt_rank * 5) % 4;
+
+    /* Rank 0 expects one int more from its first neighbour than it sends:
+     * PCOLL_ERR_MISMATCH on every rank, for every algorithm. */
+    for (int a = 0; a < NALGOS; a++) {
+        MPI_Info info;
+        pt_case("size mismatch between neighbours, %s", algos[a]);
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "pcoll_algorithm", algos[a]);
+        if (pt_rank == 0)
+            c.rcounts[0]++;
+        PT_RC(init_plan(&c, info, &plan), PCOLL_ERR_MISMATCH);
+        PT_CHECK(plan == NULL, "plan set on error");
+        if (pt_rank == 0)
+            c.rcounts[0]--;
+        MPI_Info_free(&info);
+    }
+    case_free(&c);
+    MPI_Comm_free(&comm);
+}
+
+int main(int argc, char **argv)
+{
+    int nd, per;
+    pt_init(&argc, &argv);
+    PT_MPI(MPI_Type_create_resized(MPI_INT, 0, 2 * (MPI_Aint)sizeof(int), &rvec));
+    PT_MPI(MPI_Type_commit(&rvec));
+    PT_MPI(MPI_Type_create_resized(MPI_INT, 0, 3 * (MPI_Aint)sizeof(int), &svec));
+    PT_MPI(MPI_Type_commit(&svec));
+    for (nd = 1; nd <= 3; nd++)
+        for (per = 0; per <= (nd > 1 ? 2 : 1); per++)
+            cart(nd, per);
+    dist_repeated();
+    dist_asymmetric();
+    graph_ring();
+    errors();
+    MPI_Type_free(&rvec);
+    MPI_Type_free(&svec);
+    return pt_finish();
+}

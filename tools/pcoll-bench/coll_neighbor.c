@@ -1,0 +1,196 @@
+/*
+ * neighbor_alltoallv for pcoll-bench: a size is the bytes sent along every
+ * edge (MPI_BYTE), on a neighbourhood chosen by --pattern:
+ * - stencil2d (also uniform): a 2-D periodic Cartesian grid (MPI_Dims_create),
+ *   the 5-point stencil's 4 neighbours;
+ * - stencil27: a 3-D periodic grid, the 27-point stencil's 26 neighbours, as
+ *   a distributed graph (MPI_Dist_graph_create_adjacent);
+ * - randomk: 6 destinations a rank drawn from a hash of (rank, i)
+ *   (MPI_Dist_graph_create), so in-degrees differ between ranks.
+ * Blocks in edge order without gaps.  The reference is MPI_Neighbor_alltoallv.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define RANDOM_K 6
+
+struct bench_case {
+    MPI_Comm comm; /* the topology communicator (owned) */
+    int in, out;
+    int *sc, *sd, *rc, *rd;
+    long long stotal, rtotal;
+    unsigned char *send, *recv, *ref;
+};
+
+static int stencil2d(MPI_Comm comm, MPI_Comm *out)
+{
+    int p, dims[2] = {0, 0}, periods[2] = {1, 1};
+    MPI_Comm_size(comm, &p);
+    MPI_Dims_create(p, 2, dims);
+    return MPI_Cart_create(comm, 2, dims, periods, 0, out);
+}
+
+/* The 26 offsets of a 27-point stencil, through a periodic 3-D grid. */
+static int stencil27(MPI_Comm comm, MPI_Comm *out)
+{
+    int p, r, dims[3] = {0, 0, 0}, periods[3] = {1, 1, 1}, me[3], at[3], src[26], dst[26];
+    int w[26], n = 0, d, o, err;
+    MPI_Comm grid;
+    MPI_Comm_size(comm, &p);
+    MPI_Dims_create(p, 3, dims);
+    if ((err = MPI_Cart_create(comm, 3, dims, periods, 0, &grid)) != MPI_SUCCESS)
+        return err;
+    MPI_Comm_rank(grid, &r);
+    MPI_Cart_coords(grid, r, 3, me);
+    for (o = 0; o < 27; o++) {
+        int off[3] = {o % 3 - 1, o / 3 % 3 - 1, o / 9 - 1};
+        if (!off[0] && !off[1] && !off[2])
+            continue;
+        for (d = 0; d < 3; d++)
+            at[d] = me[d] + off[d];
+        MPI_Cart_rank(grid, at, &dst[n]);
+        for (d = 0; d < 3; d++)
+            at[d] = me[d] - off[d];
+        MPI_Cart_rank(grid, at, &src[n]);
+        w[n++] = 1;
+    }
+    /* Unit weights (Open MPI's MPI_UNWEIGHTED trips GCC's bounds checks); made
+     * from comm, not the grid (ranks alike without reordering): Open MPI 5
+     * reports a graph made from a Cartesian communicator as Cartesian. */
+    err = MPI_Dist_graph_create_adjacent(comm, 26, src, w, 26, dst, w, MPI_INFO_NULL, 0, out);
+    MPI_Comm_free(&grid);
+    return err;
+}
+
+static int randomk(MPI_Comm comm, MPI_Comm *out)
+{
+    int p, r, i, dst[RANDOM_K], w[RANDOM_K], k;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    k = RANDOM_K < p ? RANDOM_K : p;
+    for (i = 0; i < k; i++)
+        dst[i] = (int)((((unsigned)r * 2654435761u) ^ ((unsigned)i * 40503u + 0x9e37u)) %
+                       (unsigned)p),
+        w[i] = 1;
+    return MPI_Dist_graph_create(comm, 1, &r, &k, dst, w, MPI_INFO_NULL, 0, out);
+}
+
+static void degrees(bench_case_t *c)
+{
+    int topo, n, w;
+    MPI_Topo_test(c->comm, &topo);
+    if (topo == MPI_CART) {
+        MPI_Cartdim_get(c->comm, &n);
+        c->in = c->out = 2 * n;
+    } else {
+        MPI_Dist_graph_neighbors_count(c->comm, &c->in, &c->out, &w);
+    }
+}
+
+static void teardown(bench_case_t *c)
+{
+    if (!c)
+        return;
+    if (c->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&c->comm);
+    free(c->sc);
+    free(c->send);
+    free(c->recv);
+    free(c->ref);
+    free(c);
+}
+
+static int allocate(MPI_Comm comm, long size, bench_pattern_t pattern, bench_case_t *c)
+{
+    int e, err = pattern == BENCH_STENCIL27 ? stencil27(comm, &c->comm)
+                 : pattern == BENCH_RANDOMK ? randomk(comm, &c->comm)
+                                            : stencil2d(comm, &c->comm);
+    if (err != MPI_SUCCESS)
+        return PCOLL_ERR_MPI;
+    degrees(c);
+    if (!(c->sc = malloc(sizeof(int) * 2 * ((size_t)c->in + (size_t)c->out) + 1)))
+        return PCOLL_ERR_NOMEM;
+    c->sd = c->sc + c->out, c->rc = c->sd + c->out, c->rd = c->rc + c->in;
+    for (e = 0; e < c->out; e++)
+        c->sc[e] = (int)size, c->sd[e] = (int)c->stotal, c->stotal += size;
+    for (e = 0; e < c->in; e++)
+        c->rc[e] = (int)size, c->rd[e] = (int)c->rtotal, c->rtotal += size;
+    c->send = malloc((size_t)c->stotal + 1);
+    c->recv = malloc((size_t)c->rtotal + 1);
+    c->ref = malloc((size_t)c->rtotal + 1);
+    return c->send && c->recv && c->ref ? PCOLL_SUCCESS : PCOLL_ERR_NOMEM;
+}
+
+static int setup(MPI_Comm comm, long size, bench_pattern_t pattern, bench_case_t **out)
+{
+    bench_case_t *c = calloc(1, sizeof *c);
+    int rc, rank;
+    long long i;
+    if (c)
+        c->comm = MPI_COMM_NULL;
+    rc = c ? allocate(comm, size, pattern, c) : PCOLL_ERR_NOMEM;
+    *out = c;
+    MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, comm);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    MPI_Comm_rank(comm, &rank);
+    for (i = 0; i < c->stotal; i++)
+        c->send[i] = (unsigned char)(rank * 29 + i * 13 + 1);
+    return MPI_Neighbor_alltoallv(c->send, c->sc, c->sd, MPI_BYTE, c->ref, c->rc, c->rd,
+                                  MPI_BYTE, c->comm) == MPI_SUCCESS
+               ? PCOLL_SUCCESS
+               : PCOLL_ERR_MPI;
+}
+
+static long long bytes(const bench_case_t *c) { return c->stotal; }
+
+static void poison(bench_case_t *c) { memset(c->recv, 0xA5, (size_t)c->rtotal); }
+
+static int check(const bench_case_t *c) { return memcmp(c->recv, c->ref, (size_t)c->rtotal) == 0; }
+
+static int run_native(bench_case_t *c)
+{
+    return MPI_Neighbor_alltoallv(c->send, c->sc, c->sd, MPI_BYTE, c->recv, c->rc, c->rd,
+                                  MPI_BYTE, c->comm);
+}
+
+#if BENCH_HAVE_MPI_PERSISTENT
+static int native_persistent(bench_case_t *c, MPI_Request *req)
+{
+    return MPI_Neighbor_alltoallv_init(c->send, c->sc, c->sd, MPI_BYTE, c->recv, c->rc, c->rd,
+                                       MPI_BYTE, c->comm, MPI_INFO_NULL, req);
+}
+#endif
+
+static int plan_init(bench_case_t *c, MPI_Info info, pcoll_plan_t **plan)
+{
+    return pcoll_neighbor_alltoallv_init(c->send, c->sc, c->sd, MPI_BYTE, c->recv, c->rc, c->rd,
+                                         MPI_BYTE, c->comm, info, plan);
+}
+
+static int run_oneshot(bench_case_t *c)
+{
+    return pcoll_neighbor_alltoallv(c->send, c->sc, c->sd, MPI_BYTE, c->recv, c->rc, c->rd,
+                                    MPI_BYTE, c->comm);
+}
+
+const bench_coll_t bench_coll_neighbor_alltoallv = {
+    .name = "neighbor_alltoallv",
+    .native = "MPI_Neighbor_alltoallv",
+    .native_init = "MPI_Neighbor_alltoallv_init",
+    .env_algorithm = "PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM",
+    .patterns = BENCH_PATTERNS_NEIGHBORS,
+    .setup = setup,
+    .bytes = bytes,
+    .poison = poison,
+    .check = check,
+    .run_native = run_native,
+#if BENCH_HAVE_MPI_PERSISTENT
+    .native_persistent = native_persistent,
+#endif
+    .plan_init = plan_init,
+    .run_oneshot = run_oneshot,
+    .teardown = teardown,
+};
