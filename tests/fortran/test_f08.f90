@@ -13,7 +13,7 @@ program test_f08
   integer, parameter :: n = 3, rounds = 3, poison = -7777
   integer :: rank, p, nerr, ierr, total
   type(MPI_Comm) :: topo
-  type(MPI_Datatype) :: every2
+  type(MPI_Datatype) :: nb_every2
   type(MPI_Datatype), allocatable :: wst(:), wrt(:)
   nerr = 0
 
@@ -42,20 +42,6 @@ contains
 
   include 'checks.inc'
   include 'neighbor.inc'
-
-  ! MPI_Neighbor_alltoallw on topo with neighbor.inc's types, into ref
-  ! (poisoned first), through the integer-handle binding: Debian's MPICH
-  ! 4.0.2 mpi_f08 MPI_Neighbor_alltoallw asks a Cartesian communicator for
-  ! its distributed-graph degrees and aborts.
-  subroutine w_reference(s, sc, sd, ref, rc, rd)
-    integer, intent(in) :: s(:), sc(:), rc(:)
-    integer(MPI_ADDRESS_KIND), intent(in) :: sd(:), rd(:)
-    integer, intent(out) :: ref(:)
-    external :: MPI_Neighbor_alltoallw
-    ref = poison
-    call MPI_Neighbor_alltoallw(s, sc, sd, wst%MPI_VAL, ref, rc, rd, wrt%MPI_VAL, topo%MPI_VAL, &
-                                ierr)
-  end subroutine
 
   ! The large-count specifics of the neighbourhood alltoall, alltoallv and
   ! alltoallw (MPI_COUNT_KIND counts; alltoallw's byte displacements are

@@ -10,7 +10,7 @@ program test_mpi
   implicit none
   integer, parameter :: n = 2, rounds = 3, poison = -7777
   integer :: rank, p, nerr, ierr, total
-  integer :: topo, every2
+  integer :: topo, nb_every2
   integer, allocatable :: wst(:), wrt(:)
   nerr = 0
 
@@ -33,16 +33,6 @@ contains
 
   include 'checks.inc'
   include 'neighbor.inc'
-
-  ! MPI_Neighbor_alltoallw on topo with neighbor.inc's types, into ref
-  ! (poisoned first).
-  subroutine w_reference(s, sc, sd, ref, rc, rd)
-    integer, intent(in) :: s(:), sc(:), rc(:)
-    integer(MPI_ADDRESS_KIND), intent(in) :: sd(:), rd(:)
-    integer, intent(out) :: ref(:)
-    ref = poison
-    call MPI_Neighbor_alltoallw(s, sc, sd, wst, ref, rc, rd, wrt, topo, ierr)
-  end subroutine
 
   subroutine alltoall_all()
     double precision, asynchronous :: s(n, 0:p-1), r(n, 0:p-1)
