@@ -14,7 +14,8 @@
  * argument nbr says: 0 the communicator's all-to-all (pcoll_alltoall ...),
  * 1 the neighbourhood all-to-all of its topology (pcoll_neighbor_alltoall
  * ...), whose public functions take the same arguments but for
- * alltoallw's displacements (MPI_Aint in every form, as in MPI).  Nothing here reaches below include/pcoll.h.  The functions that
+ * alltoallw's displacements (MPI_Aint in every form, as in MPI).  Nothing
+ * here reaches below include/pcoll.h.  The functions that
  * take arrays of counts are written once, in pcoll_f_counts.h, included at
  * the end once per kind of count (int and MPI_Count).
  */
@@ -142,7 +143,8 @@ typedef struct {
     MPI_Datatype *all, *s, *r;
 } w_types_t;
 
-/* The in- and out-degree of comm's topology; 0 without one. */
+/* The out- and in-degree of comm's topology (the blocks to send and to
+ * receive); 0 without a topology. */
 static int degrees(MPI_Comm comm, int *nsend, int *nrecv)
 {
     int topo = MPI_UNDEFINED, rank = 0, weighted;
