@@ -14,7 +14,11 @@
 ! pcoll's large-count _c forms), and integer handles for codes that `use mpi`
 ! (or include mpif.h); pcoll_alltoallw(_init) takes an array of datatypes
 ! per direction (type(MPI_Datatype) or integer, one per peer) and byte
-! displacements, as MPI_Alltoallw.  Buffers are choice arguments, type(*),
+! displacements, as MPI_Alltoallw.  pcoll_neighbor_alltoall(v/w)(_init) take
+! MPI_Neighbor_alltoall(v/w)'s arguments on a communicator with a topology:
+! one array entry per edge (in-degree receive entries, out-degree send
+! entries), alltoallw's byte displacements integer(MPI_ADDRESS_KIND) in every
+! specific, no MPI_IN_PLACE.  Buffers are choice arguments, type(*),
 ! dimension(..), contiguous (a strided array section is refused with
 ! PCOLL_ERR_ARG; on *_init every rank then returns an error); MPI_IN_PLACE
 ! (of mpi_f08 or of mpi) is recognised as in MPI.  Buffers of *_init are
@@ -30,7 +34,9 @@
 ! Fortran handles into C ones (MPI_*_f2c) and calls the public C functions.
 ! The file is preprocessed: each collective's specific is written once, in
 ! pcoll_specifics.inc, included once per kind of handle and count (a new
-! collective goes there, its C interfaces here or in pcoll_c_counts.inc).
+! collective goes there, its C interfaces here or in pcoll_c_counts.inc); the
+! all-to-alls' in pcoll_a2a_specifics.inc, once for both of their
+! collectives (of the communicator, of its topology).
 
 ! PCOLL_PASTE(a,b): the name ab.  gfortran's preprocessor runs in traditional
 ! mode, where an empty comment pastes and ## does not.
@@ -73,6 +79,9 @@ module pcoll
   public :: pcoll_alltoall, pcoll_alltoall_init, pcoll_alltoall_multi_init
   public :: pcoll_alltoallv, pcoll_alltoallv_init, pcoll_alltoallv_inplace_init
   public :: pcoll_alltoallw, pcoll_alltoallw_init
+  public :: pcoll_neighbor_alltoall, pcoll_neighbor_alltoall_init
+  public :: pcoll_neighbor_alltoallv, pcoll_neighbor_alltoallv_init
+  public :: pcoll_neighbor_alltoallw, pcoll_neighbor_alltoallw_init
   public :: pcoll_reduce_scatter_block, pcoll_reduce_scatter_block_init
   public :: pcoll_reduce_scatter, pcoll_reduce_scatter_init
 
@@ -115,6 +124,24 @@ module pcoll
   interface pcoll_alltoallw_init
     module procedure a2aw_init_f08, a2aw_init_f08_c, a2aw_init_int
   end interface
+  interface pcoll_neighbor_alltoall
+    module procedure nbr_a2a_f08, nbr_a2a_f08_c, nbr_a2a_int
+  end interface
+  interface pcoll_neighbor_alltoall_init
+    module procedure nbr_a2a_init_f08, nbr_a2a_init_f08_c, nbr_a2a_init_int
+  end interface
+  interface pcoll_neighbor_alltoallv
+    module procedure nbr_a2av_f08, nbr_a2av_f08_c, nbr_a2av_int
+  end interface
+  interface pcoll_neighbor_alltoallv_init
+    module procedure nbr_a2av_init_f08, nbr_a2av_init_f08_c, nbr_a2av_init_int
+  end interface
+  interface pcoll_neighbor_alltoallw
+    module procedure nbr_a2aw_f08, nbr_a2aw_f08_c, nbr_a2aw_int
+  end interface
+  interface pcoll_neighbor_alltoallw_init
+    module procedure nbr_a2aw_init_f08, nbr_a2aw_init_f08_c, nbr_a2aw_init_int
+  end interface
   interface pcoll_reduce_scatter_block
     module procedure rsb_f08, rsb_f08_c, rsb_int
   end interface
@@ -130,18 +157,22 @@ module pcoll
 
   ! The C layer (fortran/pcoll_f.c) and the public C functions used as they are.
   interface
-    integer(c_int) function c_alltoall(s, ip, sc, st, r, rc, rt, comm) &
+    ! nbr: 0 the all-to-all of the communicator, 1 its neighbourhood form
+    ! (pcoll_f.c); likewise in pcoll_c_counts.inc.
+    integer(c_int) function c_alltoall(nbr, s, ip, sc, st, r, rc, rt, comm) &
         bind(C, name="pcoll_f_alltoall")
       import :: c_int, c_int64_t
+      integer(c_int), intent(in) :: nbr
       type(*), dimension(..), intent(in) :: s
       type(*), intent(in) :: ip
       type(*), dimension(..) :: r
       integer(c_int64_t), intent(in) :: sc, rc
       integer(c_int), intent(in) :: st, rt, comm
     end function
-    integer(c_int) function c_alltoall_init(s, ip, sc, st, r, rc, rt, comm, info, plan) &
+    integer(c_int) function c_alltoall_init(nbr, s, ip, sc, st, r, rc, rt, comm, info, plan) &
         bind(C, name="pcoll_f_alltoall_init")
       import :: c_int, c_ptr, c_int64_t
+      integer(c_int), intent(in) :: nbr
       type(*), dimension(..), intent(in), asynchronous :: s
       type(*), intent(in) :: ip
       type(*), dimension(..), asynchronous :: r

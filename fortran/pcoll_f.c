@@ -10,7 +10,12 @@
  * before it returns), and counts as MPI_Count.
  * Each calls the public C function of the same name (the int form while
  * every count fits an int, the large-count _c form otherwise) and returns its
- * status.  Nothing here reaches below include/pcoll.h.  The functions that
+ * status.  The all-to-all functions serve two collectives, as their first
+ * argument nbr says: 0 the communicator's all-to-all (pcoll_alltoall ...),
+ * 1 the neighbourhood all-to-all of its topology (pcoll_neighbor_alltoall
+ * ...), whose public functions take the same arguments but for
+ * alltoallw's displacements (MPI_Aint in every form, as in MPI).  Nothing
+ * here reaches below include/pcoll.h.  The functions that
  * take arrays of counts are written once, in pcoll_f_counts.h, included at
  * the end once per kind of count (int and MPI_Count).
  */
@@ -53,9 +58,9 @@ static int fits_int(MPI_Count a, MPI_Count b)
 
 /* ---- alltoall ----------------------------------------------------------------------- */
 
-int pcoll_f_alltoall(const CFI_cdesc_t *s, const void *in_place, const MPI_Count *scount,
-                     const MPI_Fint *stype, const CFI_cdesc_t *r, const MPI_Count *rcount,
-                     const MPI_Fint *rtype, const MPI_Fint *comm)
+int pcoll_f_alltoall(const MPI_Fint *nbr, const CFI_cdesc_t *s, const void *in_place,
+                     const MPI_Count *scount, const MPI_Fint *stype, const CFI_cdesc_t *r,
+                     const MPI_Count *rcount, const MPI_Fint *rtype, const MPI_Fint *comm)
 {
     void *sbuf, *rbuf;
     int rc = buffers(s, in_place, r, &sbuf, &rbuf);
@@ -64,30 +69,33 @@ int pcoll_f_alltoall(const CFI_cdesc_t *s, const void *in_place, const MPI_Count
     MPI_Datatype st = MPI_Type_f2c(*stype), rt = MPI_Type_f2c(*rtype);
     MPI_Comm c = MPI_Comm_f2c(*comm);
     if (fits_int(*scount, *rcount))
-        return pcoll_alltoall(sbuf, (int)*scount, st, rbuf, (int)*rcount, rt, c);
-    return pcoll_alltoall_c(sbuf, *scount, st, rbuf, *rcount, rt, c);
+        return (*nbr ? pcoll_neighbor_alltoall : pcoll_alltoall)(sbuf, (int)*scount, st, rbuf,
+                                                                 (int)*rcount, rt, c);
+    return (*nbr ? pcoll_neighbor_alltoall_c : pcoll_alltoall_c)(sbuf, *scount, st, rbuf,
+                                                                 *rcount, rt, c);
 }
 
-int pcoll_f_alltoall_init(const CFI_cdesc_t *s, const void *in_place, const MPI_Count *scount,
-                          const MPI_Fint *stype, const CFI_cdesc_t *r, const MPI_Count *rcount,
-                          const MPI_Fint *rtype, const MPI_Fint *comm, const MPI_Fint *info,
-                          pcoll_plan_t **plan)
+int pcoll_f_alltoall_init(const MPI_Fint *nbr, const CFI_cdesc_t *s, const void *in_place,
+                          const MPI_Count *scount, const MPI_Fint *stype, const CFI_cdesc_t *r,
+                          const MPI_Count *rcount, const MPI_Fint *rtype, const MPI_Fint *comm,
+                          const MPI_Fint *info, pcoll_plan_t **plan)
 {
     void *sbuf, *rbuf;
-    int rc = buffers(s, in_place, r, &sbuf, &rbuf);
-    if (rc != PCOLL_SUCCESS) {
-        /* init is collective: this rank still joins the agreement, with a
-         * count that it refuses, so that every rank returns an error. */
-        return pcoll_alltoall_init(r->base_addr, -1, MPI_Type_f2c(*stype), r->base_addr, -1,
-                                   MPI_Type_f2c(*rtype), MPI_Comm_f2c(*comm),
-                                   MPI_Info_f2c(*info), plan);
-    }
+    /* init is collective: a rank whose buffer is refused still joins the
+     * agreement, with a count that it refuses, so that every rank returns
+     * an error. */
+    int bad = buffers(s, in_place, r, &sbuf, &rbuf) != PCOLL_SUCCESS;
+    MPI_Count sn = bad ? -1 : *scount, rn = bad ? -1 : *rcount;
     MPI_Datatype st = MPI_Type_f2c(*stype), rt = MPI_Type_f2c(*rtype);
     MPI_Comm c = MPI_Comm_f2c(*comm);
     MPI_Info i = MPI_Info_f2c(*info);
-    if (fits_int(*scount, *rcount))
-        return pcoll_alltoall_init(sbuf, (int)*scount, st, rbuf, (int)*rcount, rt, c, i, plan);
-    return pcoll_alltoall_init_c(sbuf, *scount, st, rbuf, *rcount, rt, c, i, plan);
+    if (bad)
+        sbuf = rbuf = r->base_addr;
+    if (fits_int(sn, rn))
+        return (*nbr ? pcoll_neighbor_alltoall_init : pcoll_alltoall_init)(
+            sbuf, (int)sn, st, rbuf, (int)rn, rt, c, i, plan);
+    return (*nbr ? pcoll_neighbor_alltoall_init_c : pcoll_alltoall_init_c)(sbuf, sn, st, rbuf, rn,
+                                                                           rt, c, i, plan);
 }
 
 int pcoll_f_alltoall_multi_init(const CFI_cdesc_t *s, const void *in_place, const MPI_Fint *scount,
@@ -122,36 +130,72 @@ int pcoll_f_alltoallv_inplace_init(const CFI_cdesc_t *b, const MPI_Fint scounts[
 
 /* ---- alltoallw ---------------------------------------------------------------------- */
 
-/* alltoallw's type arrays as C handles: MPI_Type_f2c of the p Fortran
- * handles of each direction (p: the size of comm, its remote group's for an
- * intercommunicator), in one allocation that the caller frees.  The send
+/* alltoallw's type arrays as C handles: MPI_Type_f2c of the Fortran handles
+ * of each direction, one per block (p each, p the size of comm, its remote
+ * group's for an intercommunicator; for the neighbourhood form, nbr, the
+ * out-degree of comm's topology for the send types and its in-degree for
+ * the receive types), in one allocation that the caller frees.  The send
  * types stay NULL when the send buffer is MPI_IN_PLACE (MPI ignores them
- * then); both stay NULL where MPI cannot tell p (MPI not initialized, or
- * comm not a communicator), for pcoll to refuse the call. */
+ * then); both stay NULL where MPI cannot tell the numbers (MPI not
+ * initialized, comm not a communicator, no topology for nbr), for pcoll to
+ * refuse the call. */
 typedef struct {
     MPI_Datatype *all, *s, *r;
 } w_types_t;
 
-static int w_types(const MPI_Fint *fcomm, const void *sbuf, const MPI_Fint stypes[],
-                   const MPI_Fint rtypes[], w_types_t *w)
+/* The out- and in-degree of comm's topology (the blocks to send and to
+ * receive); 0 without a topology. */
+static int degrees(MPI_Comm comm, int *nsend, int *nrecv)
 {
-    MPI_Comm comm = MPI_Comm_f2c(*fcomm);
-    int init = 0, fini = 0, inter = 0, p = 0, i;
-    w->all = w->s = w->r = NULL;
+    int topo = MPI_UNDEFINED, rank = 0, weighted;
+    if (MPI_Topo_test(comm, &topo) != MPI_SUCCESS)
+        return 0;
+    if (topo == MPI_CART && MPI_Cartdim_get(comm, nsend) == MPI_SUCCESS) {
+        *nrecv = *nsend = 2 * *nsend;
+        return 1;
+    }
+    if (topo == MPI_GRAPH && MPI_Comm_rank(comm, &rank) == MPI_SUCCESS &&
+        MPI_Graph_neighbors_count(comm, rank, nsend) == MPI_SUCCESS) {
+        *nrecv = *nsend;
+        return 1;
+    }
+    return topo == MPI_DIST_GRAPH &&
+           MPI_Dist_graph_neighbors_count(comm, nrecv, nsend, &weighted) == MPI_SUCCESS;
+}
+
+/* The blocks of each direction of an alltoallw on comm; 0 if MPI cannot
+ * tell (see w_types). */
+static int w_blocks(MPI_Comm comm, int nbr, int *nsend, int *nrecv)
+{
+    int init = 0, fini = 0, inter = 0;
     MPI_Initialized(&init);
     MPI_Finalized(&fini);
-    if (!init || fini || comm == MPI_COMM_NULL ||
-        MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
-        (inter ? MPI_Comm_remote_size(comm, &p) : MPI_Comm_size(comm, &p)) != MPI_SUCCESS)
+    if (!init || fini || comm == MPI_COMM_NULL)
+        return 0;
+    if (nbr)
+        return degrees(comm, nsend, nrecv);
+    if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+        (inter ? MPI_Comm_remote_size(comm, nsend) : MPI_Comm_size(comm, nsend)) != MPI_SUCCESS)
+        return 0;
+    *nrecv = *nsend;
+    return 1;
+}
+
+static int w_types(const MPI_Fint *fcomm, int nbr, const void *sbuf, const MPI_Fint stypes[],
+                   const MPI_Fint rtypes[], w_types_t *w)
+{
+    int ns = 0, nr = 0, i;
+    w->all = w->s = w->r = NULL;
+    if (!w_blocks(MPI_Comm_f2c(*fcomm), nbr, &ns, &nr))
         return PCOLL_SUCCESS;
-    if (!(w->all = malloc(sizeof(MPI_Datatype) * 2 * (size_t)(p > 0 ? p : 1))))
+    if (!(w->all = malloc(sizeof(MPI_Datatype) * (size_t)(ns + nr > 0 ? ns + nr : 1))))
         return PCOLL_ERR_NOMEM;
-    w->r = w->all + p;
-    for (i = 0; i < p; i++)
+    w->r = w->all + ns;
+    for (i = 0; i < nr; i++)
         w->r[i] = MPI_Type_f2c(rtypes[i]);
     if (sbuf != MPI_IN_PLACE) {
         w->s = w->all;
-        for (i = 0; i < p; i++)
+        for (i = 0; i < ns; i++)
             w->s[i] = MPI_Type_f2c(stypes[i]);
     }
     return PCOLL_SUCCESS;

@@ -107,6 +107,29 @@ def _same_type(send, recv):
                        % (send.datatype.Get_name(), recv.datatype.Get_name()))
 
 
+def _peers(comm):
+    """The blocks of an all-to-all on comm, (send, receive): one per rank."""
+    size = comm.Get_size()
+    return size, size
+
+
+_TOPOLOGIES = {MPI.CART: MPI.Cartcomm, MPI.GRAPH: MPI.Graphcomm,
+               MPI.DIST_GRAPH: MPI.Distgraphcomm}
+
+
+def _edges(comm):
+    """The blocks of a neighbourhood all-to-all on comm, (send, receive):
+    the out-degree and in-degree of its topology (as mpi4py's
+    Topocomm.degrees; comm may be any Intracomm object with a topology).
+    Without a topology (0, 0): the C library refuses the communicator,
+    on every rank."""
+    topology = _TOPOLOGIES.get(comm.Get_topology())
+    if topology is None:
+        return 0, 0
+    indegree, outdegree = (comm if isinstance(comm, topology) else topology(comm)).degrees
+    return outdegree, indegree
+
+
 class _Call:
     """The C arguments of one call (before info and plan) and the Python
     objects they point into, kept alive as long as the call or plan."""
@@ -118,10 +141,10 @@ class _Call:
 
 # ---- alltoall --------------------------------------------------------------
 
-def _alltoall_call(sendbuf, recvbuf, comm):
-    size = comm.Get_size()
-    recv = block_message(recvbuf, size, True, "recvbuf")
-    send = recv if is_in_place(sendbuf) else block_message(sendbuf, size, False, "sendbuf")
+def _alltoall_call(sendbuf, recvbuf, comm, blocks=_peers):
+    nsend, nrecv = blocks(comm)
+    recv = block_message(recvbuf, nrecv, True, "recvbuf")
+    send = recv if is_in_place(sendbuf) else block_message(sendbuf, nsend, False, "sendbuf")
     saddr = IN_PLACE_ADDRESS if is_in_place(sendbuf) else send.buf.address
     return _Call([_addr(saddr), _lib.Count(send.counts), _type(send.datatype),
                   _addr(recv.buf.address), _lib.Count(recv.counts), _type(recv.datatype),
@@ -135,10 +158,10 @@ def _alltoall_poison(comm):
 
 # ---- alltoallv -------------------------------------------------------------
 
-def _alltoallv_call(sendbuf, recvbuf, comm):
-    size = comm.Get_size()
-    recv = vector_message(recvbuf, size, True, "recvbuf")
-    send = recv if is_in_place(sendbuf) else vector_message(sendbuf, size, False, "sendbuf")
+def _alltoallv_call(sendbuf, recvbuf, comm, blocks=_peers):
+    nsend, nrecv = blocks(comm)
+    recv = vector_message(recvbuf, nrecv, True, "recvbuf")
+    send = recv if is_in_place(sendbuf) else vector_message(sendbuf, nsend, False, "sendbuf")
     saddr = IN_PLACE_ADDRESS if is_in_place(sendbuf) else send.buf.address
     arrays = [_counts(send.counts), _displs(send.displs),
               _counts(recv.counts), _displs(recv.displs)]
@@ -147,8 +170,8 @@ def _alltoallv_call(sendbuf, recvbuf, comm):
                   _comm(comm)], (send, recv, arrays))
 
 
-def _alltoallv_poison(comm):
-    size = comm.Get_size()
+def _alltoallv_poison(comm, blocks=_peers):
+    size = max(blocks(comm))
     counts, displs = _counts([-1] * size), _displs([0] * size)
     return [None, counts, displs, _type(MPI.BYTE), None, counts, displs, _type(MPI.BYTE),
             _comm(comm)]
@@ -156,10 +179,10 @@ def _alltoallv_poison(comm):
 
 # ---- alltoallw -------------------------------------------------------------
 
-def _alltoallw_call(sendbuf, recvbuf, comm):
-    size = comm.Get_size()
-    recv = w_message(recvbuf, size, True, "recvbuf")
-    send = recv if is_in_place(sendbuf) else w_message(sendbuf, size, False, "sendbuf")
+def _alltoallw_call(sendbuf, recvbuf, comm, blocks=_peers):
+    nsend, nrecv = blocks(comm)
+    recv = w_message(recvbuf, nrecv, True, "recvbuf")
+    send = recv if is_in_place(sendbuf) else w_message(sendbuf, nsend, False, "sendbuf")
     saddr = IN_PLACE_ADDRESS if is_in_place(sendbuf) else send.address
     arrays = [_counts(send.counts), _displs(send.displs), _types(send.types),
               _counts(recv.counts), _displs(recv.displs), _types(recv.types)]
@@ -168,11 +191,21 @@ def _alltoallw_call(sendbuf, recvbuf, comm):
                  (send, recv, arrays))
 
 
-def _alltoallw_poison(comm):
-    size = comm.Get_size()
+def _alltoallw_poison(comm, blocks=_peers):
+    size = max(blocks(comm))
     counts, displs = _counts([-1] * size), _displs([0] * size)
     types = _types([MPI.BYTE] * size)
     return [None, counts, displs, types, None, counts, displs, types, _comm(comm)]
+
+
+# ---- the neighbourhood all-to-alls -------------------------------------------
+# Their parsers are the all-to-alls' with a block per edge (_edges).
+
+def _refused(poison):
+    """A poisoned argument list with MPI_IN_PLACE as the send buffer, which
+    the neighbourhood inits refuse on every rank (whatever its degrees: a
+    rank without edges reads no counts)."""
+    return [_addr(IN_PLACE_ADDRESS)] + poison[1:]
 
 
 # ---- reduce_scatter_block and reduce_scatter --------------------------------
@@ -436,6 +469,50 @@ class Alltoallw(Plan):
                    lambda: _alltoallw_poison(comm), comm, info, algorithm)
 
 
+class NeighborAlltoall(Plan):
+    """pcoll_neighbor_alltoall_init: NeighborAlltoall(sendbuf, recvbuf, comm,
+    info=None, algorithm=None) on a communicator with a topology (Cartesian,
+    graph or distributed graph; any mpi4py Intracomm object for it).
+    Messages as in mpi4py's Topocomm.Neighbor_alltoall, a block per edge:
+    out-degree blocks to send, in-degree blocks to receive (buf, [buf,
+    datatype], [buf, count, datatype]: count per edge).  No MPI.IN_PLACE."""
+
+    _c_init = lib.pcoll_neighbor_alltoall_init_c
+
+    def __init__(self, sendbuf, recvbuf, comm, info=None, algorithm=None):
+        self._init(lambda: _alltoall_call(sendbuf, recvbuf, comm, _edges),
+                   lambda: _refused(_alltoall_poison(comm)), comm, info, algorithm)
+
+
+class NeighborAlltoallv(Plan):
+    """pcoll_neighbor_alltoallv_init: NeighborAlltoallv(sendbuf, recvbuf,
+    comm, info=None, algorithm=None).  Messages as in mpi4py's
+    Topocomm.Neighbor_alltoallv: [buf, counts, displs, datatype] with a count
+    and a displacement (in items) per edge (out-edges for sendbuf, in-edges
+    for recvbuf; displs default to packed blocks)."""
+
+    _c_init = lib.pcoll_neighbor_alltoallv_init_c
+
+    def __init__(self, sendbuf, recvbuf, comm, info=None, algorithm=None):
+        self._init(lambda: _alltoallv_call(sendbuf, recvbuf, comm, _edges),
+                   lambda: _refused(_alltoallv_poison(comm, _edges)), comm, info, algorithm)
+
+
+class NeighborAlltoallw(Plan):
+    """pcoll_neighbor_alltoallw_init: NeighborAlltoallw(sendbuf, recvbuf,
+    comm, info=None, algorithm=None).  Messages as in mpi4py's
+    Topocomm.Neighbor_alltoallw: [buf, (counts, displs), types] or [buf,
+    counts, displs, types], a count, a displacement in bytes and an
+    MPI.Datatype per edge ([buf, types]: one item of each type at byte 0);
+    buf may be MPI.BOTTOM.  The plan keeps its own copies of the types."""
+
+    _c_init = lib.pcoll_neighbor_alltoallw_init_c
+
+    def __init__(self, sendbuf, recvbuf, comm, info=None, algorithm=None):
+        self._init(lambda: _alltoallw_call(sendbuf, recvbuf, comm, _edges),
+                   lambda: _refused(_alltoallw_poison(comm, _edges)), comm, info, algorithm)
+
+
 class ReduceScatterBlock(Plan):
     """pcoll_reduce_scatter_block_init: ReduceScatterBlock(sendbuf, recvbuf,
     comm, op=MPI.SUM, info=None, algorithm=None).  recvbuf's items are the
@@ -481,25 +558,28 @@ def _one_shot(name, comm, c_call, parse, plan, algorithm):
     _check(c_call(*call.args))
 
 
-def alltoall(sendbuf, recvbuf, comm, algorithm=None):
-    """Alltoall (pcoll_alltoall); arguments as for the Alltoall plan."""
-    _one_shot("alltoall", comm, lib.pcoll_alltoall_c,
-              lambda: _alltoall_call(sendbuf, recvbuf, comm),
-              lambda: Alltoall(sendbuf, recvbuf, comm, algorithm=algorithm), algorithm)
+def _all_to_all(name, parse, plan_class, blocks):
+    """The one-shot function of an all-to-all: `name` (pcoll_<name>), its
+    arguments parsed by parse with blocks (_peers, or _edges for the
+    neighbourhood forms), its plan plan_class."""
+    c_call = getattr(lib, "pcoll_%s_c" % name)
+
+    def one_shot(sendbuf, recvbuf, comm, algorithm=None):
+        _one_shot(name, comm, c_call, lambda: parse(sendbuf, recvbuf, comm, blocks),
+                  lambda: plan_class(sendbuf, recvbuf, comm, algorithm=algorithm), algorithm)
+
+    one_shot.__name__ = one_shot.__qualname__ = name
+    one_shot.__doc__ = ("%s(sendbuf, recvbuf, comm, algorithm=None): pcoll_%s; arguments as "
+                        "for the %s plan." % (name, name, plan_class.__name__))
+    return one_shot
 
 
-def alltoallv(sendbuf, recvbuf, comm, algorithm=None):
-    """Alltoallv (pcoll_alltoallv); arguments as for the Alltoallv plan."""
-    _one_shot("alltoallv", comm, lib.pcoll_alltoallv_c,
-              lambda: _alltoallv_call(sendbuf, recvbuf, comm),
-              lambda: Alltoallv(sendbuf, recvbuf, comm, algorithm=algorithm), algorithm)
-
-
-def alltoallw(sendbuf, recvbuf, comm, algorithm=None):
-    """Alltoallw (pcoll_alltoallw); arguments as for the Alltoallw plan."""
-    _one_shot("alltoallw", comm, lib.pcoll_alltoallw_c,
-              lambda: _alltoallw_call(sendbuf, recvbuf, comm),
-              lambda: Alltoallw(sendbuf, recvbuf, comm, algorithm=algorithm), algorithm)
+alltoall = _all_to_all("alltoall", _alltoall_call, Alltoall, _peers)
+alltoallv = _all_to_all("alltoallv", _alltoallv_call, Alltoallv, _peers)
+alltoallw = _all_to_all("alltoallw", _alltoallw_call, Alltoallw, _peers)
+neighbor_alltoall = _all_to_all("neighbor_alltoall", _alltoall_call, NeighborAlltoall, _edges)
+neighbor_alltoallv = _all_to_all("neighbor_alltoallv", _alltoallv_call, NeighborAlltoallv, _edges)
+neighbor_alltoallw = _all_to_all("neighbor_alltoallw", _alltoallw_call, NeighborAlltoallw, _edges)
 
 
 def reduce_scatter_block(sendbuf, recvbuf, comm, op=MPI.SUM, algorithm=None):

@@ -103,6 +103,11 @@ _PROTOTYPES = {
     "pcoll_algorithm_name": (ctypes.c_char_p, [ctypes.c_char_p, ctypes.c_int]),
 }
 
+# The neighbourhood all-to-alls take their all-to-all's arguments.
+for _form in ("alltoall", "alltoallv", "alltoallw"):
+    for _suffix in ("_init_c", "_c"):
+        _PROTOTYPES["pcoll_neighbor_" + _form + _suffix] = _PROTOTYPES["pcoll_" + _form + _suffix]
+
 for _name, (_res, _args) in _PROTOTYPES.items():
     _fn = getattr(lib, _name)
     _fn.restype = _res

@@ -9,7 +9,10 @@ its element format, the counts from its size) or a list like mpi4py's:
 [buf, (counts, displs), datatype]; a datatype is an MPI.Datatype or a type
 code ("d", "i4", "Zd").  Counts and displacements are in items of the
 datatype, except in alltoallw's messages ([buf, (counts, displs), types]:
-a datatype per block, displacements in bytes, as in MPI_Alltoallw).  Every
+a datatype per block, displacements in bytes, as in MPI_Alltoallw).  A
+message has a block per rank of the communicator, or for the
+neighbourhood calls one per edge of its topology (receive: the in-degree,
+send: the out-degree, as in mpi4py's Topocomm.Neighbor_alltoall).  Every
 check here is local: a failure raises ArgError, which the caller turns into
 pcoll.Error(ERR_ARG).
 """
@@ -132,7 +135,7 @@ def _as_counts(values, n, role, what):
     except TypeError:
         raise ArgError("%s: %s must be a sequence of %d integers" % (role, what, n)) from None
     if len(values) != n:
-        raise ArgError("%s: %s has %d entries, the communicator %d ranks"
+        raise ArgError("%s: %s has %d entries, not %d (one per block)"
                        % (role, what, len(values), n))
     return [_as_count(v, role, what) for v in values]
 
@@ -174,6 +177,8 @@ def check_span(buf, datatype, first, count, role):
 
 
 def _equal_blocks(buf, datatype, nblocks, role):
+    if nblocks == 0:
+        return 0
     items = _items(buf, datatype, role)
     if items % nblocks:
         raise ArgError("%s: %d items do not split into %d equal blocks"
@@ -240,14 +245,14 @@ class WMessage(namedtuple("WMessage", "buf address counts displs types")):
 
 def _as_types(values, n, role):
     if isinstance(values, (MPI.Datatype, str)):
-        raise ArgError("%s: types must be a sequence of %d datatypes, one per rank"
+        raise ArgError("%s: types must be a sequence of %d datatypes, one per block"
                        % (role, n))
     try:
         values = list(values)
     except TypeError:
         raise ArgError("%s: types must be a sequence of %d datatypes" % (role, n)) from None
     if len(values) != n:
-        raise ArgError("%s: types has %d entries, the communicator %d ranks"
+        raise ArgError("%s: types has %d entries, not %d (one per block)"
                        % (role, len(values), n))
     for value in values:
         if not _is_datatype(value):

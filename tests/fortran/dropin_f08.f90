@@ -6,5 +6,6 @@ program dropin_f08
   type(MPI_Request) :: req
   type(MPI_Datatype) :: ct
   type(MPI_Datatype), allocatable :: ws(:), wr(:)
+  type(MPI_Comm) :: nb
   include 'dropin_body.inc'
 end program dropin_f08

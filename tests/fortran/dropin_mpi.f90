@@ -7,5 +7,6 @@ program dropin_mpi
   integer :: req
   integer :: ct
   integer, allocatable :: ws(:), wr(:)
+  integer :: nb
   include 'dropin_body.inc'
 end program dropin_mpi

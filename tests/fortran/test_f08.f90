@@ -4,12 +4,17 @@
 ! collective on the same input; receive buffers poisoned first; bad input on
 ! one rank (every rank must get an error).  alltoallw with a datatype per
 ! peer (plain, resized, vector; a subarray pencil transpose), zero counts.
+! The neighbourhood all-to-alls (neighbor.inc) on a Cartesian grid and a
+! distributed graph, with the large-count specifics too.
 program test_f08
   use mpi_f08
   use pcoll
   implicit none
   integer, parameter :: n = 3, rounds = 3, poison = -7777
   integer :: rank, p, nerr, ierr, total
+  type(MPI_Comm) :: topo
+  type(MPI_Datatype) :: nb_every2
+  type(MPI_Datatype), allocatable :: wst(:), wrt(:)
   nerr = 0
 
   call MPI_Init()
@@ -25,6 +30,8 @@ program test_f08
   call alltoallw_subarray()
   call bad_input()
   call alltoallw_bad()
+  call neighbor_all()
+  call neighbor_large()
 
   call MPI_Allreduce(nerr, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (rank == 0) print '(a,i0,a,i0)', 'test_f08: np ', p, ' failures ', total
@@ -34,6 +41,85 @@ program test_f08
 contains
 
   include 'checks.inc'
+  include 'neighbor.inc'
+
+  ! The large-count specifics of the neighbourhood alltoall, alltoallv and
+  ! alltoallw (MPI_COUNT_KIND counts; alltoallw's byte displacements are
+  ! MPI_ADDRESS_KIND in both kinds) on the Cartesian grid: one-shot and a
+  ! plan restarted with new input, against the MPI's calls.
+  subroutine neighbor_large()
+    integer, allocatable, asynchronous :: s(:), r(:)
+    integer, allocatable :: ref(:), sc(:), sd(:), rc(:), rd(:), srcs(:), dsts(:)
+    integer(MPI_COUNT_KIND), allocatable :: scc(:), rcc(:)
+    integer(MPI_ADDRESS_KIND), allocatable :: sdc(:), rdc(:), sdb(:), rdb(:)
+    integer(MPI_COUNT_KIND) :: nc
+    integer :: slen, rlen, round, isz, form
+    type(MPI_Datatype), allocatable :: ts(:), tr(:)
+    type(pcoll_plan) :: plan
+    character(len=9), parameter :: forms(3) = ['alltoall ', 'alltoallv', 'alltoallw']
+    call cart_comm(srcs, dsts)
+    call edge_layout(srcs, dsts, sc, sd, rc, rd, slen, rlen)
+    allocate(s(max(slen, n * size(dsts))), r(max(rlen, n * size(srcs))))
+    allocate(ref(size(r)), ts(size(dsts)), tr(size(srcs)))
+    scc = sc; rcc = rc; sdc = sd; rdc = rd
+    isz = storage_size(0) / 8
+    sdb = sdc * isz
+    rdb = rdc * isz
+    ts = MPI_INTEGER
+    tr = MPI_INTEGER
+    nc = n
+    ! form 1: alltoall, 2: alltoallv, 3: alltoallw (the layout of alltoallv)
+    do form = 1, 3
+      call fill_edges(s, 0)
+      call neighbor_ref(form, s, sc, sd, rc, rd, ref)
+      r = poison
+      select case (form)
+      case (1)
+        call pcoll_neighbor_alltoall(s, nc, MPI_INTEGER, r, nc, MPI_INTEGER, topo, ierr)
+      case (2)
+        call pcoll_neighbor_alltoallv(s, scc, sdc, MPI_INTEGER, r, rcc, rdc, MPI_INTEGER, topo, &
+                                      ierr)
+      case default
+        call pcoll_neighbor_alltoallw(s, scc, sdb, ts, r, rcc, rdb, tr, topo, ierr)
+      end select
+      call expect_result(ierr, all(r == ref), 'neighbourhood form (MPI_COUNT_KIND) ' // &
+                         forms(form))
+      select case (form)
+      case (1)
+        call pcoll_neighbor_alltoall_init(s, nc, MPI_INTEGER, r, nc, MPI_INTEGER, topo, &
+                                          MPI_INFO_NULL, plan, ierr)
+      case (2)
+        call pcoll_neighbor_alltoallv_init(s, scc, sdc, MPI_INTEGER, r, rcc, rdc, MPI_INTEGER, &
+                                           topo, MPI_INFO_NULL, plan, ierr)
+      case default
+        call pcoll_neighbor_alltoallw_init(s, scc, sdb, ts, r, rcc, rdb, tr, topo, &
+                                           MPI_INFO_NULL, plan, ierr)
+      end select
+      call expect_success(ierr, 'neighbourhood plan (MPI_COUNT_KIND) ' // forms(form))
+      do round = 1, rounds
+        call fill_edges(s, round)
+        r = poison
+        call run_plan(plan, 'neighbourhood plan (MPI_COUNT_KIND) ' // forms(form))
+        call neighbor_ref(form, s, sc, sd, rc, rd, ref)
+        call expect(all(r == ref), 'persistent neighbourhood (MPI_COUNT_KIND) ' // forms(form))
+      end do
+      call plan%free()
+    end do
+    call MPI_Comm_free(topo)
+  end subroutine
+
+  ! The MPI's result of a neighbourhood form (1 alltoall of n items, else
+  ! alltoallv) on s, in ref (poisoned first).
+  subroutine neighbor_ref(form, s, sc, sd, rc, rd, ref)
+    integer, intent(in) :: form, s(:), sc(:), sd(:), rc(:), rd(:)
+    integer, intent(out) :: ref(:)
+    ref = poison
+    if (form == 1) then
+      call MPI_Neighbor_alltoall(s, n, MPI_INTEGER, ref, n, MPI_INTEGER, topo)
+    else
+      call MPI_Neighbor_alltoallv(s, sc, sd, MPI_INTEGER, ref, rc, rd, MPI_INTEGER, topo)
+    end if
+  end subroutine
 
   ! The value rank `from` sends to rank `to` (item k, round r).
   integer function val(from, to, k, r)

@@ -1,13 +1,17 @@
 ! The Fortran module pcoll with the integer handles of `use mpi`: alltoall,
 ! alltoallv, alltoallw, reduce_scatter(_block), one-shot, in place (mpi's MPI_IN_PLACE)
 ! and persistent plans restarted with new data, checked against MPI's own
-! collective on the same input; receive buffers poisoned first.
+! collective on the same input; receive buffers poisoned first.  The
+! neighbourhood all-to-alls (neighbor.inc) on a Cartesian grid and a
+! distributed graph.
 program test_mpi
   use mpi
   use pcoll
   implicit none
   integer, parameter :: n = 2, rounds = 3, poison = -7777
   integer :: rank, p, nerr, ierr, total
+  integer :: topo, nb_every2
+  integer, allocatable :: wst(:), wrt(:)
   nerr = 0
 
   call MPI_Init(ierr)
@@ -18,6 +22,7 @@ program test_mpi
   call alltoallv_all()
   call alltoallw_all()
   call reduce_scatter_all()
+  call neighbor_all()
 
   call MPI_Allreduce(nerr, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(a,i0,a,i0)', 'test_mpi: np ', p, ' failures ', total
@@ -27,6 +32,7 @@ program test_mpi
 contains
 
   include 'checks.inc'
+  include 'neighbor.inc'
 
   subroutine alltoall_all()
     double precision, asynchronous :: s(n, 0:p-1), r(n, 0:p-1)
