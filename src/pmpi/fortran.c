@@ -7,7 +7,8 @@
  * mpif.h programs call mpi_alltoall_ (and the other spellings), which are
  * weak aliases of ompi_alltoall_f; `use mpi_f08` calls ompi_alltoall_f from
  * libmpi_usempif08.  The blocking collectives (MPI_Alltoall, MPI_Alltoallv,
- * MPI_Alltoallw, MPI_Reduce_scatter(_block)) and MPI_Finalize (where the
+ * MPI_Alltoallw, MPI_Reduce_scatter(_block), MPI_Neighbor_alltoall(v/w))
+ * and MPI_Finalize (where the
  * log is printed) are defined here under both names and go to the C
  * functions of the drop-in; the non-blocking and persistent forms and the
  * completion calls stay Open MPI's own (PMPI_*, consistent with each other,
@@ -42,6 +43,7 @@ static void done(int rc, MPI_Fint *ierror)
 
 #include <stdlib.h>
 
+#include "neighbor/neighbor.h"
 #include "pmpi/dropin.h"
 
 /* Open MPI's Fortran sentinels: MPI_IN_PLACE and MPI_BOTTOM are variables
@@ -148,6 +150,58 @@ OMPI_FUNCTION(reduce_scatter_block, REDUCE_SCATTER_BLOCK,
     done(MPI_Reduce_scatter_block(cbuf(sendbuf), cbuf(recvbuf), *recvcount, MPI_Type_f2c(*datatype),
                                   MPI_Op_f2c(*op), MPI_Comm_f2c(*comm)),
          ierr);
+}
+
+OMPI_FUNCTION(neighbor_alltoall, NEIGHBOR_ALLTOALL,
+              (char *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, char *recvbuf,
+               MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr))
+{
+    done(MPI_Neighbor_alltoall(cbuf(sendbuf), *sendcount, MPI_Type_f2c(*sendtype), cbuf(recvbuf),
+                               *recvcount, MPI_Type_f2c(*recvtype), MPI_Comm_f2c(*comm)),
+         ierr);
+}
+
+OMPI_FUNCTION(neighbor_alltoallv, NEIGHBOR_ALLTOALLV,
+              (char *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype,
+               char *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype,
+               MPI_Fint *comm, MPI_Fint *ierr))
+{
+    done(MPI_Neighbor_alltoallv(cbuf(sendbuf), sendcounts, sdispls, MPI_Type_f2c(*sendtype),
+                                cbuf(recvbuf), recvcounts, rdispls, MPI_Type_f2c(*recvtype),
+                                MPI_Comm_f2c(*comm)),
+         ierr);
+}
+
+/* neighbor_alltoallw: the type arrays become C handles, one per out-edge
+ * (send) and in-edge (receive), in one array freed before returning;
+ * displacements are MPI_Aint (INTEGER(KIND=MPI_ADDRESS_KIND)) as in C.  A
+ * communicator without a topology gets the MPI's own call and its error. */
+OMPI_FUNCTION(neighbor_alltoallw, NEIGHBOR_ALLTOALLW,
+              (char *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes,
+               char *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes,
+               MPI_Fint *comm, MPI_Fint *ierr))
+{
+    MPI_Comm c = MPI_Comm_f2c(*comm);
+    MPI_Datatype *types = NULL;
+    int topo, in = 0, out = 0, i, rc = MPI_SUCCESS;
+    if (pcoll__nbr_degrees(c, "MPI_Neighbor_alltoallw", &topo, &in, &out) != 0) {
+        done(PMPI_Neighbor_alltoallw(cbuf(sendbuf), sendcounts, sdispls, NULL, cbuf(recvbuf),
+                                     recvcounts, rdispls, NULL, c),
+             ierr);
+        return;
+    }
+    if (!(types = malloc(sizeof *types * (size_t)(in + out > 0 ? in + out : 1))))
+        rc = pcoll__dropin_error(c, MPI_ERR_NO_MEM, "MPI_Neighbor_alltoallw: type arrays");
+    if (rc == MPI_SUCCESS) {
+        for (i = 0; i < out; i++)
+            types[i] = MPI_Type_f2c(sendtypes[i]);
+        for (i = 0; i < in; i++)
+            types[out + i] = MPI_Type_f2c(recvtypes[i]);
+        rc = MPI_Neighbor_alltoallw(cbuf(sendbuf), sendcounts, sdispls, types, cbuf(recvbuf),
+                                    recvcounts, rdispls, types + out, c);
+    }
+    free(types);
+    done(rc, ierr);
 }
 
 OMPI_FUNCTION(finalize, FINALIZE, (MPI_Fint *ierr))
