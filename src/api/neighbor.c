@@ -227,9 +227,9 @@ fail:
 /* ---- agreement (persistent init) --------------------------------------------- */
 
 /* Every edge's two ends must agree on its bytes: one neighbourhood
- * exchange of the byte counts (MPI's own, which pairs the edges as the
- * algorithms do); *ok = 0 where a received size differs from this rank's. */
-static int check_edges(MPI_Comm comm, const pcoll__nbr_args_t *a, int *ok)
+ * exchange of the byte counts; *ok = 0 where a received size differs from
+ * this rank's. */
+static int check_edges(MPI_Comm comm, int tag, const pcoll__nbr_args_t *a, int *ok)
 {
     long long *b = pcoll__malloc(sizeof *b * ((size_t)a->indegree + (size_t)a->outdegree + 1));
     long long *got;
@@ -242,8 +242,7 @@ static int check_edges(MPI_Comm comm, const pcoll__nbr_args_t *a, int *ok)
     /* MPI_PROC_NULL slots stay as they are: this rank's own sizes. */
     for (e = 0; e < a->indegree; e++)
         got[e] = pcoll__nbr_bytes(a->rcounts[e], pcoll__nbr_rtype(a, e));
-    *ok = PCOLL__MPI(Neighbor_alltoall)(b, 1, MPI_LONG_LONG, got, 1, MPI_LONG_LONG, comm) ==
-          MPI_SUCCESS;
+    *ok = pcoll__nbr_exchange(comm, tag, a, b, got) == MPI_SUCCESS;
     for (e = 0; e < a->indegree && *ok; e++)
         *ok = got[e] == pcoll__nbr_bytes(a->rcounts[e], pcoll__nbr_rtype(a, e));
     pcoll__free(b);
@@ -278,7 +277,7 @@ static int nbr_agree(pcoll__call_t *c, int local)
         return pcoll__error(PCOLL_ERR_MISMATCH, "%s: the algorithm differs between ranks", c->fn);
     a->maxbytes = maxs[1];
     a->native_ok = MPI_VERSION >= 4 || mins[2] == 1;
-    rc = check_edges(comm, a, &ok);
+    rc = check_edges(comm, pcoll__ctx_tag(c->ctx), a, &ok);
     rc = pcoll__agree_range(comm, rc == PCOLL_SUCCESS && !ok ? PCOLL_ERR_MISMATCH : rc, NULL, 0,
                             NULL, NULL, c->fn);
     if (rc == PCOLL_ERR_MISMATCH)

@@ -41,6 +41,9 @@ static const defect_row_t rows[PCOLL__DEFECT_COUNT] = {
     /* Not fixed in any release pcoll knows of. */
     [PCOLL__DEFECT_OMPI_NEIGHBOR_CART] = {"ompi-neighbor-cart-folded", "Open MPI", NULL,
                                           {0, 0, 0}, {99, 0, 0}},
+    /* Seen in 4.0.2, not in 5.0.2; where between is not known. */
+    [PCOLL__DEFECT_MPICH_NEIGHBOR_ORDER] = {"mpich-neighbor-order", "MPICH Version:", NULL,
+                                            {0, 0, 0}, {5, 0, 0}},
 };
 
 /* The version "major.minor.patch" after the text `library` in s (missing

@@ -65,6 +65,15 @@ typedef enum pcoll__defect {
      * pcoll's `native` refuses such communicators for plans that start
      * (persistent and non-blocking), and auto takes `direct`. */
     PCOLL__DEFECT_OMPI_NEIGHBOR_CART,
+    /* MPICH before 5 (seen in Debian 12's 4.0.2; the 5.0 wheel is right):
+     * its neighbourhood all-to-alls, blocking ones too, match the messages
+     * of a repeated neighbour (a periodic Cartesian dimension of 1 or 2
+     * ranks, a repeated or self edge of a graph) in another order than
+     * MPI's, so blocks land in the wrong slots (and the sizes of the
+     * exchange then disagree: a hang or an abort).  pcoll's `native`
+     * neighbourhood plans refuse on that MPI (the version decides, the same
+     * on every rank) and auto takes `direct`. */
+    PCOLL__DEFECT_MPICH_NEIGHBOR_ORDER,
     PCOLL__DEFECT_COUNT
 } pcoll__defect_t;
 

@@ -5,8 +5,9 @@
  * displacements) as ints where every one fits, else MPI-4's large-count
  * call (an MPI without it cannot serve such sizes: refused).  Refused on a
  * Cartesian communicator with a periodic dimension of 1 or 2 ranks for
- * plans that start, where the MPI's started calls fill the wrong slots
- * (core/defects.h); auto then takes `direct`.
+ * plans that start, where the MPI's started calls fill the wrong slots, and
+ * everywhere on an MPI whose calls match a repeated neighbour's messages in
+ * the wrong order (core/defects.h); auto then takes `direct`.
  *
  * Cost: the MPI's (MPICH and Open MPI: one Isend and one Irecv per edge).
  */
@@ -151,8 +152,8 @@ static int as_ints(pcoll_plan_t *plan, nargs_t *n)
 
 int pcoll__nbr_native_usable(const pcoll__nbr_args_t *a)
 {
-    return a->native_ok && !(a->folded && a->started &&
-                             pcoll__mpi_defect(PCOLL__DEFECT_OMPI_NEIGHBOR_CART));
+    return a->native_ok && !pcoll__mpi_defect(PCOLL__DEFECT_MPICH_NEIGHBOR_ORDER) &&
+           !(a->folded && a->started && pcoll__mpi_defect(PCOLL__DEFECT_OMPI_NEIGHBOR_CART));
 }
 
 int pcoll__nbr_native(pcoll_plan_t *plan, const void *args)
@@ -161,12 +162,16 @@ int pcoll__nbr_native(pcoll_plan_t *plan, const void *args)
     int fit;
     if (!pcoll__nbr_native_usable(&n.a))
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
-                            n.a.native_ok
-                                ? "neighbor native: this MPI's started neighbourhood calls fill "
+                            !n.a.native_ok
+                                ? "neighbor native: counts or displacements past INT_MAX need "
+                                  "MPI-4's large-count calls"
+                            : pcoll__mpi_defect(PCOLL__DEFECT_MPICH_NEIGHBOR_ORDER)
+                                ? "neighbor native: this MPI's neighbourhood calls match a "
+                                  "repeated neighbour's messages in the wrong order (MPI defect "
+                                  "mpich-neighbor-order, docs/troubleshooting.md)"
+                                : "neighbor native: this MPI's started neighbourhood calls fill "
                                   "the wrong slots on a periodic dimension of 1 or 2 ranks (MPI "
-                                  "defect ompi-neighbor-cart-folded, docs/troubleshooting.md)"
-                                : "neighbor native: counts or displacements past INT_MAX need "
-                                  "MPI-4's large-count calls");
+                                  "defect ompi-neighbor-cart-folded, docs/troubleshooting.md)");
     if ((fit = as_ints(plan, &n)) < 0)
         return pcoll__error(PCOLL_ERR_NOMEM, "neighbor native: counts");
     /* Without MPI-4, native_ok holds only where every value fits. */

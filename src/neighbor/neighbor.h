@@ -79,6 +79,14 @@ int pcoll__nbr_neighbors(MPI_Comm comm, int topo, int indegree, int outdegree, i
  * same neighbour below and above). */
 int pcoll__nbr_cart_folded(MPI_Comm comm);
 
+/* One neighbourhood exchange of a long long per edge (send[e] along
+ * out-edge e, recv[e] from in-edge e; MPI_PROC_NULL slots untouched), made
+ * of messages with tag on comm and paired as the algorithms pair the edges
+ * (above): not the MPI's own MPI_Neighbor_alltoall, which some MPIs pair
+ * wrongly (core/defects.h, mpich-neighbor-order).  An MPI error code. */
+int pcoll__nbr_exchange(MPI_Comm comm, int tag, const pcoll__nbr_args_t *a, long long *send,
+                        long long *recv);
+
 /* The out-edge the k-th send goes along (Cartesian: above before below). */
 static inline int pcoll__nbr_send_edge(const pcoll__nbr_args_t *a, int k)
 {

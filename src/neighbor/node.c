@@ -122,8 +122,7 @@ static int send_offsets(const pcoll__nbr_args_t *a, layout_t *l)
 }
 
 /* The receivers learn where in the bundle each of their blocks lies: one
- * neighbourhood exchange of the offset within the bundle (the MPI's, which
- * pairs the edges as `direct` does). */
+ * neighbourhood exchange of the offset within the bundle. */
 static int recv_offsets(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t *l)
 {
     long long *within = pcoll__malloc(sizeof *within * ((size_t)a->outdegree + 1));
@@ -134,8 +133,7 @@ static int recv_offsets(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t
         within[e] = l->soff[e] < 0 ? -1 : l->soff[e] - l->sbase[l->t->node_of[a->dests[e]]];
     for (e = 0; e < a->indegree; e++)
         l->roff[e] = -1;
-    err = PCOLL__MPI(Neighbor_alltoall)(within, 1, MPI_LONG_LONG, l->roff, 1, MPI_LONG_LONG,
-                                        plan->comm);
+    err = pcoll__nbr_exchange(plan->comm, plan->tag, a, within, l->roff);
     pcoll__free(within);
     for (e = 0; e < a->indegree; e++)
         l->roff[e] = remote(l, a->sources[e])

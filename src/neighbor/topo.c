@@ -1,10 +1,12 @@
 /*
  * The neighbours of a communicator with a topology, in MPI's order
- * (neighbor.h).  Local calls only: every rank of the communicator sees the
- * same kind of topology.
+ * (neighbor.h): local calls (every rank of the communicator sees the same
+ * kind of topology); and the exchange of one value per edge that the
+ * agreement and `node` make, paired as the algorithms pair the edges.
  */
 #include "base/mem.h"
 #include "base/status.h"
+#include "core/pmpi.h"
 #include "neighbor/neighbor.h"
 
 int pcoll__nbr_degrees(MPI_Comm comm, const char *fn, int *topo, int *indegree, int *outdegree)
@@ -87,4 +89,24 @@ int pcoll__nbr_cart_folded(MPI_Comm comm)
     for (d = 0; d < n; d++)
         folded |= periods[d] && dims[d] <= 2;
     return folded;
+}
+
+int pcoll__nbr_exchange(MPI_Comm comm, int tag, const pcoll__nbr_args_t *a, long long *b,
+                        long long *got)
+{
+    size_t edges = (size_t)a->indegree + (size_t)a->outdegree;
+    MPI_Request *req = pcoll__malloc(sizeof *req * (edges + 1));
+    int e, k, n = 0, err = MPI_SUCCESS;
+    if (!req)
+        return MPI_ERR_NO_MEM;
+    for (e = 0; e < a->indegree && err == MPI_SUCCESS; e++)
+        err = PCOLL__MPI(Irecv)(&got[e], 1, MPI_LONG_LONG, a->sources[e], tag, comm, &req[n++]);
+    for (k = 0; k < a->outdegree && err == MPI_SUCCESS; k++) {
+        e = pcoll__nbr_send_edge(a, k);
+        err = PCOLL__MPI(Isend)(&b[e], 1, MPI_LONG_LONG, a->dests[e], tag, comm, &req[n++]);
+    }
+    if (err == MPI_SUCCESS)
+        err = PCOLL__MPI(Waitall)(n, req, MPI_STATUSES_IGNORE);
+    pcoll__free(req);
+    return err;
 }

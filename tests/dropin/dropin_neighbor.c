@@ -8,8 +8,12 @@
  * Topologies: a 2-D Cartesian grid periodic in one dimension only (a
  * periodic dimension of 1 or 2 ranks at np <= 2), and a distributed graph
  * with a repeated edge and a self edge.  The receive side takes one int every
- * two (a resized type), the send side plain ints.
+ * two (a resized type), the send side plain ints.  Skipped on MPICH before 5,
+ * whose own neighbourhood calls (the reference, and the exchange of the
+ * counts) match a repeated neighbour's messages in the wrong order
+ * (docs/troubleshooting.md, mpich-neighbor-order).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -204,10 +208,27 @@ static void forms(nb_t *t)
     }
 }
 
+/* The MPI is MPICH before 5 (MPI_Get_library_version may be called
+ * before MPI_Init). */
+static int old_mpich(void)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    const char *at;
+    int len = 0;
+    MPI_Get_library_version(v, &len);
+    v[len < (int)sizeof v ? len : (int)sizeof v - 1] = '\0';
+    at = strstr(v, "MPICH Version:");
+    return at && atoi(at + strspn(at + 14, " \t") + 14) < 5;
+}
+
 int main(int argc, char **argv)
 {
     int size, dims[2] = {0, 0}, periods[2] = {1, 0}, rc;
     nb_t t;
+    if (old_mpich())
+        return check_skipped(&argc, &argv, "dropin_neighbor",
+                             "MPICH before 5: its own neighbourhood calls, the reference, are "
+                             "wrong on repeated neighbours");
     check_init(&argc, &argv, &rank, &size);
     MPI_Type_create_resized(MPI_INT, 0, 2 * (MPI_Aint)sizeof(int), &rvec);
     MPI_Type_commit(&rvec);

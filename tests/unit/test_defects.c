@@ -16,6 +16,7 @@ static int passed, failed;
 #define MSESS (1u << PCOLL__DEFECT_MPICH_SESSIONS)
 #define IRS (1u << PCOLL__DEFECT_MPICH_INTER_RS_INIT)
 #define NCART (1u << PCOLL__DEFECT_OMPI_NEIGHBOR_CART)
+#define NORDER (1u << PCOLL__DEFECT_MPICH_NEIGHBOR_ORDER)
 
 static void expect(const char *version, unsigned want)
 {
@@ -33,14 +34,14 @@ int main(void)
     /* Debian 12's MPICH, and the same line on other versions and devices. */
     expect("MPICH Version:\t4.0.2\nMPICH Release date:\tThu Apr  7 12:34:45 CDT 2022\n"
            "MPICH ABI:\t14:2:2\nMPICH Device:\tch4:ucx\n",
-           UCX | W | MSESS | IRS);
-    expect("MPICH Version:\t3.4.3\nMPICH Device:\tch4:ucx\n", UCX | W | MSESS | IRS);
-    expect("MPICH Version:\t4.1\nMPICH Device:\tch4:ucx\n", UCX | W | IRS);
-    expect("MPICH Version:\t4.1.1\nMPICH Device:\tch4:ucx\n", UCX | IRS);
-    expect("MPICH Version:\t4.1.2\nMPICH Device:\tch4:ofi\n", IRS);
-    expect("MPICH Version:\t4.0.2\nMPICH Device:\tch4:ofi\n", W | MSESS | IRS);
-    expect("MPICH Version:\t4.0.2\nMPICH Device:\tch3:nemesis\n", W | MSESS | IRS);
-    expect("MPICH Version:\t4.2.0\nMPICH Device:\tch4:ucx\n", IRS);
+           UCX | W | MSESS | IRS | NORDER);
+    expect("MPICH Version:\t3.4.3\nMPICH Device:\tch4:ucx\n", UCX | W | MSESS | IRS | NORDER);
+    expect("MPICH Version:\t4.1\nMPICH Device:\tch4:ucx\n", UCX | W | IRS | NORDER);
+    expect("MPICH Version:\t4.1.1\nMPICH Device:\tch4:ucx\n", UCX | IRS | NORDER);
+    expect("MPICH Version:\t4.1.2\nMPICH Device:\tch4:ofi\n", IRS | NORDER);
+    expect("MPICH Version:\t4.0.2\nMPICH Device:\tch4:ofi\n", W | MSESS | IRS | NORDER);
+    expect("MPICH Version:\t4.0.2\nMPICH Device:\tch3:nemesis\n", W | MSESS | IRS | NORDER);
+    expect("MPICH Version:\t4.2.0\nMPICH Device:\tch4:ucx\n", IRS | NORDER);
     /* The pip wheel. */
     expect("MPICH Version:      5.0.2\nMPICH Device:       ch4:ucx ofi\n", 0);
     /* Other libraries. */
