@@ -63,6 +63,9 @@ typedef struct bench_coll {
     /* output == reference (this rank): 1, else 0; BENCH_UNCHECKED when the
      * output cannot be checked (folded buffers, fold.c). */
     int (*check)(const bench_case_t *c);
+    /* Whether a row of this kind cannot be checked (folded buffers): its
+     * checking run is then left out.  NULL: every row is checked. */
+    int (*unchecked)(const bench_case_t *c, bench_kind_t kind);
     int (*run_native)(bench_case_t *c);        /* MPI error code */
     int (*native_persistent)(bench_case_t *c, MPI_Request *req); /* NULL: none */
     int (*plan_init)(bench_case_t *c, MPI_Info info, pcoll_plan_t **plan);

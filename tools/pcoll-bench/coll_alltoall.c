@@ -82,6 +82,12 @@ static int check(const bench_case_t *c)
     return c->fold ? BENCH_UNCHECKED : memcmp(c->recv, c->ref, c->total) == 0;
 }
 
+static int unchecked(const bench_case_t *c, bench_kind_t kind)
+{
+    (void)kind;
+    return c->fold;
+}
+
 static int run_native(bench_case_t *c)
 {
     return MPI_Alltoall(c->send, c->count, MPI_BYTE, c->recv, c->count, MPI_BYTE, c->comm);
@@ -118,6 +124,7 @@ const bench_coll_t bench_coll_alltoall = {
     .bytes = bytes,
     .poison = poison,
     .check = check,
+    .unchecked = unchecked,
     .run_native = run_native,
 #if BENCH_HAVE_MPI_PERSISTENT
     .native_persistent = native_persistent,

@@ -113,6 +113,12 @@ static int check(const bench_case_t *c)
     return c->fold ? BENCH_UNCHECKED : memcmp(c->recv, c->ref, (size_t)c->rtotal) == 0;
 }
 
+static int unchecked(const bench_case_t *c, bench_kind_t kind)
+{
+    (void)kind;
+    return c->fold;
+}
+
 static int run_native(bench_case_t *c)
 {
     return MPI_Alltoallv(c->send, c->sc, c->sd, MPI_BYTE, c->recv, c->rc, c->rd, MPI_BYTE,
@@ -151,6 +157,7 @@ const bench_coll_t bench_coll_alltoallv = {
     .bytes = bytes,
     .poison = poison,
     .check = check,
+    .unchecked = unchecked,
     .run_native = run_native,
 #if BENCH_HAVE_MPI_PERSISTENT
     .native_persistent = native_persistent,
