@@ -17,7 +17,7 @@
 #   SIM_SCALE_PARTS="alltoall hier alltoallv_random alltoallv_powerlaw
 #                    reduce_scatter_block inplace"   parts, in this order
 #   SIM_SCALE_BUDGET=2400          seconds for the whole run
-#   SIM_SCALE_TIMEOUT=240          SIM_TIMEOUT of every smpirun
+#   SIM_SCALE_TIMEOUT=400          SIM_TIMEOUT of every smpirun
 #   SIM_SCALE_OUT=build/sim/scale  results
 #   SIM_PYTHON                     as for run.sh
 set -uo pipefail
@@ -26,7 +26,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SIM_SCALE_P=${SIM_SCALE_P:-"1024 2048 4096"}
 SIM_SCALE_PARTS=${SIM_SCALE_PARTS:-"alltoall hier alltoallv_random alltoallv_powerlaw reduce_scatter_block inplace"}
 SIM_SCALE_BUDGET=${SIM_SCALE_BUDGET:-2400}
-SIM_SCALE_TIMEOUT=${SIM_SCALE_TIMEOUT:-240}
+SIM_SCALE_TIMEOUT=${SIM_SCALE_TIMEOUT:-400}
 SIM_SCALE_OUT=${SIM_SCALE_OUT:-$ROOT/build/sim/scale}
 mkdir -p "$SIM_SCALE_OUT"
 SIM_SCALE_OUT=$(cd "$SIM_SCALE_OUT" && pwd)
@@ -51,9 +51,9 @@ part_settings() {
             echo "SIM_BENCH_ARGS="
             echo "SIM_PLATFORMS=fat-ib"
             echo "SIM_SIZES=8 $mib"
-            echo "SIM_ALGORITHMS=auto,bruck_radix,bruck_modified,bruck_zerocopy,bruck_basic"
+            echo "SIM_ALGORITHMS=auto,bruck_radix,bruck_zerocopy,bruck_basic"
             echo "SIM_NATIVE=bruck"
-            echo "SIM_BASELINES=mpich pair" ;;
+            echo "SIM_BASELINES=mpich" ;;
         hier)
             echo "SIM_COLL=alltoall"
             echo "SIM_BENCH_ARGS="
@@ -68,7 +68,7 @@ part_settings() {
             echo "SIM_BENCH_ARGS=--pattern ${part#alltoallv_}"
             echo "SIM_PLATFORMS=fat-ib"
             echo "SIM_SIZES=8 $mib"
-            echo "SIM_ALGORITHMS=auto,bruck_radix,padded_bruck"
+            echo "SIM_ALGORITHMS=auto,bruck_radix"
             echo "SIM_NATIVE=bruck"
             echo "SIM_BASELINES=" ;;
         reduce_scatter_block)
@@ -78,7 +78,7 @@ part_settings() {
             echo "SIM_SIZES=8 $mib"
             echo "SIM_ALGORITHMS=auto,circulant,recursive_halving"
             echo "SIM_NATIVE=mpich"
-            echo "SIM_BASELINES=ompi_basic_recursivehalving" ;;
+            echo "SIM_BASELINES=" ;;
         inplace)
             echo "SIM_COLL=alltoallv_inplace"
             echo "SIM_BENCH_ARGS=--pattern random"
