@@ -40,6 +40,7 @@
 #                            buffer, still checked)
 #   SIM_FOLD_FROM            smallest folded size; default: every size but
 #                            the smallest of SIM_SIZES, which is checked
+#                            (alltoallv_inplace: every size, 1)
 #   SIM_MEM_FACTOR=10        bytes held per byte of one rank's send buffer,
 #                            unfolded: send, receive and reference buffers,
 #                            plan scratch, SMPI's packed copies of
@@ -114,7 +115,11 @@ SIM_PLATFORMS=${SIM_PLATFORMS:-"fat-ib multicore-ib"}
 SIM_SIZES=${SIM_SIZES:-"8 256 4096 40000"}
 SIM_MEM_GB=${SIM_MEM_GB:-8}
 SIM_FOLD=${SIM_FOLD:-0}
-SIM_FOLD_FROM=${SIM_FOLD_FROM:-$(echo "$SIM_SIZES" | tr ' ' '\n' | sort -n | awk 'NR == 1 { print $1 + 1 }')}
+if [ "$SIM_COLL" = alltoallv_inplace ]; then
+    SIM_FOLD_FROM=${SIM_FOLD_FROM:-1}
+else
+    SIM_FOLD_FROM=${SIM_FOLD_FROM:-$(echo "$SIM_SIZES" | tr ' ' '\n' | sort -n | awk 'NR == 1 { print $1 + 1 }')}
+fi
 SIM_MEM_FACTOR=${SIM_MEM_FACTOR:-10}
 SIM_FOLD_MEM_FACTOR=${SIM_FOLD_MEM_FACTOR:-$([ "$SIM_COLL" = alltoallv_inplace ] && echo 1.5 || echo 3)}
 SIM_TIMEOUT=${SIM_TIMEOUT:-0}
