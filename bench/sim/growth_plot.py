@@ -2,7 +2,7 @@
 """How cost grows with P: simulated time per call and plan memory per rank
 of every algorithm of bench/sim/scale.sh's parts, against P, log-log.
 
-  growth_plot.py OUT.png DIR [DIR...]
+  growth_plot.py OUT.png DIR [DIR...] [--predicted CSV]
 
 reads DIR/all.csv (bench/sim/scale_report.py; one DIR per make sim-scale run,
 e.g. one at SIM_SCALE_P="64 256" and one at the default P) and draws two
@@ -11,7 +11,10 @@ checked one) against P, one line per part and algorithm; and the peak extra
 memory per rank of pcoll's plans (pcoll_mem_peak's growth over plan creation,
 the maximum over ranks: the CSV's peak_extra_bytes) against P.  `auto` rows
 and folded sizes are left out of the time panel (auto is one of the others;
-the folded sizes differ from P to P).  Needs matplotlib (make plot-deps).
+the folded sizes differ from P to P).  --predicted: bench/sim/predict.c's
+CSV, drawn dotted in the time panel for the alltoall and reduce_scatter_block
+parts' algorithms at the same sizes.  Prints, for every point with a
+prediction, simulated / predicted.  Needs matplotlib (make plot-deps).
 """
 import csv
 import math
@@ -61,7 +64,14 @@ def main():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = load(sys.argv[2:])
+    args = sys.argv[2:]
+    predicted = []
+    if "--predicted" in args:
+        i = args.index("--predicted")
+        with open(args[i + 1], newline="") as f:
+            predicted = list(csv.DictReader(f))
+        args = args[:i] + args[i + 2:]
+    rows = load(args)
     checked = [r for r in rows if r.get("result") == "ok" and r["algorithm"] != "auto"]
     small = {}
     for r in checked:
@@ -76,6 +86,25 @@ def main():
     for (part, name), pts in sorted(times.items()):
         ax1.plot([p for p, _ in pts], [v for _, v in pts], marker="o",
                  linestyle="--" if name.startswith("SMPI") else "-", label=f"{part}: {name}")
+    model = {}
+    for r in predicted:
+        model.setdefault((r["coll"], r["algorithm"]), {})[(int(r["nprocs"]), int(r["size"]))] = \
+            float(r["predicted_us"])
+    for (part, name), pts in sorted(times.items()):
+        key = (part, "native" if name.startswith("SMPI") else name)
+        if key not in model or name.startswith("SMPI"):
+            continue
+        sizes = {int(r["nprocs"]): small[(r["part"], r["nprocs"])] for r in checked if r["part"] == part}
+        mp = [(p, model[key].get((p, sizes.get(p, -1)))) for p, _ in pts]
+        mp = [(p, v) for p, v in mp if v]
+        if mp:
+            ax1.plot([p for p, _ in mp], [v for _, v in mp], linestyle=":", marker="x",
+                     label=f"{part}: {name}, model")
+        for p, sim in pts:
+            pred = dict(mp).get(p)
+            if pred:
+                print(f"{part} {name} P={p}: simulated {sim:.1f} us, model {pred:.1f} us, "
+                      f"ratio {sim / pred:.2f}")
     for (part, name), pts in sorted(mem.items()):
         ax2.plot([p for p, _ in pts], [v / 1024 for _, v in pts], marker="o", label=f"{part}: {name}")
     for ax, title, unit in ((ax1, "simulated time per call, small size", "us"),

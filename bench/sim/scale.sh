@@ -5,8 +5,8 @@
 #
 # Each part is one bench/sim/run.sh call (one collective, one platform, one
 # P) with its own output directory under SIM_SCALE_OUT; its sizes are a small
-# one (checked against SMPI's result) and one of about 1 MiB per rank
-# (folded: PCOLL_BENCH_FOLD, not checked).  Every smpirun has a wall-clock
+# one (checked against SMPI's result) and a large one, SIM_SCALE_BIG bytes
+# per rank (folded: PCOLL_BENCH_FOLD, not checked).  Every smpirun has a wall-clock
 # budget (SIM_TIMEOUT): a row its run did not reach says "did not finish in
 # N s".  No smpirun runs past SIM_SCALE_BUDGET seconds from the start (its
 # limit is cut there; the parts after it are not run).  The time each part took is printed and kept in times.tsv;
@@ -18,6 +18,7 @@
 #                    reduce_scatter_block inplace"   parts, in this order
 #   SIM_SCALE_BUDGET=2400          seconds for the whole run
 #   SIM_SCALE_TIMEOUT=400          SIM_TIMEOUT of every smpirun
+#   SIM_SCALE_BIG=1048576          bytes per rank of the large size
 #   SIM_SCALE_OUT=build/sim/scale  results
 #   SIM_PYTHON                     as for run.sh
 set -uo pipefail
@@ -28,15 +29,18 @@ SIM_SCALE_PARTS=${SIM_SCALE_PARTS:-"alltoall hier alltoallv_random alltoallv_pow
 SIM_SCALE_BUDGET=${SIM_SCALE_BUDGET:-2400}
 SIM_SCALE_TIMEOUT=${SIM_SCALE_TIMEOUT:-400}
 SIM_SCALE_OUT=${SIM_SCALE_OUT:-$ROOT/build/sim/scale}
+SIM_SCALE_BIG=${SIM_SCALE_BIG:-1048576}
 mkdir -p "$SIM_SCALE_OUT"
 SIM_SCALE_OUT=$(cd "$SIM_SCALE_OUT" && pwd)
 
 # part_settings(part, P): the run.sh variables of one part, one per line.
-# "MiB" sizes: alltoall and alltoallv 1 MiB per rank (block 2^20 / P);
-# reduce_scatter_block a 1 MiB vector (block 2^20 / P); alltoallv_inplace a
-# 1 MiB buffer per rank (sizes are a rank's whole buffer).
+# The large size: alltoall and alltoallv SIM_SCALE_BIG bytes per rank
+# (blocks of SIM_SCALE_BIG / P); reduce_scatter_block a vector of
+# SIM_SCALE_BIG (blocks of SIM_SCALE_BIG / P); alltoallv_inplace a buffer of
+# SIM_SCALE_BIG per rank (its sizes are a rank's whole buffer), its small
+# size 64 KiB.
 part_settings() {
-    local part=$1 p=$2 mib=$((1048576 / $2))
+    local part=$1 p=$2 mib=$((SIM_SCALE_BIG / $2))
     echo "SIM_P=$p"
     echo "SIM_FOLD=1"
     echo "SIM_REPS=1"
@@ -83,7 +87,7 @@ part_settings() {
             echo "SIM_COLL=alltoallv_inplace"
             echo "SIM_BENCH_ARGS=--pattern random"
             echo "SIM_PLATFORMS=fat-ib"
-            echo "SIM_SIZES=65536 1048576"
+            echo "SIM_SIZES=65536 $SIM_SCALE_BIG"
             echo "SIM_ALGORITHMS=inplace"
             echo "SIM_NATIVE=mpich"
             echo "SIM_BASELINES="
