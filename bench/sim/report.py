@@ -118,7 +118,8 @@ def merge(args):
                 continue
             r["algorithm"], r["kind"] = "smpi:" + name, "native_forced"
             rows.append(r)
-    if not rows:
+    cut = [log for log in glob.glob(os.path.join(out, tag + ".*.log")) if dnf(log)]
+    if not rows and not cut:
         print(f"report.py: no results for {tag}", file=sys.stderr)
         return 1
     sizes = sorted({int(r["size"]) for r in rows} |
@@ -130,7 +131,7 @@ def merge(args):
         r["speedup"] = "" if math.isnan(m) or math.isnan(d) else f"{d / m:.4f}"
     # Every column of any file, in first-seen order: files written before a
     # column was added (peak_extra_bytes) merge with newer ones.
-    fields = list(dict.fromkeys(k for r in rows for k in r))
+    fields = list(dict.fromkeys(k for r in rows for k in r)) or ["coll"]
     merged = os.path.join(out, tag + ".csv")
     with open(merged, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields)
