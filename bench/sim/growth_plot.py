@@ -51,7 +51,7 @@ def series(rows, key, keep):
             continue
         name = r["algorithm"] if r["kind"] == "pcoll" else "SMPI " + r["algorithm"].replace("smpi:", "")
         if r["kind"] == "native":
-            name = "SMPI (run's own)"
+            name = "SMPI " + (r.get("smpi_native") or "default")
         out.setdefault((r["part"], name), {})[int(r["nprocs"])] = v
     return {k: sorted(v.items()) for k, v in out.items() if len(v) > 1}
 

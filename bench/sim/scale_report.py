@@ -8,7 +8,8 @@ tables (DIR/PART-PN/*-PN.md, written by bench/sim/report.py), and writes
 DIR/scale.md: every part's table under its settings and the wall-clock time
 its simulation took, in the order they ran; and DIR/all.csv: every row of
 every part (the merged CSVs of report.py) with its part's name in a first
-column, for plots across P.
+column and the SMPI algorithm of its run's own call (SIM_NATIVE) in a last,
+for plots across P.
 
 Only the standard library.
 """
@@ -59,8 +60,11 @@ def main():
             merged = md[:-len(".md")] + ".csv"
             if os.path.exists(merged):
                 with open(merged, newline="") as f:
+                    native = [w.split("=", 1)[1] for w in r["settings"].split()
+                              if w.startswith("SIM_NATIVE=")]
                     for row in csv.DictReader(f):
                         row["part"] = r["part"]
+                        row["smpi_native"] = native[0] if native else ""
                         rows.append(row)
                         fields += [k for k in row if k not in fields]
     with open(os.path.join(out, "scale.md"), "w") as f:
