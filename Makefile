@@ -25,6 +25,10 @@
 #   make sim              SimGrid SMPI (installed if missing): pcoll-bench built
 #                         with smpicc in build/sim, run at P = SIM_P on the
 #                         platforms of bench/platforms; build/sim/results/
+#   make sim-scale        SimGrid SMPI at P = 1024, 2048, 4096 (bench/sim/scale.sh):
+#                         alltoall, node-aware alltoall, alltoallv, reduce_scatter_block
+#                         and in-place alltoallv at a small and a 1 MiB size, within
+#                         SIM_SCALE_BUDGET seconds; build/sim/scale/scale.md
 #   make sim-fft          pcoll-fft3d simulated (SIM_FFT_P, SIM_FFT_N), build/sim-fft3d
 #   make fft-compare      pcoll-fft3d vs mpi4py-fft (installed into the venv) at
 #                         FFT_N, FFT_GRID (np = grid size); not a test
@@ -225,7 +229,7 @@ define configure
 endef
 
 .PHONY: all setup build test demo asan tsan install check-install clean distclean show-mpi
-.PHONY: bench plot-deps stress sim sim-build dropin-mpi4py dropin-fft
+.PHONY: bench plot-deps stress sim sim-build sim-scale dropin-mpi4py dropin-fft
 .PHONY: fftw-deps python-deps check-python
 all: build
 
@@ -450,6 +454,12 @@ sim-build:
 sim: sim-build
 	@$(MAKE) --no-print-directory plot-deps || echo "make sim: no matplotlib, so no plots" >&2
 	SIM_PYTHON=$(PLOT_PYTHON) $(ROOT)/bench/sim/run.sh
+
+# sim-scale: the parts of bench/sim/scale.sh (SIM_SCALE_* settings there),
+# one simulation at a time, each smpirun cut at SIM_SCALE_TIMEOUT seconds.
+sim-scale: sim-build
+	@$(MAKE) --no-print-directory plot-deps || echo "make sim-scale: no matplotlib, so no plots" >&2
+	SIM_PYTHON=$(PLOT_PYTHON) $(ROOT)/bench/sim/scale.sh
 
 # sim-fft: pcoll-fft3d built with smpicc (bench/sim/fft3d.mk, build/sim-fft3d)
 # and run on bench/platforms/multicore-ib.xml, 16 ranks per node, grid

@@ -9,7 +9,9 @@
 #
 # Called by `make sim` (top-level Makefile); bench/sim/run.sh runs the result.
 # SIM_PROGRAM: the benchmark's sources (default tools/pcoll-bench/*.c; any
-# single MPI program of pcoll works, e.g. examples/demo.c).
+# single MPI program of pcoll works, e.g. examples/demo.c, or
+# bench/sim/predict.c, the cost model's predictions, which includes the
+# library's internal headers: programs see src/ too).
 
 ROOT := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))/../..
 ROOT := $(abspath $(ROOT))
@@ -43,7 +45,7 @@ $(SIM_DIR)/obj/src/%.o: $(ROOT)/src/%.c
 
 $(SIM_DIR)/obj/%.o: $(ROOT)/%.c
 	@mkdir -p $(dir $@)
-	$(SMPICC) $(CFLAGS_ALL) -I$(dir $<) \
+	$(SMPICC) $(CFLAGS_ALL) -I$(dir $<) -I$(ROOT)/src \
 	  -DPCOLL_BENCH_PLOT_SCRIPT='"$(ROOT)/tools/pcoll-plot.py"' -c $< -o $@
 
 -include $(LIB_OBJ:.o=.d) $(PROG_OBJ:.o=.d) $(COMPAT_OBJ:.o=.d)

@@ -41,12 +41,36 @@ def read_rows(path):
         return list(csv.DictReader(f))
 
 
+# Results with a time: "folded" rows ran on folded buffers (PCOLL_BENCH_FOLD,
+# run.sh SIM_FOLD=1), whose output is not checked.
+TIMED = ("ok", "folded")
+
+
 def median(row):
     try:
         v = float(row["median_us"])
     except (KeyError, ValueError):
         return math.nan
-    return v if row.get("result") == "ok" else math.nan
+    return v if row.get("result") in TIMED else math.nan
+
+
+def dnf(log):
+    """The wall-clock limit a run did not finish in (run.sh SIM_TIMEOUT's
+    LOG.dnf), or None."""
+    try:
+        with open(log[:-len(".log")] + ".dnf") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def requested(log, option):
+    """The comma-separated values of a pcoll-bench option in a log's command."""
+    words = command_of(log).split()
+    for i, w in enumerate(words[:-1]):
+        if w == option:
+            return words[i + 1].split(",")
+    return []
 
 
 def command_of(log):
@@ -68,6 +92,11 @@ def timing(log):
         return None
     sim = re.search(r"Simulated time: ([0-9.e+-]+) seconds", text)
     cpu = re.search(r"^cpu: ([0-9.]+) s user, ([0-9.]+) s system, ([0-9.]+) s wall", text, re.M)
+    limit = dnf(log)
+    if limit == "0":
+        return "#   not run (the run's deadline had passed)"
+    if limit:
+        return f"#   did not finish in {limit} s (stopped there; the rows it measured are kept)"
     if not sim or not cpu:
         return None
     return (f"#   simulated {float(sim.group(1)):.4f} s; simulation: "
@@ -79,25 +108,30 @@ def merge(args):
     pcoll_csv = os.path.join(out, tag + ".pcoll.csv")
     rows = read_rows(pcoll_csv) if os.path.exists(pcoll_csv) else []
     baselines = []
-    for path in sorted(glob.glob(os.path.join(out, tag + ".smpi-*.csv"))):
-        name = path[len(os.path.join(out, tag + ".smpi-")):-len(".csv")]
+    logs = sorted(glob.glob(os.path.join(out, tag + ".smpi-*.log")))
+    for log in logs:
+        name = log[len(os.path.join(out, tag + ".smpi-")):-len(".log")]
         baselines.append(name)
-        for r in read_rows(path):
+        path = log[:-len(".log")] + ".csv"
+        for r in read_rows(path) if os.path.exists(path) else []:
             if r["kind"] != "native":
                 continue
             r["algorithm"], r["kind"] = "smpi:" + name, "native_forced"
             rows.append(r)
-    if not rows:
+    cut = [log for log in glob.glob(os.path.join(out, tag + ".*.log")) if dnf(log)]
+    if not rows and not cut:
         print(f"report.py: no results for {tag}", file=sys.stderr)
         return 1
-    sizes = sorted({int(r["size"]) for r in rows})
+    sizes = sorted({int(r["size"]) for r in rows} |
+                   {int(v) for log in glob.glob(os.path.join(out, tag + ".*.log"))
+                    if dnf(log) for v in requested(log, "--sizes") if v.isdigit()})
     default = {int(r["size"]): median(r) for r in rows if r["kind"] == "native"}
     for r in rows:  # speedup against SMPI's default MPI call, as pcoll-bench does
         m, d = median(r), default.get(int(r["size"]), math.nan)
         r["speedup"] = "" if math.isnan(m) or math.isnan(d) else f"{d / m:.4f}"
     # Every column of any file, in first-seen order: files written before a
     # column was added (peak_extra_bytes) merge with newer ones.
-    fields = list(dict.fromkeys(k for r in rows for k in r))
+    fields = list(dict.fromkeys(k for r in rows for k in r)) or ["coll"]
     merged = os.path.join(out, tag + ".csv")
     with open(merged, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields)
@@ -119,6 +153,25 @@ def label(r, coll, native=""):
     return "pcoll " + r["algorithm"] + (f" (= {runs})" if runs else "")
 
 
+def unfinished(args, baselines):
+    """Table label -> the limit its run did not finish in, for the rows of
+    the runs SIM_TIMEOUT cut: every SMPI baseline's, and the pcoll run's
+    native row and --algorithms (as far as they are named)."""
+    out = {}
+    for b in baselines:
+        limit = dnf(os.path.join(args.out, f"{args.tag}.smpi-{b}.log"))
+        if limit:
+            out["SMPI " + b] = limit
+    log = os.path.join(args.out, f"{args.tag}.pcoll.log")
+    limit = dnf(log)
+    if limit:
+        out[label({"kind": "native"}, args.coll, args.native)] = limit
+        for a in requested(log, "--algorithms"):
+            if a not in ("all", "auto"):
+                out["pcoll " + a] = limit
+    return out
+
+
 def write_table(args, rows, sizes, baselines):
     order = {"native": 0, "native_forced": 1, "pcoll": 2}
     rows = sorted(rows, key=lambda r: order.get(r["kind"], 3))
@@ -129,6 +182,12 @@ def write_table(args, rows, sizes, baselines):
             names.append(name)
             cells[name] = {}
         cells[name][int(r["size"])] = r
+    cut = unfinished(args, baselines)
+    for name in cut:  # a row its run never reached
+        if not any(n == name or n.startswith(name + " (") for n in names):
+            names.append(name)
+            cells[name] = {}
+    folded = any(r.get("result") == "folded" for r in rows)
     best = {s: min((median(c[s]) for c in cells.values() if s in c and not math.isnan(median(c[s]))),
                    default=math.nan) for s in sizes}
     lines = [f"#### {args.platform}, P = {args.nprocs}", "",
@@ -140,14 +199,24 @@ def write_table(args, rows, sizes, baselines):
         for s in sizes:
             r = cells[name].get(s)
             m = median(r) if r else math.nan
-            if r is None:
+            limit = cut.get(name.split(" (")[0])
+            if r is None and limit == "0":
+                out.append("not run")
+            elif r is None and limit:
+                out.append(f"did not finish in {limit} s")
+            elif r is None:
                 out.append("")
             elif math.isnan(m):
                 out.append(r.get("result", "") or "-")
             else:
-                out.append(f"**{m:.1f}**" if m == best[s] else f"{m:.1f}")
+                mark = "\u2020" if r.get("result") == "folded" else ""
+                out.append(f"**{m:.1f}**{mark}" if m == best[s] else f"{m:.1f}{mark}")
         lines.append(f"| {name} | " + " | ".join(out) + " |")
     lines.append("| best pcoll / best SMPI | " + " | ".join(ratio(cells, s) for s in sizes) + " |")
+    if folded:
+        lines += ["", "\u2020 folded buffers (one memory under every simulated rank): "
+                  "timed, result not checked; the unmarked sizes were checked against "
+                  "SMPI's result."]
     lines += ["", "Commands (run in the repository root; hostfile written by bench/sim/run.sh):", "", "```"]
     for kind in ["pcoll"] + ["smpi-" + b for b in baselines]:
         log = os.path.join(args.out, f"{args.tag}.{kind}.log")

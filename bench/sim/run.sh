@@ -26,19 +26,37 @@
 #                            free of overheads, a what-if for diagnosis)
 #   SIM_SIZES="8 256 4096 40000"  bytes per block, before the memory cap
 #   SIM_MEM_GB=8             memory cap: a size is left out at P when
-#                            SIM_MEM_FACTOR * P^2 * size > SIM_MEM_GB GiB
-#                            (all P simulated ranks live in this one process;
-#                            P * size for alltoallv_inplace, whose sizes are
-#                            a rank's whole buffer)
-#   SIM_FOLD=0               1 (alltoallv_inplace only): PCOLL_BENCH_FOLD=1,
-#                            the native rows' buffers SMPI_SHARED_MALLOC'd
-#                            (one memory under every rank; their output is
-#                            not checked), so a rank holds its in-place
-#                            buffer only; SIM_MEM_FACTOR then defaults to 1.5
-#   SIM_MEM_FACTOR=10        bytes held per byte of one rank's send buffer:
-#                            send, receive and reference buffers, plan
-#                            scratch, SMPI's packed copies of derived-type
-#                            messages (Bruck variants: ~9, linear: ~3.4)
+#                            FACTOR * P^2 * size > SIM_MEM_GB GiB (all P
+#                            simulated ranks live in this one process; P *
+#                            size for alltoallv_inplace, whose sizes are a
+#                            rank's whole buffer); FACTOR is SIM_MEM_FACTOR,
+#                            or SIM_FOLD_MEM_FACTOR for a folded size
+#   SIM_FOLD=0               1: PCOLL_BENCH_FOLD, every collective's data
+#                            buffers of the sizes from SIM_FOLD_FROM on are
+#                            SMPI_SHARED_MALLOC'd (one memory under every
+#                            rank; their output is not checked: the rows
+#                            say "folded"), so a rank holds only pcoll's
+#                            scratch (alltoallv_inplace: its in-place
+#                            buffer, still checked)
+#   SIM_FOLD_FROM            smallest folded size; default: every size but
+#                            the smallest of SIM_SIZES, which is checked
+#                            (alltoallv_inplace: every size, 1)
+#   SIM_MEM_FACTOR=10        bytes held per byte of one rank's send buffer,
+#                            unfolded: send, receive and reference buffers,
+#                            plan scratch, SMPI's packed copies of
+#                            derived-type messages (Bruck variants: ~9,
+#                            linear: ~3.4)
+#   SIM_FOLD_MEM_FACTOR      the same for a folded size: pcoll's scratch
+#                            (Bruck variants: ~2; 3 by default, 1.5 for
+#                            alltoallv_inplace)
+#   SIM_TIMEOUT=0            wall-clock seconds per smpirun (0: none); a run
+#                            cut there keeps the rows it wrote (pcoll-bench
+#                            writes its CSV row by row) and the table says
+#                            "did not finish in N s" where rows are missing
+#   SIM_DEADLINE             a time (seconds since the epoch) no smpirun
+#                            runs past: each one's limit is cut to it, and
+#                            none starts after it (bench/sim/scale.sh's
+#                            budget)
 #   SIM_WORK=3e9             simulation-time cap: a size is left out when
 #                            P^2 * size * (ranks per node) > SIM_WORK, a rough
 #                            proxy for the flows SimGrid must share links
@@ -97,7 +115,15 @@ SIM_PLATFORMS=${SIM_PLATFORMS:-"fat-ib multicore-ib"}
 SIM_SIZES=${SIM_SIZES:-"8 256 4096 40000"}
 SIM_MEM_GB=${SIM_MEM_GB:-8}
 SIM_FOLD=${SIM_FOLD:-0}
-SIM_MEM_FACTOR=${SIM_MEM_FACTOR:-$([ "$SIM_FOLD" = 1 ] && echo 1.5 || echo 10)}
+if [ "$SIM_COLL" = alltoallv_inplace ]; then
+    SIM_FOLD_FROM=${SIM_FOLD_FROM:-1}
+else
+    SIM_FOLD_FROM=${SIM_FOLD_FROM:-$(echo "$SIM_SIZES" | tr ' ' '\n' | sort -n | awk 'NR == 1 { print $1 + 1 }')}
+fi
+SIM_MEM_FACTOR=${SIM_MEM_FACTOR:-10}
+SIM_FOLD_MEM_FACTOR=${SIM_FOLD_MEM_FACTOR:-$([ "$SIM_COLL" = alltoallv_inplace ] && echo 1.5 || echo 3)}
+SIM_TIMEOUT=${SIM_TIMEOUT:-0}
+SIM_DEADLINE=${SIM_DEADLINE:-}
 SIM_WORK=${SIM_WORK:-3e9}
 SIM_REPS=${SIM_REPS:-2}
 SIM_WARMUP=${SIM_WARMUP:-$([ "$SIM_MODE" = blocking ] && echo 1 || echo 0)}
@@ -124,9 +150,10 @@ SIM_PYTHON=${SIM_PYTHON:-python3}
 
 die() { echo "bench/sim/run.sh: $*" >&2; exit 1; }
 if [ "$SIM_FOLD" = 1 ]; then
-    [ "$SIM_COLL" = alltoallv_inplace ] ||
-        die "SIM_FOLD=1: only SIM_COLL=alltoallv_inplace folds its buffers"
-    export PCOLL_BENCH_FOLD=1
+    export PCOLL_BENCH_FOLD=$SIM_FOLD_FROM
+else
+    SIM_FOLD_FROM=inf
+    unset PCOLL_BENCH_FOLD
 fi
 command -v smpirun >/dev/null || die "smpirun not found (Debian/Ubuntu: apt-get install libsimgrid-dev)"
 [ -x "$SIM_BIN" ] || die "$SIM_BIN not built (make sim builds it)"
@@ -161,9 +188,10 @@ sizes_for() {
     case $plat in multicore*) per_node=$SIM_CORES ;; esac
     [ "$SIM_COLL" = alltoallv_inplace ] && q=1
     for s in $SIM_SIZES; do
-        if awk -v p="$p" -v q="$q" -v s="$s" -v f="$SIM_MEM_FACTOR" -v g="$SIM_MEM_GB" \
-               -v w="$SIM_WORK" -v c="$per_node" \
-               'BEGIN { exit !(f * p * q * s <= g * 2^30 && p * q * s * c <= w + 0) }'; then
+        if awk -v p="$p" -v q="$q" -v s="$s" -v f="$SIM_MEM_FACTOR" -v ff="$SIM_FOLD_MEM_FACTOR" \
+               -v from="$SIM_FOLD_FROM" -v g="$SIM_MEM_GB" -v w="$SIM_WORK" -v c="$per_node" \
+               'BEGIN { if (s + 0 >= from + 0) f = ff
+                        exit !(f * p * q * s <= g * 2^30 && p * q * s * c <= w + 0) }'; then
             out+=${out:+,}$s
         fi
     done
@@ -181,16 +209,34 @@ hostfile() {
     esac > "$file"
 }
 
-# run(log, command...): echo the command into the log, run it, keep its
-# output; the simulated and wall-clock times go to stderr.
+# run(log, command...): echo the command into the log, run it (for at most
+# SIM_TIMEOUT seconds: timeout kills smpirun's whole process group), keep
+# its output; the simulated and wall-clock times go to stderr.  A run cut
+# by SIM_TIMEOUT leaves LOG's name with .dnf holding the limit, and counts
+# as done: its CSV has the rows it measured.
 # smpirun makes its temporary hostfile in the current directory: run it in
 # SIM_OUT.  The log ends with SMPI's timing lines and the CPU time.
 run() {
-    local log=$1 rc=0
+    local log=$1 rc=0 limit=() secs=$SIM_TIMEOUT left
     shift
     printf '$ %s\n' "$*" > "$log"
+    if [ -n "$SIM_DEADLINE" ]; then
+        left=$((SIM_DEADLINE - $(date +%s)))
+        if [ "$left" -le 0 ]; then
+            echo 0 > "${log%.log}.dnf"
+            echo "  not run: SIM_DEADLINE passed" | tee -a "$log" >&2
+            return 0
+        fi
+        [ "$secs" = 0 ] || [ "$left" -lt "$secs" ] && secs=$left
+    fi
+    [ "$secs" != 0 ] && limit=(timeout -k 10 "$secs")
     local TIMEFORMAT='cpu: %U s user, %S s system, %R s wall'
-    { time (cd "$SIM_OUT" && "$@") >> "$log" 2>&1 || rc=$?; } 2>> "$log"
+    { time (cd "$SIM_OUT" && "${limit[@]}" "$@") >> "$log" 2>&1 || rc=$?; } 2>> "$log"
+    if [ "$secs" != 0 ] && { [ $rc -eq 124 ] || [ $rc -eq 137 ]; }; then
+        echo "$secs" > "${log%.log}.dnf"
+        echo "  did not finish in $secs s (kept what it measured); $(tail -1 "$log")" >&2
+        return 0
+    fi
     if [ $rc -ne 0 ]; then
         echo "  FAILED (exit $rc): see $log" >&2
         return 1
@@ -211,9 +257,9 @@ for plat in $SIM_PLATFORMS; do
         hostfile "$plat" "$p" "$hf"
         base=(smpirun -np "$p" -platform "$platfile" -hostfile "$hf" "${CFG[@]}")
         # shellcheck disable=SC2206  # SIM_BENCH_ARGS is a list of words
-        bench=(--coll "$SIM_COLL" $SIM_BENCH_ARGS --sizes "$sizes" --reps "$SIM_REPS" --warmup "$SIM_WARMUP" --progress)
+        bench=(--coll "$SIM_COLL" $SIM_BENCH_ARGS --sizes "$sizes" --reps "$SIM_REPS" --warmup "$SIM_WARMUP" --progress --sequential)
         echo "== $plat P=$p sizes $sizes: pcoll algorithms" >&2
-        rm -f "$SIM_OUT/$tag".*.csv
+        rm -f "$SIM_OUT/$tag".*.csv "$SIM_OUT/$tag".*.dnf
         run "$SIM_OUT/$tag.pcoll.log" "${base[@]}" ${SIM_NATIVE:+--cfg=smpi/"$SIM_KEY":"$SIM_NATIVE"} \
             "$SIM_BIN" "${bench[@]}" --mode "$SIM_MODE" \
             --algorithms "$SIM_ALGORITHMS" --csv "$SIM_OUT/$tag.pcoll.csv" || status=1

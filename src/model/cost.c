@@ -122,14 +122,30 @@ static pcoll__cost_t as_native(const pcoll__cost_t *c)
     return n;
 }
 
+/* The blocks radix-r Bruck moves at its step of weight w: every j in
+ * [0, p) whose digit there is not 0 (the sum over the digits d > 0 of
+ * pcoll__bruck_digit_count, in O(1), so that a radix search over 2..p stays
+ * O(p log p) at thousands of ranks). */
+static long long step_blocks(int p, int r, long long w)
+{
+    long long period = w * r, rest = p % period;
+    return p - (p / period * w + (rest < w ? rest : w));
+}
+
+/* Its messages: one per digit d > 0 that moves a block (every digit when a
+ * whole period fits in p, else those with d * w < p % period). */
+static int step_msgs(int p, int r, long long w)
+{
+    long long period = w * r, used = (p % period + w - 1) / w - 1;
+    return p >= period ? r - 1 : (int)(used < r - 1 ? used : r - 1);
+}
+
 /* Blocks moved in all steps of radix-r Bruck. */
 static long long bruck_blocks(int p, int r)
 {
     long long w = 1, total = 0;
-    int d;
     for (; w < p; w *= r)
-        for (d = 1; d < r; d++)
-            total += pcoll__bruck_digit_count(p, r, w, d);
+        total += step_blocks(p, r, w);
     return total;
 }
 
@@ -137,10 +153,9 @@ static long long bruck_blocks(int p, int r)
 static int bruck_msgs(int p, int r)
 {
     long long w = 1;
-    int d, msgs = 0;
+    int msgs = 0;
     for (; w < p; w *= r)
-        for (d = 1; d < r; d++)
-            msgs += pcoll__bruck_digit_count(p, r, w, d) > 0;
+        msgs += step_msgs(p, r, w);
     return msgs;
 }
 
@@ -231,17 +246,12 @@ int pcoll__cost_best_radix_v(const pcoll__cost_t *c, int p, double n)
 static double hier_time(const pcoll__cost_t *c, int N, int m, int ports, long long z, int r,
                         int one_link)
 {
-    int s, d, steps = pcoll__bruck_steps(N, r), P = ports > 0 && ports < m ? ports : m;
+    int s, steps = pcoll__bruck_steps(N, r), P = ports > 0 && ports < m ? ports : m;
     double t = 2.0 * N * (double)z / m * c->gamma + 2.0 * c->alpha;
     long long w = 1;
     for (s = 0; s < steps; s++, w *= r) {
-        long long slots = 0;
-        int msgs = 0, busy;
-        for (d = 1; d < r; d++) {
-            long long k = pcoll__bruck_digit_count(N, r, w, d);
-            msgs += k > 0;
-            slots += k;
-        }
+        long long slots = step_blocks(N, r, w);
+        int msgs = step_msgs(N, r, w), busy;
         busy = msgs < P ? msgs : P;
         busy = busy ? busy : 1;
         t += (double)((msgs + P - 1) / P) * c->alpha + c->alpha;

@@ -60,7 +60,12 @@ typedef struct bench_coll {
     int (*setup)(MPI_Comm comm, long size, bench_pattern_t pattern, bench_case_t **c);
     long long (*bytes)(const bench_case_t *c); /* bytes sent per rank per call */
     void (*poison)(bench_case_t *c);           /* overwrite the output */
-    int (*check)(const bench_case_t *c);       /* output == reference (this rank) */
+    /* output == reference (this rank): 1, else 0; BENCH_UNCHECKED when the
+     * output cannot be checked (folded buffers, fold.c). */
+    int (*check)(const bench_case_t *c);
+    /* Whether a row of this kind cannot be checked (folded buffers): its
+     * checking run is then left out.  NULL: every row is checked. */
+    int (*unchecked)(const bench_case_t *c, bench_kind_t kind);
     int (*run_native)(bench_case_t *c);        /* MPI error code */
     int (*native_persistent)(bench_case_t *c, MPI_Request *req); /* NULL: none */
     int (*plan_init)(bench_case_t *c, MPI_Info info, pcoll_plan_t **plan);
@@ -74,6 +79,15 @@ typedef struct bench_coll {
 } bench_coll_t;
 
 enum { BENCH_EXTRA_MEASURE = -2 };
+enum { BENCH_UNCHECKED = 2 };
+
+/* fold.c: whether the data buffers of a case of this size are folded
+ * (PCOLL_BENCH_FOLD=N, sizes >= N, in the simulated build: one memory under
+ * every simulated rank, contents meaningless, outputs not checked); a
+ * buffer of `bytes`, folded or the rank's own (malloc), and its release. */
+int bench_fold(long size);
+void *bench_big_alloc(int fold, size_t bytes);
+void bench_big_free(int fold, void *p);
 
 /* colls.c: the registry.  find: NULL when unknown or not available yet. */
 const bench_coll_t *bench_coll_find(const char *name);
@@ -111,6 +125,8 @@ typedef struct bench_run {
     const char *argv0;          /* this program, for relaunching it */
     char note[2048];            /* remarks printed under the table, or "" */
     char oversub[128];          /* "oversubscribed: ..." (bench_oversubscribed), or "" */
+    FILE *csv_stream;           /* rank 0, while measuring: --csv, a row written
+                                   (and flushed) as it is added; NULL otherwise */
 } bench_run_t;
 
 /* cores.c: whether some node of comm runs more ranks than it has cores for
@@ -151,6 +167,11 @@ void bench_format_bytes(char *buf, size_t len, long long bytes);
 /* csv.c: write every row; read the rows of a relaunched run back, renamed
  * name (native rows only) and with the given kind.  0 or -1. */
 int bench_write_csv(const char *path, const bench_run_t *run);
+/* The CSV written row by row: the header now, then each row bench_run_add
+ * adds, flushed; bench_csv_close ends it.  0 or -1. */
+int bench_csv_open(bench_run_t *run, const char *path);
+void bench_csv_append(bench_run_t *run, const bench_result_t *r);
+void bench_csv_close(bench_run_t *run);
 int bench_read_csv(const char *path, const char *name, bench_kind_t kind, bench_run_t *run);
 /* json.c */
 int bench_write_json(const char *path, const bench_run_t *run);

@@ -10,6 +10,7 @@
  * every call's counts differ from the previous call's: what a one-shot
  * plan kept across calls pays for new counts; pcoll and the MPI alike).
  * Displacements are in destination order with no gaps.  The reference is MPI_Alltoallv.
+ * Folded (fold.c): shared buffers, no content, no reference, no check.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@ struct bench_case {
     long long stotal, rtotal;  /* the larger of the draws' */
     unsigned char *send, *recv;
     bench_pattern_t pattern;
+    int fold;                  /* buffers folded (fold.c) */
 };
 
 /* A draw of the standard normal distribution from the hash h (Box-Muller). */
@@ -70,8 +72,8 @@ static void teardown(bench_case_t *c)
         free(c->draw[k].sc);
         free(c->draw[k].ref);
     }
-    free(c->send);
-    free(c->recv);
+    bench_big_free(c->fold, c->send);
+    bench_big_free(c->fold, c->recv);
     free(c);
 }
 
@@ -91,7 +93,8 @@ static int make_draw(bench_case_t *c, long size, int k)
     }
     c->stotal = w->stotal > c->stotal ? w->stotal : c->stotal;
     c->rtotal = w->rtotal > c->rtotal ? w->rtotal : c->rtotal;
-    return (w->ref = malloc((size_t)w->rtotal + 1)) ? PCOLL_SUCCESS : PCOLL_ERR_NOMEM;
+    return c->fold || (w->ref = malloc((size_t)w->rtotal + 1)) ? PCOLL_SUCCESS
+                                                                : PCOLL_ERR_NOMEM;
 }
 
 static int allocate(MPI_Comm comm, long size, bench_pattern_t pattern, bench_case_t *c)
@@ -100,12 +103,13 @@ static int allocate(MPI_Comm comm, long size, bench_pattern_t pattern, bench_cas
     c->comm = comm, c->pattern = pattern;
     MPI_Comm_size(comm, &c->p);
     MPI_Comm_rank(comm, &c->rank);
+    c->fold = bench_fold(size);
     for (k = 0; k < (pattern == BENCH_SHIFTING ? 2 : 1) && rc == PCOLL_SUCCESS; k++)
         rc = make_draw(c, size, k);
     if (rc != PCOLL_SUCCESS)
         return rc;
-    c->send = malloc((size_t)c->stotal + 1);
-    c->recv = malloc((size_t)c->rtotal + 1);
+    c->send = bench_big_alloc(c->fold, (size_t)c->stotal);
+    c->recv = bench_big_alloc(c->fold, (size_t)c->rtotal);
     return c->send && c->recv ? PCOLL_SUCCESS : PCOLL_ERR_NOMEM;
 }
 
@@ -116,7 +120,7 @@ static int setup(MPI_Comm comm, long size, bench_pattern_t pattern, bench_case_t
     long long i;
     *out = c;
     MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, comm);
-    if (rc != PCOLL_SUCCESS)
+    if (rc != PCOLL_SUCCESS || c->fold)
         return rc;
     for (i = 0; i < c->stotal; i++)
         c->send[i] = (unsigned char)(c->rank * 29 + i * 13 + 1);
@@ -139,12 +143,22 @@ static const draw_t *take(bench_case_t *c)
 
 static long long bytes(const bench_case_t *c) { return c->stotal; }
 
-static void poison(bench_case_t *c) { memset(c->recv, 0xA5, (size_t)c->rtotal); }
+static void poison(bench_case_t *c)
+{
+    if (!c->fold)
+        memset(c->recv, 0xA5, (size_t)c->rtotal);
+}
 
 static int check(const bench_case_t *c)
 {
     const draw_t *w = &c->draw[c->last];
-    return memcmp(c->recv, w->ref, (size_t)w->rtotal) == 0;
+    return c->fold ? BENCH_UNCHECKED : memcmp(c->recv, w->ref, (size_t)w->rtotal) == 0;
+}
+
+static int unchecked(const bench_case_t *c, bench_kind_t kind)
+{
+    (void)kind;
+    return c->fold;
 }
 
 static int run_native(bench_case_t *c)
@@ -189,6 +203,7 @@ const bench_coll_t bench_coll_alltoallv = {
     .bytes = bytes,
     .poison = poison,
     .check = check,
+    .unchecked = unchecked,
     .run_native = run_native,
 #if BENCH_HAVE_MPI_PERSISTENT
     .native_persistent = native_persistent,

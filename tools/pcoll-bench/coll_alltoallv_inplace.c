@@ -34,8 +34,8 @@
  * a function of j and the index (fill()), and every rank can draw rank j's
  * send layout.  No reference buffer is kept.
  *
- * PCOLL_BENCH_FOLD=1, in the simulated build only (SimGrid SMPI; ignored
- * elsewhere): the native rows' buffers (input and out-of-place output) are
+ * PCOLL_BENCH_FOLD (fold.c), in the simulated build only (SimGrid SMPI;
+ * ignored elsewhere): the native rows' buffers (input and out-of-place output) are
  * SMPI_SHARED_MALLOC'd, one memory folded under every rank, so a rank holds
  * only the in-place buffer and sizes several times larger fit.  The native
  * rows then send and receive meaningless bytes (their time is the same) and
@@ -48,13 +48,6 @@
 #include <string.h>
 
 #include "bench.h"
-
-/* SMPI_SHARED_MALLOC exists where SimGrid's mpi.h is included. */
-#ifdef SMPI_SHARED_MALLOC
-#define BENCH_CAN_FOLD 1
-#else
-#define BENCH_CAN_FOLD 0
-#endif
 
 struct bench_case {
     MPI_Comm comm;
@@ -69,37 +62,14 @@ struct bench_case {
     int *recv;   /* the native row's output */
 };
 
-/* Big buffers: folded (shared by every simulated rank) or the rank's own. */
-static int *big_alloc(int fold, size_t n)
-{
-#if BENCH_CAN_FOLD
-    if (fold)
-        return SMPI_SHARED_MALLOC(n * sizeof(int));
-#endif
-    (void)fold;
-    return malloc(n * sizeof(int));
-}
-
-static void big_free(int fold, int *p)
-{
-#if BENCH_CAN_FOLD
-    if (fold && p) {
-        SMPI_SHARED_FREE(p);
-        return;
-    }
-#endif
-    (void)fold;
-    free(p);
-}
-
 static void teardown(bench_case_t *c)
 {
     if (!c)
         return;
     free(c->sc);
     free(c->buf);
-    big_free(c->fold, c->input);
-    big_free(c->fold, c->recv);
+    bench_big_free(c->fold, c->input);
+    bench_big_free(c->fold, c->recv);
     free(c);
 }
 
@@ -227,21 +197,14 @@ static void fill(const bench_case_t *c, int *out, size_t n)
         out[i] = input_value(c->rank, (long)i);
 }
 
-/* PCOLL_BENCH_FOLD set (and possible in this build). */
-static int fold_asked(void)
-{
-    const char *e = getenv("PCOLL_BENCH_FOLD");
-    return BENCH_CAN_FOLD && e && *e && strcmp(e, "0") != 0;
-}
-
 /* Buffers of c->items ints (+1: malloc(0) may return NULL) and the input. */
 static int allocate(bench_case_t *c)
 {
     size_t n = (size_t)c->items + 1;
-    c->fold = fold_asked();
+    c->fold = bench_fold((long)c->size);
     c->buf = malloc(n * sizeof(int));
-    c->input = big_alloc(c->fold, n);
-    c->recv = big_alloc(c->fold, n);
+    c->input = bench_big_alloc(c->fold, n * sizeof(int));
+    c->recv = bench_big_alloc(c->fold, n * sizeof(int));
     if (!c->buf || !c->input || !c->recv)
         return PCOLL_ERR_NOMEM;
     fill(c, c->input, n);
@@ -308,12 +271,19 @@ static int check(const bench_case_t *c)
         for (i = 0; i < c->items; i++)
             if (c->buf[i] != input_value(c->rank, i))
                 return blocks_right(c, c->buf);
-        return 1;
+        return BENCH_UNCHECKED;
     }
     for (i = 0; i < c->items; i++)
         if (c->recv[i] != (int)0xA5A5A5A5)
             return blocks_right(c, c->recv);
     return blocks_right(c, c->buf);
+}
+
+/* Folded, the native rows' output is shared by every rank; the in-place
+ * rows' buffer is the rank's own and is checked. */
+static int unchecked(const bench_case_t *c, bench_kind_t kind)
+{
+    return c->fold && kind != BENCH_ROW_PCOLL;
 }
 
 static int run_native(bench_case_t *c)
@@ -400,6 +370,7 @@ const bench_coll_t bench_coll_alltoallv_inplace = {
     .bytes = bytes,
     .poison = poison,
     .check = check,
+    .unchecked = unchecked,
     .run_native = run_native,
 #if BENCH_HAVE_MPI_PERSISTENT
     .native_persistent = native_persistent,

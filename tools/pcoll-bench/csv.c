@@ -61,6 +61,31 @@ int bench_write_csv(const char *path, const bench_run_t *run)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+int bench_csv_open(bench_run_t *run, const char *path)
+{
+    run->csv_stream = fopen(path, "w");
+    if (!run->csv_stream)
+        return -1;
+    fprintf(run->csv_stream, "%s\n", header);
+    fflush(run->csv_stream);
+    return 0;
+}
+
+void bench_csv_append(bench_run_t *run, const bench_result_t *r)
+{
+    if (!run->csv_stream)
+        return;
+    write_row(run->csv_stream, run, r);
+    fflush(run->csv_stream);
+}
+
+void bench_csv_close(bench_run_t *run)
+{
+    if (run->csv_stream)
+        fclose(run->csv_stream);
+    run->csv_stream = NULL;
+}
+
 /* Split line at commas in place; the number of fields, or -1 if not n. */
 static int split(char *line, char *fields[], int n)
 {

@@ -139,7 +139,7 @@ static int prepare_row(bench_run_t *run, MPI_Comm comm, const row_t *row, bench_
     mark_t mark;
     int rc;
 
-    *t = (bench_target_t){run->coll, c, row->algorithm, NULL, MPI_REQUEST_NULL, MPI_INFO_NULL, 0};
+    *t = (bench_target_t){run->coll, c, row->algorithm, NULL, MPI_REQUEST_NULL, MPI_INFO_NULL, 0, 0};
     mark = extra_begin(row, t);
     rc = bench_time_prepare(row->m, t, comm, &init_s);
     if (rc == PCOLL_SUCCESS && row->m->init_timed)
@@ -228,7 +228,26 @@ static void explain(bench_run_t *run, const row_t *row, long size, int status)
     bench_run_note(run, msg);
 }
 
-/* Every row at one size; 1 if one of them failed. */
+/* After timing: release row i, name its status, keep it (rank 0); 1 if it
+ * failed. */
+static int finish_row(bench_run_t *run, const row_t *row, bench_target_t *t, int prepared,
+                      int status, bench_result_t *r, int rank)
+{
+    int failed = bench_failed(status);
+    if (prepared)
+        row->m->release(t);
+    snprintf(r->status, sizeof r->status, "%s",
+             prepared ? bench_row_status_name(status, t) : bench_status_name(status));
+    /* Every row is kept, failed ones too: the table shows their status. */
+    if (rank == 0 && bench_run_add(run, r) != 0)
+        failed = 1;
+    return failed;
+}
+
+/* Every row at one size; 1 if one of them failed.  Interleaved, every row
+ * is prepared before the rows are timed together; --sequential, each row
+ * is prepared, timed, released and kept before the next (one plan at a
+ * time, and each row in the CSV as soon as it is measured). */
 static int measure_size(bench_run_t *run, MPI_Comm comm, long size, const row_t *rows,
                         int nrows, int *k, int total)
 {
@@ -238,7 +257,7 @@ static int measure_size(bench_run_t *run, MPI_Comm comm, long size, const row_t 
     bench_result_t r[BENCH_MAX_ALGOS + 2];
     bench_target_t t[BENCH_MAX_ALGOS + 2];
     int status[BENCH_MAX_ALGOS + 2], prepared[BENCH_MAX_ALGOS + 2];
-    int rank, i, any_failed = 0;
+    int rank, i, any_failed = 0, one_by_one = run->opts.sequential;
 
     MPI_Comm_rank(comm, &rank);
     for (i = 0; i < nrows; i++) {
@@ -253,16 +272,15 @@ static int measure_size(bench_run_t *run, MPI_Comm comm, long size, const row_t 
             if (rank == 0)
                 explain(run, &rows[i], size, status[i]);
         }
+        if (one_by_one) {
+            time_rows(run, comm, &rows[i], &t[i], 1, &status[i], &r[i]);
+            any_failed |= finish_row(run, &rows[i], &t[i], prepared[i], status[i], &r[i], rank);
+        }
     }
-    time_rows(run, comm, rows, t, nrows, status, r);
-    for (i = 0; i < nrows; i++) {
-        if (prepared[i])
-            rows[i].m->release(&t[i]);
-        snprintf(r[i].status, sizeof r[i].status, "%s", bench_status_name(status[i]));
-        /* Every row is kept, failed ones too: the table shows their status. */
-        if (rank == 0 && bench_run_add(run, &r[i]) != 0)
-            any_failed = 1;
-        any_failed |= bench_failed(status[i]);
+    if (!one_by_one) {
+        time_rows(run, comm, rows, t, nrows, status, r);
+        for (i = 0; i < nrows; i++)
+            any_failed |= finish_row(run, &rows[i], &t[i], prepared[i], status[i], &r[i], rank);
     }
     run->coll->teardown(c);
     return any_failed;

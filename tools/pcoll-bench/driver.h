@@ -17,6 +17,7 @@ typedef struct bench_target {
     MPI_Request req;
     MPI_Info info;          /* nocomm: the info of the timed plans */
     double compute;         /* --overlap: seconds of computation between start and wait */
+    int unchecked;          /* the checked run's output could not be checked (folded) */
 } bench_target_t;
 
 typedef struct bench_method {
@@ -67,6 +68,9 @@ const char *bench_agreed_reason(void);
 int bench_check(const bench_method_t *m, bench_target_t *t, MPI_Comm comm);
 /* The status as shown in the table: "ok", "WRONG" or the error's name. */
 const char *bench_status_name(int status);
+/* The same for a row: "folded" for a right status whose output was not
+ * checked (folded buffers, fold.c). */
+const char *bench_row_status_name(int status, const bench_target_t *t);
 
 /* timing.c: m->prepare, timed (max over ranks, seconds, into *seconds). */
 int bench_time_prepare(const bench_method_t *m, bench_target_t *t, MPI_Comm comm,

@@ -102,6 +102,11 @@ int bench_measure(int argc, char **argv, MPI_Comm comm, bench_run_t *run)
     if (!run->opts.choice && !run->opts.native_only &&
         bench_oversubscribed(comm, run->oversub, sizeof run->oversub) && rank == 0)
         fprintf(stderr, "pcoll-bench: %s\n", run->oversub);
+    /* Rows go to the CSV as they are measured, so that a run cut short
+     * keeps them; bench_report writes the whole file again at the end. */
+    if (rank == 0 && run->opts.csv && !run->opts.choice && !run->opts.overlap &&
+        bench_csv_open(run, run->opts.csv) != 0)
+        fprintf(stderr, "pcoll-bench: cannot write %s\n", run->opts.csv);
     /* The one-shot plan cache of a private communicator is freed with it. */
     MPI_Comm_dup(comm, &dup);
     rc = bench_sweep(run, dup);

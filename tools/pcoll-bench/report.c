@@ -46,6 +46,7 @@ int bench_report(bench_run_t *run)
     const char *csv = o->csv;
     int rc = 0;
 
+    bench_csv_close(run); /* the measured rows; the whole file is written below */
     if (o->native_sweep && bench_native_sweep(run) != 0)
         rc = 1;
     if (!o->native_only)

@@ -26,6 +26,7 @@ int bench_run_add(bench_run_t *run, const bench_result_t *r)
         run->cap = cap;
     }
     run->rows[run->nrows++] = *r;
+    bench_csv_append(run, r);
     return 0;
 }
 
@@ -37,6 +38,7 @@ void bench_run_note(bench_run_t *run, const char *msg)
 
 void bench_run_free(bench_run_t *run)
 {
+    bench_csv_close(run);
     free(run->rows);
     run->rows = NULL;
     run->nrows = run->cap = 0;
