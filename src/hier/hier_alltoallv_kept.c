@@ -181,17 +181,29 @@ static int dense(MPI_Datatype type, MPI_Count *size)
     return lb == 0 && tlb == 0 && ext == text && (MPI_Count)ext == *size;
 }
 
+/* count items of type at buf packed into bytes at out.  A NULL buffer is
+ * MPI_BOTTOM with a type of absolute addresses, which MPICH's MPI_Pack
+ * refuses ("Null pointer in parameter inbuf"): pcoll's typed copy into
+ * MPI_PACKED serves it. */
+static int pack_items(const kept_t *k, const void *buf, MPI_Count count, MPI_Datatype type,
+                      char *out, long long bytes)
+{
+    int pos = 0;
+    if (!buf)
+        return pcoll_typed_copy(buf, (int)count, type, out, (int)bytes, MPI_PACKED);
+    return MPI_Pack(buf, (int)count, type, out, (int)bytes, &pos, k->comm) == MPI_SUCCESS
+               ? PCOLL_SUCCESS
+               : pcoll__error(PCOLL_ERR_MPI, "alltoallv hier: MPI_Pack failed");
+}
+
 static int pack(const kept_t *k, const void *buf, MPI_Count count, MPI_Datatype type,
                 int plain, char *out, long long bytes)
 {
-    int pos = 0;
     if (plain) {
         memcpy(out, buf, (size_t)bytes);
         return PCOLL_SUCCESS;
     }
-    return MPI_Pack(buf, (int)count, type, out, (int)bytes, &pos, k->comm) == MPI_SUCCESS
-               ? PCOLL_SUCCESS
-               : pcoll__error(PCOLL_ERR_MPI, "alltoallv hier: MPI_Pack failed");
+    return pack_items(k, buf, count, type, out, bytes);
 }
 
 static int unpack(const kept_t *k, const char *in, long long bytes, void *buf, MPI_Count count)
@@ -201,6 +213,8 @@ static int unpack(const kept_t *k, const char *in, long long bytes, void *buf, M
         memcpy(buf, in, (size_t)bytes);
         return PCOLL_SUCCESS;
     }
+    if (!buf) /* MPI_BOTTOM (pack_items) */
+        return pcoll_typed_copy(in, (int)bytes, MPI_PACKED, buf, (int)count, k->a.recvtype);
     return MPI_Unpack(in, (int)bytes, &pos, buf, (int)count, k->a.recvtype, k->comm) ==
                    MPI_SUCCESS
                ? PCOLL_SUCCESS
@@ -245,11 +259,9 @@ static int pack_alone(kept_t *k, MPI_Aint *at)
     }
     for (d = 0; d < k->p && rc == PCOLL_SUCCESS; d++) {
         long long b = (long long)k->a.rcounts[d] * k->rsize;
-        int pos = 0;
-        if (b > k->piece && d != k->me &&
-            MPI_Pack(pcoll__a2a_rbuf(&k->a, d), (int)k->a.rcounts[d], k->a.recvtype,
-                     k->scratch + at[d], (int)b, &pos, k->comm) != MPI_SUCCESS)
-            rc = pcoll__error(PCOLL_ERR_MPI, "alltoallv hier: MPI_Pack failed");
+        if (b > k->piece && d != k->me)
+            rc = pack_items(k, pcoll__a2a_rbuf(&k->a, d), k->a.rcounts[d], k->a.recvtype,
+                            k->scratch + at[d], b);
     }
     return rc;
 }
