@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "core/defects.h"
 
 static int passed, failed, rank;
 
@@ -176,12 +177,14 @@ static void test_overlap(void)
  * of pcoll's rows (native may refuse a folded grid alike on every rank,
  * where the MPI's started calls are known to be wrong: the MPI's own
  * persistent row is WRONG there); a pattern of the other family is a usage
- * error. */
+ * error.  Where the MPI's blocking calls, the reference, are wrong on
+ * repeated neighbours (core/defects.h, mpich-neighbor-order) the patterns
+ * are not run. */
 static void test_neighbor(void)
 {
     static const char *const patterns[] = {"stencil2d", "stencil27", "randomk"};
     bench_run_t run;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 3 && !pcoll__mpi_defect(PCOLL__DEFECT_MPICH_NEIGHBOR_ORDER); i++) {
         int rc = measure(&run, (const char *const[]){"--coll", "neighbor_alltoallv", "--pattern",
                                                       patterns[i], "--sizes", "8,64", "--reps",
                                                       "2", "--warmup", "1", NULL});
