@@ -434,7 +434,7 @@ stress: setup
 	  $(if $(TESTS),-R '$(TESTS)') $(CTEST_ARGS)
 
 # ---------------------------------------------------------------------------
-# sim: simulation at scale with SimGrid's SMPI (docs/benchmarking.md).
+# sim: simulation at scale with SimGrid's SMPI (docs/simulation.md).
 # libsimgrid-dev is installed when smpicc is missing (apt-get, as root or
 # through sudo); pcoll and pcoll-bench are compiled with smpicc into one
 # static program (bench/sim/build.mk), run by bench/sim/run.sh.  SIM_*

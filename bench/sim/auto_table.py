@@ -8,7 +8,7 @@ with one row per size: the MPI's own collective as a plain call (the row
 pcoll-bench times next to pcoll's, "SMPI NAME" when run.sh had SIM_NATIVE),
 pcoll's `native` plan, `auto` with the algorithm it chose, auto's time over
 each of the two, and the fastest of the other pcoll algorithms in the run.
-Times are medians in simulated microseconds.  docs/benchmarking.md
+Times are medians in simulated microseconds.  docs/simulation.md
 ("`auto` against the MPI's call, simulated") holds its output.
 
 Only the standard library.

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Regenerate the simulated tables of docs/benchmarking.md.
+"""Regenerate the simulated tables of docs/simulation.md.
 
   doc_tables.py [--results DIR] [--doc FILE]
 
 Replaces what lies between the markers `<!-- sim-tables begin -->` and
-`<!-- sim-tables end -->` in FILE (default docs/benchmarking.md) with one
+`<!-- sim-tables end -->` in FILE (default docs/simulation.md) with one
 section per result group below: its title, the command that made it, and
 the Markdown table bench/sim/report.py wrote for every platform and P in
 DIR/GROUP (default build/sim/results), without the smpirun lines (each
@@ -113,7 +113,7 @@ def section(results, group, title, command):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--results", default=os.path.join(ROOT, "build", "sim", "results"))
-    ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "benchmarking.md"))
+    ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "simulation.md"))
     args = ap.parse_args()
     with open(args.doc) as f:
         doc = f.read()

@@ -18,7 +18,7 @@
 #                            (plans made once, start+wait timed) or blocking
 #                            (one-shot calls)
 #   SIM_P="64 256"           process counts (1024 and 4096 also work; see
-#                            docs/benchmarking.md for their run times)
+#                            docs/simulation.md for their run times)
 #   SIM_PLATFORMS="fat-ib multicore-ib"   files bench/platforms/NAME.xml
 #                            (also flat: the round-number LogGP network,
 #                            1 us, 12.5 GB/s, 0.5 us per message and side;
@@ -161,7 +161,7 @@ mkdir -p "$SIM_OUT"
 SIM_OUT=$(cd "$SIM_OUT" && pwd)
 SIM_BIN=$(cd "$(dirname "$SIM_BIN")" && pwd)/$(basename "$SIM_BIN")
 
-# Simulation settings shared by every run (documented in docs/benchmarking.md;
+# Simulation settings shared by every run (documented in docs/simulation.md;
 # the network and MPI-overhead settings are in the platform files).
 # smpi/allgather:mpich: pcoll's plan creation allgathers node names (and
 # hier alltoallv its counts); SMPI's default allgather posts 2(P-1) requests

@@ -97,7 +97,7 @@ static size_t slot_of(MPI_Request req)
 /* The entry of req, or NULL.  Once every recorded request has been started
  * (a plan's first run), nothing is looked up: a start costs one comparison
  * here, not a probe of the table, which with simulate-computation on is
- * charged to the rank as computation (docs/benchmarking.md). */
+ * charged to the rank as computation (docs/simulation.md). */
 static persistent_t *find(MPI_Request req)
 {
     size_t i;
