@@ -286,6 +286,16 @@ static int a2a_stage(pcoll__call_t *c, pcoll_plan_t *plan)
                                                              : stage_packed(a, plan);
 }
 
+static int a2a_words(const void *raw, uintptr_t w[])
+{
+    const pcoll__a2a_args_t *r = raw;
+    w[0] = (uintptr_t)r->sendbuf, w[1] = (uintptr_t)r->recvbuf;
+    w[2] = (uintptr_t)r->sendtype, w[3] = (uintptr_t)r->recvtype;
+    w[4] = (uintptr_t)(unsigned)r->sendcount, w[5] = (uintptr_t)(unsigned)r->recvcount;
+    w[6] = (uintptr_t)(unsigned)r->refuse;
+    return 7;
+}
+
 static const pcoll__coll_t alltoall = {
     .name = "alltoall",
     .table = &pcoll__alltoall_table,
@@ -301,6 +311,7 @@ static const pcoll__coll_t alltoall = {
     .rebase = a2a_rebase,
     .raw_size = sizeof(pcoll__a2a_args_t),
     .inter = PCOLL__INTER_REMOTE,
+    .words = a2a_words,
 };
 
 /* Every alltoall call: its six arguments, then the path's. */

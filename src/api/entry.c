@@ -401,8 +401,10 @@ static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
     pcoll__view_t v[2];
     int rc, wanted = requests_collective(c);
     pcoll__cache_entry_t *e = shape_of(c, a, 1, &rc);
-    if (!e)
+    if (!e) {
+        c->repeatable = rc == SHAPE_FLAT;
         return rc;
+    }
     /* The call's buffers: only where the shape's plan may take them. */
     if (e->verdict == SHAPE_PLAN ||
         (e->verdict == SHAPE_UNDECIDED && (wanted || e->calls >= PCOLL__SHAPE_CALLS)))
@@ -413,8 +415,13 @@ static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
             return rc;
         e->verdict = rc == SHAPE_FLAT ? SHAPE_ARGS : SHAPE_PLAN;
     }
-    if (e->verdict != SHAPE_PLAN)
-        return wanted && e->verdict == SHAPE_ARGS ? oneshot_uncached(c) : SHAPE_FLAT;
+    if (e->verdict != SHAPE_PLAN) {
+        if (wanted && e->verdict == SHAPE_ARGS)
+            return oneshot_uncached(c);
+        c->repeatable = e->verdict == SHAPE_ARGS;
+        c->flat = e;
+        return SHAPE_FLAT;
+    }
     /* A plan that serves any sizes takes the call's checked arguments. */
     if (c->coll->binder) {
         fresh_args(c);
@@ -447,6 +454,73 @@ static int lease_by_shape(pcoll__call_t *c)
                               c->plan);
 }
 
+/* ---- Repeats -------------------------------------------------------------
+ * A one-shot call with, word for word, the arguments of the thread's last
+ * one (the descriptor's words hook), on the same communicator, with the
+ * environment as it was, runs that call's plan again: no key, no lookup, no
+ * options read.  It is the plan the path would find, and the call counts
+ * as the path would count it (the cache's and the shape's uses, which decide
+ * evictions: the shape table must change alike on every rank, whichever
+ * ranks repeat).  A call is remembered only where the path's answer cannot
+ * change while its arguments do not: its plan came from the cache by
+ * arguments, and the call has no shape or one decided for that cache.
+ * Checked again on every repeat: the communicator's context (freed
+ * communicators detach theirs), the cache entry (evicted, or a datatype of
+ * its key freed) and the shape entry (evicted).  Not with verbose output
+ * (the path prints) nor where buffers may be device memory (a freed host
+ * buffer's address may come back as device memory: the path asks). */
+typedef struct repeat {
+    const pcoll__coll_t *coll; /* NULL: nothing remembered */
+    MPI_Comm comm;
+    pcoll__ctx_t *ctx;
+    unsigned long detached, env;
+    int nwords;
+    uintptr_t words[PCOLL__CALL_WORDS];
+    pcoll__cache_ref_t plan, shape; /* shape.e NULL: no shape */
+} repeat_t;
+
+static PCOLL__THREAD_LOCAL repeat_t repeat;
+PCOLL__THREAD_LOCAL unsigned long pcoll__repeats;
+
+static void remember(const pcoll__call_t *c, const pcoll_plan_t *plan)
+{
+    repeat.coll = NULL;
+    if (!c->coll->words || c->opts.verbose || pcoll__gpu_maybe())
+        return;
+    repeat.plan = pcoll__cache_ref(c->ctx, plan);
+    if (!repeat.plan.e)
+        return;
+    repeat.shape = c->flat ? (pcoll__cache_ref_t){c->flat, c->flat->born}
+                           : (pcoll__cache_ref_t){NULL, 0};
+    if ((repeat.nwords = c->coll->words(c->raw, repeat.words)) == 0)
+        return;
+    repeat.comm = c->comm;
+    repeat.ctx = c->ctx;
+    repeat.detached = pcoll__ctx_detached();
+    repeat.env = pcoll__opts_epoch();
+    repeat.coll = c->coll;
+}
+
+/* The plan of a repeat of the thread's last remembered call, its use
+ * counted; NULL when this call is not one. */
+static pcoll_plan_t *repeated(const pcoll__coll_t *coll, const void *raw, MPI_Comm comm)
+{
+    uintptr_t w[PCOLL__CALL_WORDS];
+    pcoll__ctx_t *ctx = repeat.ctx;
+    if (repeat.coll != coll || repeat.comm != comm || coll->words(raw, w) != repeat.nwords ||
+        memcmp(w, repeat.words, (size_t)repeat.nwords * sizeof *w) != 0 ||
+        pcoll__ctx_detached() != repeat.detached || pcoll__opts_epoch() != repeat.env ||
+        pcoll__gpu_maybe() ||
+        !pcoll__cache_ref_valid(repeat.plan, 0) ||
+        (repeat.shape.e && !pcoll__cache_ref_valid(repeat.shape, 1)))
+        return NULL;
+    pcoll__cache_ref_use(ctx, repeat.plan, 0);
+    if (repeat.shape.e)
+        pcoll__cache_ref_use(ctx, repeat.shape, 1);
+    pcoll__repeats++;
+    return repeat.plan.e->plan;
+}
+
 static int oneshot(pcoll__call_t *c)
 {
     pcoll_plan_t *plan = NULL;
@@ -463,10 +537,16 @@ static int oneshot(pcoll__call_t *c)
     c->rank = c->ctx->rank;
     c->inter = c->ctx->remote > 0;
     key_empty(&k);
-    if ((rc = args_key(c, &k)) == PCOLL_SUCCESS)
-        rc = c->coll->shape && !c->opts.no_comm ? by_shape(c, &k) : SHAPE_FLAT;
-    if (rc == SHAPE_FLAT && (rc = cached_plan(c, &k, &plan)) == PCOLL_SUCCESS)
+    c->repeatable = !c->coll->shape || c->opts.no_comm;
+    if ((rc = args_key(c, &k)) == PCOLL_SUCCESS && !c->repeatable)
+        rc = by_shape(c, &k);
+    else if (rc == PCOLL_SUCCESS)
+        rc = SHAPE_FLAT;
+    if (rc == SHAPE_FLAT && (rc = cached_plan(c, &k, &plan)) == PCOLL_SUCCESS) {
         rc = pcoll__plan_run(plan);
+        if (rc == PCOLL_SUCCESS && c->repeatable && k.ntypes != PCOLL__KEY_UNCACHED)
+            remember(c, plan);
+    }
     if (k.ntypes == PCOLL__KEY_UNCACHED)
         pcoll__plan_destroy(plan);
     key_free(&k);
@@ -531,6 +611,11 @@ int pcoll__entry(const pcoll__coll_t *coll, pcoll__mode_t mode, const char *fn, 
                  MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
     pcoll__call_t c;
+    pcoll_plan_t *again;
+    if (mode == PCOLL__ONESHOT && repeat.coll == coll && (again = repeated(coll, raw, comm))) {
+        pcoll__set_verbose(0);
+        return pcoll__plan_run(again);
+    }
     /* The argument space is cleared only where a plan is built. */
     memset(&c, 0, offsetof(pcoll__call_t, args));
     c.coll = coll, c.mode = mode, c.fn = fn, c.raw = raw;

@@ -18,6 +18,7 @@
 #define PCOLL_API_ENTRY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/algo.h"
 #include "base/options.h"
@@ -79,6 +80,11 @@ struct pcoll__call {
      * choice plans collectively. */
     pcoll__region_t *regions;
     int shaping;
+    /* One-shot: the plan the call runs is what any call with its arguments
+     * would run until the cache or the environment changes (no shape, or a
+     * shape decided for the cache by arguments: flat, that shape's entry). */
+    int repeatable;
+    pcoll__cache_entry_t *flat;
     _Alignas(max_align_t) unsigned char args[PCOLL__ARGS_MAX];
 };
 
@@ -135,7 +141,16 @@ struct pcoll__coll {
      * arguments (c->args) to it. */
     int (*keep)(pcoll__call_t *c, pcoll_plan_t **plan);
     const pcoll__shape_binder_t *binder;
+    /* Repeated one-shot calls (entry.c "Repeats"; NULL: never repeated):
+     * every argument of raw as words (pointers, counts, handles; at most
+     * PCOLL__CALL_WORDS): two calls with equal words are the same call.
+     * 0 for a call whose arguments hold an array (never repeated). */
+    int (*words)(const void *raw, uintptr_t w[]);
 };
+
+#define PCOLL__CALL_WORDS 8
+/* One-shot calls this thread ran as repeats (entry.c "Repeats"). */
+extern PCOLL__THREAD_LOCAL unsigned long pcoll__repeats;
 
 enum { PCOLL__INTER_REMOTE = 1, PCOLL__INTER_LOCAL = 2 };
 

@@ -417,6 +417,24 @@ static void rs_rebase(const void *raw, void *out, void *const bufs[2])
 
 _Static_assert(sizeof(raw_t) <= PCOLL__RAW_MAX, "reduce_scatter raw arguments");
 
+/* The block forms only (the others' counts are an array).  A freed op's
+ * handle may come back for another op: its commutativity, which the plan
+ * was chosen by, is asked again. */
+static int rs_words(const void *raw, uintptr_t w[])
+{
+    const raw_t *r = raw;
+    int commutative = 0;
+    if (!r->block)
+        return 0;
+    if (r->op != MPI_OP_NULL)
+        MPI_Op_commutative(r->op, &commutative);
+    w[0] = (uintptr_t)r->sendbuf, w[1] = (uintptr_t)r->recvbuf;
+    w[2] = (uintptr_t)r->type, w[3] = (uintptr_t)r->op;
+    w[4] = (uintptr_t)(unsigned)r->recvcount, w[5] = (uintptr_t)r->wrecvcount;
+    w[6] = (uintptr_t)(unsigned)r->wide << 1 | (uintptr_t)(commutative != 0);
+    return 7;
+}
+
 static const pcoll__coll_t reduce_scatter = {
     .name = "reduce_scatter",
     .table = &pcoll__reduce_scatter_table,
@@ -432,6 +450,7 @@ static const pcoll__coll_t reduce_scatter = {
     .rebase = rs_rebase,
     .raw_size = sizeof(raw_t),
     .inter = PCOLL__INTER_LOCAL,
+    .words = rs_words,
 };
 
 int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],

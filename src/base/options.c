@@ -68,6 +68,8 @@ typedef struct env_memo {
 } env_memo_t;
 
 static PCOLL__THREAD_LOCAL env_memo_t memo;
+/* How many times this thread found the environment changed. */
+static PCOLL__THREAD_LOCAL unsigned long env_epoch;
 
 extern char **environ;
 
@@ -123,6 +125,7 @@ static int env_take(const env_view_t **v)
     env_memo_t *m = &memo;
     int same = env_same(m);
     if (!same) {
+        env_epoch++;
         m->print = env_print();
         m->table = NULL;
         env_scan(&m->view);
@@ -281,6 +284,13 @@ static int read_tuning(const env_view_t *v, MPI_Info info, const pcoll__algo_tab
         !path[0])
         return PCOLL_SUCCESS;
     return pcoll__rules_load(path, table, rules);
+}
+
+unsigned long pcoll__opts_epoch(void)
+{
+    const env_view_t *v;
+    env_take(&v);
+    return env_epoch;
 }
 
 int pcoll__opts_read(MPI_Info info, const pcoll__algo_table_t *table, pcoll__opts_t *opts)

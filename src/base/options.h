@@ -44,5 +44,9 @@ int pcoll__opts_flag(MPI_Info info, const char *key, const char *env, int *value
  * pcoll__rules_load) return PCOLL_ERR_ARG.  Sets this thread's verbosity
  * (pcoll__set_verbose) from pcoll_verbose for the rest of the call. */
 int pcoll__opts_read(MPI_Info info, const pcoll__algo_table_t *table, pcoll__opts_t *opts);
+/* A count that moves whenever the calling thread finds the environment
+ * changed since it last read it (so options read before may no longer
+ * hold). */
+unsigned long pcoll__opts_epoch(void);
 
 #endif

@@ -361,6 +361,11 @@ static int usable(MPI_Comm comm)
                               !pcoll__mpi_defect(PCOLL__DEFECT_MPICH_SESSIONS)));
 }
 
+unsigned long pcoll__ctx_detached(void)
+{
+    return atomic_load_explicit(&detached, memory_order_acquire);
+}
+
 int pcoll__ctx_known(MPI_Comm comm, pcoll__ctx_t **ctx)
 {
     void *value;
@@ -474,10 +479,36 @@ int pcoll__cache_add(pcoll__ctx_t *ctx, const void *key, size_t keylen,
         return pcoll__error(PCOLL_ERR_NOMEM, "plan cache key");
     e->plan = plan;
     e->destroy = destroy;
-    e->stamp = ++ctx->clock;
+    e->born = e->stamp = ++ctx->clock;
     plan->cached = 1;
     watch_types(e, types, ntypes);
     return PCOLL_SUCCESS;
+}
+
+pcoll__cache_ref_t pcoll__cache_ref(pcoll__ctx_t *ctx, const pcoll_plan_t *plan)
+{
+    int i;
+    for (i = 0; i < PCOLL__CACHE_SIZE; i++)
+        if (ctx->cache[i].plan == plan)
+            return (pcoll__cache_ref_t){&ctx->cache[i], ctx->cache[i].born};
+    return (pcoll__cache_ref_t){NULL, 0};
+}
+
+int pcoll__cache_ref_valid(pcoll__cache_ref_t r, int shape)
+{
+    if (!r.e || !r.e->key || r.e->born != r.born)
+        return 0;
+    return shape || (r.e->plan && !atomic_load_explicit(&r.e->stale, memory_order_acquire));
+}
+
+void pcoll__cache_ref_use(pcoll__ctx_t *ctx, pcoll__cache_ref_t r, int shape)
+{
+    if (shape) {
+        r.e->stamp = ++ctx->shape_clock;
+        r.e->calls++;
+    } else {
+        r.e->stamp = ++ctx->clock;
+    }
 }
 
 pcoll__cache_entry_t *pcoll__shape_get(pcoll__ctx_t *ctx, const void *key, size_t keylen,

@@ -96,6 +96,10 @@ int pcoll__ctx_get(MPI_Comm comm, pcoll__ctx_t **ctx);
 /* 1 and *ctx when MPI is up and comm already has a context (so it passed
  * pcoll__check_comm when the context was made), else 0; creates nothing. */
 int pcoll__ctx_known(MPI_Comm comm, pcoll__ctx_t **ctx);
+/* How many contexts have been detached from their communicators (freed, or
+ * by MPI_Finalize): a context known for a communicator stays its context
+ * while this count does not move. */
+unsigned long pcoll__ctx_detached(void);
 void pcoll__ctx_retain(pcoll__ctx_t *ctx);
 void pcoll__ctx_release(pcoll__ctx_t *ctx);   /* NULL-safe */
 /* The tag for a new persistent plan. */
@@ -103,6 +107,23 @@ int pcoll__ctx_tag(pcoll__ctx_t *ctx);
 
 /* The cached plan for key, or NULL. */
 pcoll_plan_t *pcoll__cache_find(pcoll__ctx_t *ctx, const void *key, size_t keylen);
+
+/* An entry of the cache or of the shapes as a repeated call holds it: the
+ * entry and when it took its key (a count never reused, so an entry emptied
+ * and filled again is not taken for the one remembered). */
+typedef struct pcoll__cache_ref {
+    pcoll__cache_entry_t *e;
+    unsigned long long born;
+} pcoll__cache_ref_t;
+
+/* The cache entry holding plan ({NULL, 0} when none does). */
+pcoll__cache_ref_t pcoll__cache_ref(pcoll__ctx_t *ctx, const pcoll_plan_t *plan);
+/* Whether r's entry still holds what it held: its key (and, in the cache, a
+ * plan whose key names no freed datatype).  Reads only. */
+int pcoll__cache_ref_valid(pcoll__cache_ref_t r, int shape);
+/* Count a use of r's valid entry as pcoll__cache_find (shape 0) or
+ * pcoll__shape_get (shape 1) counts it. */
+void pcoll__cache_ref_use(pcoll__ctx_t *ctx, pcoll__cache_ref_t r, int shape);
 /* Hand plan to the cache under key; types are the datatypes the key names;
  * the cache frees the plan with destroy (given by the plan's owner, so that
  * contexts and plans, which hold each other, do not call each other). */

@@ -22,11 +22,66 @@ static atomic_int thread_on; /* changed under list_lock */
 static int stopping;         /* under list_lock */
 static int finalize_keyval = MPI_KEYVAL_INVALID;
 
+/* One thread at a time: MPI was initialized below MPI_THREAD_MULTIPLE, so
+ * MPI's rule for the level lets one thread at a time call pcoll (and no
+ * progress thread runs).  The list then takes no lock and its counts no
+ * atomic read-modify-write: a persistent plan's start and wait cost no more
+ * than its own work (a `native` plan's is the MPI's call).  Asked once, when
+ * the first plan starts (-1 before: MPI_Query_thread); a process that never
+ * called MPI_Init (MPI sessions alone) locks. */
+static atomic_int serial = -1;
+
+static int one_thread(void)
+{
+    int s = atomic_load_explicit(&serial, memory_order_relaxed), init = 0;
+    int level = MPI_THREAD_MULTIPLE;
+    if (s >= 0)
+        return s;
+    MPI_Initialized(&init);
+    if (init)
+        MPI_Query_thread(&level);
+    s = level < MPI_THREAD_MULTIPLE;
+    atomic_store_explicit(&serial, s, memory_order_relaxed);
+    return s;
+}
+
+static int unlocked(void)
+{
+    return atomic_load_explicit(&serial, memory_order_relaxed) == 1;
+}
+
+static void lock_list(void)
+{
+    if (!unlocked())
+        pthread_mutex_lock(&list_lock);
+}
+
+static void unlock_list(void)
+{
+    if (!unlocked())
+        pthread_mutex_unlock(&list_lock);
+}
+
+static void count_active(int by)
+{
+    if (unlocked())
+        atomic_store_explicit(&nactive, atomic_load_explicit(&nactive, memory_order_relaxed) + by,
+                              memory_order_relaxed);
+    else
+        atomic_fetch_add_explicit(&nactive, by, memory_order_relaxed);
+}
+
 /* Take plan's try-lock: 1 when this thread now holds it, 0 when another
  * thread does (acquire: what the last holder wrote is seen). */
 static int try_hold(pcoll_plan_t *plan)
 {
     int idle = 0;
+    if (unlocked()) {
+        if (atomic_load_explicit(&plan->active.busy, memory_order_relaxed))
+            return 0;
+        atomic_store_explicit(&plan->active.busy, 1, memory_order_relaxed);
+        return 1;
+    }
     return atomic_compare_exchange_strong_explicit(&plan->active.busy, &idle, 1,
                                                    memory_order_acquire, memory_order_relaxed);
 }
@@ -49,7 +104,7 @@ static void unlink_plan(pcoll_plan_t *plan)
         a->next->active.prev = a->prev;
     a->prev = a->next = NULL;
     a->listed = 0;
-    atomic_fetch_sub_explicit(&nactive, 1, memory_order_relaxed);
+    count_active(-1);
 }
 
 void pcoll__progress_add(pcoll_plan_t *plan, int over)
@@ -59,7 +114,8 @@ void pcoll__progress_add(pcoll_plan_t *plan, int over)
     a->rc = PCOLL_SUCCESS;
     if (over)
         return;
-    pthread_mutex_lock(&list_lock);
+    one_thread();
+    lock_list();
     a->prev = NULL;
     a->next = head;
     if (head)
@@ -68,8 +124,8 @@ void pcoll__progress_add(pcoll_plan_t *plan, int over)
         pthread_cond_signal(&wake);
     head = plan;
     a->listed = 1;
-    atomic_fetch_add_explicit(&nactive, 1, memory_order_relaxed);
-    pthread_mutex_unlock(&list_lock);
+    count_active(1);
+    unlock_list();
 }
 
 /* One non-blocking step of a run this thread holds. */
@@ -87,22 +143,22 @@ void pcoll__progress_pass(void)
     pcoll_plan_t *p, *next;
     if (atomic_load_explicit(&nactive, memory_order_relaxed) == 0)
         return;
-    pthread_mutex_lock(&list_lock);
+    lock_list();
     for (p = head; p; p = next) {
         if (!try_hold(p)) {
             next = p->active.next;
             continue;
         }
         /* Held, p stays listed while the list is unlocked for its step. */
-        pthread_mutex_unlock(&list_lock);
+        unlock_list();
         step(p);
-        pthread_mutex_lock(&list_lock);
+        lock_list();
         next = p->active.next;
         if (p->active.over)
             unlink_plan(p);
         let_go(p);
     }
-    pthread_mutex_unlock(&list_lock);
+    unlock_list();
 }
 
 int pcoll__progress_active(void)
@@ -138,9 +194,9 @@ void pcoll__progress_release(pcoll_plan_t *plan, int rc)
 {
     plan->active.over = 1;
     plan->active.rc = rc;
-    pthread_mutex_lock(&list_lock);
+    lock_list();
     unlink_plan(plan);
-    pthread_mutex_unlock(&list_lock);
+    unlock_list();
     let_go(plan);
 }
 

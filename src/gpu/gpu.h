@@ -48,6 +48,13 @@ int pcoll__gpu_count(void);
 /* Whether p is device memory (cudaPointerGetAttributes: cudaMemoryTypeDevice;
  * host, pinned host and managed memory are host).  0 when there is no GPU. */
 int pcoll__gpu_is_device(const void *p);
+/* Whether any buffer may be device memory (a device is present, or
+ * pretended). */
+static inline int pcoll__gpu_maybe(void)
+{
+    return pcoll__gpu_pretend || pcoll__gpu_count() > 0;
+}
+
 /* For the one-shot cache keys: whether the two buffer pointers are device
  * memory (bit 0: send, bit 1: receive), so that a plan made for host memory
  * is not reused at the same address once it holds device memory. */

@@ -7,8 +7,10 @@
  *
  * PCOLL_DROPIN_LOG=1 prints to stderr; any other value but 0 is a file the
  * lines are appended to.  Every rank must see the same setting (the sums
- * are a reduction).
+ * are a reduction), set before the first wrapped call (unset, calls are not
+ * counted).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,9 +53,35 @@ static int algorithm_slot(int coll, const char *algorithm)
     return ALGO_SLOTS - 1;
 }
 
+/* Where the log goes: NULL when PCOLL_DROPIN_LOG is unset, empty or 0. */
+static const char *log_target(void)
+{
+    const char *v = getenv("PCOLL_DROPIN_LOG");
+    return v && *v && strcmp(v, "0") ? v : NULL;
+}
+
+/* Whether calls are counted: PCOLL_DROPIN_LOG as the first wrapped call
+ * found it (unset, a call costs nothing here). */
+static int logging;
+static pthread_once_t logging_once = PTHREAD_ONCE_INIT;
+
+static void read_logging(void)
+{
+    logging = log_target() != NULL;
+}
+
+static int counting(void)
+{
+    pthread_once(&logging_once, read_logging);
+    return logging;
+}
+
 void pcoll__dropin_log_served(int coll, int form, const char *algorithm)
 {
-    int slot = algorithm_slot(coll, algorithm);
+    int slot;
+    if (!counting())
+        return;
+    slot = algorithm_slot(coll, algorithm);
     pcoll__dropin_lock();
     counts[coll][form][slot]++;
     pcoll__dropin_unlock();
@@ -61,6 +89,8 @@ void pcoll__dropin_log_served(int coll, int form, const char *algorithm)
 
 void pcoll__dropin_log_fell(int coll, int form, int reason)
 {
+    if (!counting())
+        return;
     pcoll__dropin_lock();
     counts[coll][form][ALGO_SLOTS + reason]++;
     pcoll__dropin_unlock();
@@ -118,13 +148,6 @@ static void print_rows(FILE *out, const long long (*all)[PCOLL__DROPIN_NFORMS][S
         }
     if (!any)
         fprintf(out, "pcoll-dropin: no call of the functions it serves\n");
-}
-
-/* Where the log goes: NULL when PCOLL_DROPIN_LOG is unset, empty or 0. */
-static const char *log_target(void)
-{
-    const char *v = getenv("PCOLL_DROPIN_LOG");
-    return v && *v && strcmp(v, "0") ? v : NULL;
 }
 
 static void print_log(const char *target, const long long (*all)[PCOLL__DROPIN_NFORMS][SLOTS],

@@ -1,0 +1,412 @@
+/*
+ * test_oneshot_repeat.c -- one-shot calls that repeat the thread's last call
+ * word for word (src/api/entry.c "Repeats"): they must run what the full
+ * path would run, and stop repeating whenever that could differ.
+ *
+ * Cases but split request a flat algorithm (`scattered`, planned by each
+ * rank alone: the calls the repeats serve).
+ * Cases (receive buffers poisoned before every call; values change with
+ * every call, so a call that ran nothing or an old plan fails the check):
+ *   same        pcoll_alltoall with the same arguments five times, `scattered`
+ *               requested and automatic: correct every time, and with the
+ *               algorithm requested every later call is a repeat;
+ *   environment PCOLL_ALLTOALL_ALGORITHM set, changed and unset between
+ *               calls with the same arguments: each call runs the algorithm
+ *               the environment names (no repeat across a change);
+ *   types       a derived type freed and another of another layout made
+ *               until MPI gives it the freed handle, same other arguments;
+ *   comms       a duplicate freed and another made (maybe the same handle);
+ *   evicted     the first call's plan pushed out of the cache by 20 calls
+ *               of other buffers, then the first call again;
+ *   split       the automatic choice on virtual nodes (pcoll_cores_per_node)
+ *               with even ranks repeating their buffers and odd ranks taking
+ *               new ones each call, while more shapes than the table holds
+ *               come and go: every rank must decide every shape together
+ *               (a rank whose table changed otherwise would hang or fail);
+ *   in place    MPI_IN_PLACE repeated;
+ *   ops         pcoll_reduce_scatter_block with a user op freed and another
+ *               one made between calls (commutative, then not; MPI may
+ *               give it the same handle): `ring` (commutative ops only)
+ *               must refuse the second, `pairwise` give its result in rank
+ *               order;
+ *   block       pcoll_reduce_scatter_block with MPI_SUM repeated.
+ *
+ * Usage: test_oneshot_repeat
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/entry.h"
+#include "core/plan.h"
+#include "harness.h"
+
+static int me, np;
+
+/* Element k of block d on rank s: s * 100000 + d * 100 + k + run. */
+static void fill_ints(int *sb, int n, int run)
+{
+    for (int d = 0; d < np; d++)
+        for (int k = 0; k < n; k++)
+            sb[d * n + k] = me * 100000 + d * 100 + k + run;
+}
+
+static void check_ints(const int *rb, int n, int run, const char *what)
+{
+    for (int s = 0; s < np; s++)
+        for (int k = 0; k < n; k++) {
+            int want = s * 100000 + me * 100 + k + run;
+            if (rb[s * n + k] != want)
+                pt_check_elem(what, s, k, want, rb[s * n + k]);
+        }
+}
+
+/* One alltoall of n ints per block from sb to rb on comm (the world's
+ * size), checked. */
+static void call_ints(int *sb, int *rb, int n, int run, MPI_Comm comm, const char *what)
+{
+    fill_ints(sb, n, run);
+    pt_poison(rb, sizeof(int) * (size_t)n * (size_t)np);
+    PT_REQUIRE(pcoll_alltoall(sb, n, MPI_INT, rb, n, MPI_INT, comm));
+    check_ints(rb, n, run, what);
+}
+
+static int *ints(int n)
+{
+    int *p = malloc(sizeof(int) * (size_t)n * (size_t)np);
+    PT_CHECK(p != NULL, "out of memory");
+    return p;
+}
+
+/* With an algorithm requested that plans alone (no shape: every call after
+ * the first repeats), and with the automatic choice (repeats once the shape
+ * is decided for the cache by arguments; a shape that keeps a plan made
+ * together runs it instead). */
+static void case_same(const char *alg)
+{
+    int *sb = ints(3), *rb = ints(3);
+    unsigned long before;
+    pt_case("same %s", alg ? alg : "auto");
+    if (alg)
+        setenv("PCOLL_ALLTOALL_ALGORITHM", alg, 1);
+    call_ints(sb, rb, 3, 0, MPI_COMM_WORLD, "same");
+    before = pcoll__repeats;
+    for (int run = 1; run < 5; run++)
+        call_ints(sb, rb, 3, run, MPI_COMM_WORLD, "same");
+    if (alg)
+        PT_CHECK(pcoll__repeats - before == 4, "%lu repeats in 4 calls of the same arguments",
+                 pcoll__repeats - before);
+    unsetenv("PCOLL_ALLTOALL_ALGORITHM");
+    free(sb);
+    free(rb);
+    pt_case_end();
+}
+
+static void case_environment(void)
+{
+    static const char *const algs[] = {"pairwise", "pairwise", "scattered", "scattered",
+                                       "bruck_zerocopy", "pairwise"};
+    int *sb = ints(2), *rb = ints(2);
+    pt_case("environment");
+    for (int i = 0; i < 6; i++) {
+        setenv("PCOLL_ALLTOALL_ALGORITHM", algs[i], 1);
+        call_ints(sb, rb, 2, 10 + i, MPI_COMM_WORLD, "environment");
+        PT_CHECK(strcmp(pcoll__last_run_algorithm, algs[i]) == 0, "call %d ran %s, not %s", i,
+                 pcoll__last_run_algorithm, algs[i]);
+    }
+    unsetenv("PCOLL_ALLTOALL_ALGORITHM");
+    call_ints(sb, rb, 2, 20, MPI_COMM_WORLD, "environment");
+    free(sb);
+    free(rb);
+    pt_case_end();
+}
+
+/* Two ints per block sent as one item of a derived type: stride 1
+ * (contiguous) or stride 2 (every other int, extent 4 ints). */
+static MPI_Datatype pair_type(int stride)
+{
+    MPI_Datatype t, r;
+    PT_MPI(MPI_Type_vector(2, 1, stride, MPI_INT, &t));
+    if (stride == 2) {
+        PT_MPI(MPI_Type_create_resized(t, 0, (MPI_Aint)(4 * sizeof(int)), &r));
+        MPI_Type_free(&t);
+        t = r;
+    }
+    PT_MPI(MPI_Type_commit(&t));
+    return t;
+}
+
+static void call_pairs(int *sb, int *rb, MPI_Datatype t, int stride, int v)
+{
+    int per = 2 * stride;
+    for (int i = 0; i < per * np; i++)
+        sb[i] = me * 1000 + i + v;
+    pt_poison(rb, sizeof(int) * 2 * (size_t)np);
+    PT_REQUIRE(pcoll_alltoall(sb, 1, t, rb, 2, MPI_INT, MPI_COMM_WORLD));
+    for (int s = 0; s < np; s++)
+        for (int k = 0; k < 2; k++) {
+            int want = s * 1000 + me * per + k * stride + v;
+            if (rb[s * 2 + k] != want)
+                pt_check_elem("types", s, k, want, rb[s * 2 + k]);
+        }
+}
+
+/* A stride-2 type used twice and freed; then types of stride 1 made until
+ * MPI gives one the freed handle (the calls' words are then the last
+ * call's), used twice.  An MPI that never hands the handle back leaves the
+ * second half to plain new handles. */
+static void case_types(void)
+{
+    int *sb = ints(4), *rb = ints(4), again = 0;
+    MPI_Datatype t = pair_type(2), old = t, spare[64];
+    pt_case("types");
+    setenv("PCOLL_ALLTOALL_ALGORITHM", "scattered", 1);
+    call_pairs(sb, rb, t, 2, 30);
+    call_pairs(sb, rb, t, 2, 31);
+    MPI_Type_free(&t);
+    for (int i = 0; i < 64 && !again; i++) {
+        spare[i] = pair_type(1);
+        again = spare[i] == old;
+        if (again) {
+            t = spare[i];
+            for (int k = 0; k < i; k++)
+                MPI_Type_free(&spare[k]);
+        } else if (i == 63) {
+            t = spare[i];
+            for (int k = 0; k < i; k++)
+                MPI_Type_free(&spare[k]);
+        }
+    }
+    if (!again)
+        pt_note("types: no new type took the freed handle");
+    /* Same words as the last call when again: the plan of the freed type
+     * must not run. */
+    call_pairs(sb, rb, t, 1, 32);
+    call_pairs(sb, rb, t, 1, 33);
+    MPI_Type_free(&t);
+    unsetenv("PCOLL_ALLTOALL_ALGORITHM");
+    free(sb);
+    free(rb);
+    pt_case_end();
+}
+
+static void case_comms(void)
+{
+    int *sb = ints(2), *rb = ints(2);
+    pt_case("comms");
+    setenv("PCOLL_ALLTOALL_ALGORITHM", "scattered", 1);
+    for (int i = 0; i < 3; i++) {
+        MPI_Comm dup;
+        PT_MPI(i % 2 ? MPI_Comm_split(MPI_COMM_WORLD, 0, np - me, &dup)
+                     : MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+        if (i % 2) {
+            /* Reversed: block d goes to world rank np-1-d. */
+            for (int run = 0; run < 2; run++) {
+                int v = 40 + 2 * i + run;
+                for (int d = 0; d < np; d++)
+                    for (int k = 0; k < 2; k++)
+                        sb[d * 2 + k] = me * 100000 + (np - 1 - d) * 100 + k + v;
+                pt_poison(rb, sizeof(int) * 2 * (size_t)np);
+                PT_REQUIRE(pcoll_alltoall(sb, 2, MPI_INT, rb, 2, MPI_INT, dup));
+                for (int d = 0; d < np; d++)
+                    for (int k = 0; k < 2; k++) {
+                        int s = np - 1 - d, want = s * 100000 + me * 100 + k + v;
+                        if (rb[d * 2 + k] != want)
+                            pt_check_elem("comms reversed", s, k, want, rb[d * 2 + k]);
+                    }
+            }
+        } else {
+            call_ints(sb, rb, 2, 40 + 2 * i, dup, "comms");
+            call_ints(sb, rb, 2, 41 + 2 * i, dup, "comms");
+        }
+        PT_MPI(MPI_Comm_free(&dup));
+    }
+    free(sb);
+    free(rb);
+    unsetenv("PCOLL_ALLTOALL_ALGORITHM");
+    pt_case_end();
+}
+
+static void case_evicted(void)
+{
+    int *sb = ints(2), *rb = ints(2);
+    pt_case("evicted");
+    setenv("PCOLL_ALLTOALL_ALGORITHM", "scattered", 1);
+    call_ints(sb, rb, 2, 50, MPI_COMM_WORLD, "evicted first");
+    call_ints(sb, rb, 2, 51, MPI_COMM_WORLD, "evicted first");
+    for (int i = 0; i < 20; i++) {
+        int *s2 = ints(2), *r2 = ints(2);
+        call_ints(s2, r2, 2, 52 + i, MPI_COMM_WORLD, "evicted others");
+        free(s2);
+        free(r2);
+    }
+    call_ints(sb, rb, 2, 80, MPI_COMM_WORLD, "evicted again");
+    call_ints(sb, rb, 2, 81, MPI_COMM_WORLD, "evicted again");
+    free(sb);
+    free(rb);
+    unsetenv("PCOLL_ALLTOALL_ALGORITHM");
+    pt_case_end();
+}
+
+/* Even ranks repeat; odd ranks take new buffers every call.  Sizes 1..12
+ * ints, more than the shape table's entries, three calls each (decided at
+ * the second), then back to the first size. */
+static void case_split(void)
+{
+    int *sb = ints(12), *rb = ints(12);
+    pt_case("split");
+    setenv("PCOLL_CORES_PER_NODE", np > 3 ? "2" : "1", 1);
+    for (int round = 0; round < 2; round++)
+        for (int n = 1; n <= 12; n++)
+            for (int run = 0; run < 3; run++) {
+                int *s = sb, *r = rb;
+                if (me % 2)
+                    s = ints(12), r = ints(12);
+                call_ints(s, r, n, 100 + round * 50 + n * 3 + run, MPI_COMM_WORLD, "split");
+                if (me % 2)
+                    free(s), free(r);
+            }
+    call_ints(sb, rb, 1, 300, MPI_COMM_WORLD, "split back");
+    unsetenv("PCOLL_CORES_PER_NODE");
+    free(sb);
+    free(rb);
+    pt_case_end();
+}
+
+static void case_inplace(void)
+{
+    int *b = ints(3);
+    pt_case("in place");
+    setenv("PCOLL_ALLTOALL_ALGORITHM", "scattered", 1);
+    for (int run = 0; run < 4; run++) {
+        fill_ints(b, 3, 400 + run);
+        PT_REQUIRE(pcoll_alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, b, 3, MPI_INT,
+                                  MPI_COMM_WORLD));
+        check_ints(b, 3, 400 + run, "in place");
+    }
+    free(b);
+    unsetenv("PCOLL_ALLTOALL_ALGORITHM");
+    pt_case_end();
+}
+
+/* 2x2 integer matrices, one per item; a * b the matrix product (not
+ * commutative), or the sum. */
+static void matmul(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    int *a = in, *b = inout;
+    (void)type;
+    for (int i = 0; i < *len; i++, a += 4, b += 4) {
+        int c[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+                    a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3]};
+        memcpy(b, c, sizeof c);
+    }
+}
+
+static void matsum(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    int *a = in, *b = inout;
+    (void)type;
+    for (int i = 0; i < 4 * *len; i++)
+        b[i] += a[i];
+}
+
+/* Rank r's matrix for block d: {{1, (r + d + round) % 3}, {(2r + d) % 2, 1}}
+ * (the product's order shows).  MPI may give a new op the handle of one
+ * freed before: the calls' words are then the same, the op's commutativity
+ * not.  With `ring` requested (it needs a commutative op) the
+ * non-commutative rounds must be refused (PCOLL_ERR_UNSUPPORTED on every
+ * rank); with `pairwise` every round gives the product in rank order. */
+static void ops_rounds(const char *alg)
+{
+    MPI_Datatype mat;
+    int in[4 * 64], out[4], refuses = !strcmp(alg, "ring");
+    pt_case("ops %s", alg);
+    if (np > 64) {
+        pt_skip("np > 64");
+        return;
+    }
+    setenv("PCOLL_REDUCE_SCATTER_ALGORITHM", alg, 1);
+    PT_MPI(MPI_Type_contiguous(4, MPI_INT, &mat));
+    PT_MPI(MPI_Type_commit(&mat));
+    for (int round = 0; round < 4; round++) {
+        int commute = round % 2 == 0;
+        MPI_Op op;
+        PT_MPI(MPI_Op_create(commute ? matsum : matmul, commute, &op));
+        for (int d = 0; d < np; d++) {
+            int *m = in + 4 * d;
+            m[0] = 1, m[1] = (me + d + round) % 3, m[2] = (me * 2 + d) % 2, m[3] = 1;
+        }
+        for (int run = 0; run < 2; run++) {
+            int want[4] = {0, 0, 0, 0}, rc;
+            pt_poison(out, sizeof out);
+            rc = pcoll_reduce_scatter_block(in, out, 1, mat, op, MPI_COMM_WORLD);
+            if (refuses && !commute) {
+                pt_check_rc_(rc, PCOLL_ERR_UNSUPPORTED, "ring, non-commutative op", __FILE__,
+                             __LINE__);
+                continue;
+            }
+            PT_REQUIRE(rc);
+            /* The reference: ranks 0..np-1 in order (the standard's order). */
+            for (int s = 0; s < np; s++) {
+                int m[4] = {1, (s + me + round) % 3, (s * 2 + me) % 2, 1};
+                if (s == 0)
+                    memcpy(want, m, sizeof m);
+                else if (commute)
+                    for (int i = 0; i < 4; i++)
+                        want[i] += m[i];
+                else {
+                    int one = 1;
+                    matmul(want, m, &one, &mat);
+                    memcpy(want, m, sizeof m);
+                }
+            }
+            for (int i = 0; i < 4; i++)
+                if (out[i] != want[i])
+                    pt_check_elem(commute ? "ops sum" : "ops product", me, i, want[i], out[i]);
+        }
+        MPI_Op_free(&op);
+    }
+    MPI_Type_free(&mat);
+    unsetenv("PCOLL_REDUCE_SCATTER_ALGORITHM");
+    pt_case_end();
+}
+
+static void case_block(void)
+{
+    int *in = ints(2), out[2];
+    pt_case("block");
+    for (int run = 0; run < 4; run++) {
+        for (int i = 0; i < 2 * np; i++)
+            in[i] = me + i + run;
+        pt_poison(out, sizeof out);
+        PT_REQUIRE(pcoll_reduce_scatter_block(in, out, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        for (int k = 0; k < 2; k++) {
+            int i = me * 2 + k, want = np * (i + run) + np * (np - 1) / 2;
+            if (out[k] != want)
+                pt_check_elem("block", me, k, want, out[k]);
+        }
+    }
+    free(in);
+    pt_case_end();
+}
+
+int main(int argc, char **argv)
+{
+    pt_init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    unsetenv("PCOLL_ALLTOALL_ALGORITHM");
+    unsetenv("PCOLL_REDUCE_SCATTER_ALGORITHM");
+    case_same("scattered");
+    case_same(NULL);
+    case_environment();
+    case_types();
+    case_comms();
+    case_evicted();
+    case_split();
+    case_inplace();
+    ops_rounds("ring");
+    ops_rounds("pairwise");
+    case_block();
+    return pt_finish();
+}
