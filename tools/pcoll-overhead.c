@@ -4,11 +4,14 @@
  *
  *   mpiexec -n P pcoll-overhead [--bytes N] [--batches B] [--calls C] [--algorithm A]
  *
- * Each batch times C calls of each of MPI_Alltoall, a persistent plan's
- * pcoll_start + pcoll_wait, and the one-shot pcoll_alltoall (which looks its
- * plan up in the cache), in turn, after a barrier; the medians over the
+ * Each batch times C calls of each of the MPI's own alltoall (PMPI_Alltoall),
+ * a persistent plan's pcoll_start + pcoll_wait, and the one-shot
+ * pcoll_alltoall (which looks its plan up in the cache, or repeats the
+ * thread's last call), in turn, after a barrier; the medians over the
  * batches (rank 0's clock) and the one-shot path's own cost (one-shot minus
- * persistent) are printed.  --algorithm names the plans' algorithm (info
+ * persistent) are printed.  With the drop-in preloaded (LD_PRELOAD names
+ * libpcoll_mpi), MPI_Alltoall is the drop-in's and is timed as a fourth
+ * kind.  --algorithm names the plans' algorithm (info
  * pcoll_algorithm for the plan, PCOLL_ALLTOALL_ALGORITHM for the one-shot
  * call; default: auto for both).
  *
@@ -41,7 +44,8 @@ static double median(double *t, int n)
     return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 }
 
-/* One batch of calls of kind k (0 MPI, 1 persistent, 2 one-shot); us per call. */
+/* One batch of calls of kind k (0 MPI, 1 persistent, 2 one-shot, 3 drop-in);
+ * us per call. */
 static double batch(int k, int calls, pcoll_plan_t *plan, char *s, char *r, int n)
 {
     double t0;
@@ -50,6 +54,8 @@ static double batch(int k, int calls, pcoll_plan_t *plan, char *s, char *r, int 
     t0 = MPI_Wtime();
     for (i = 0; i < calls && rc == PCOLL_SUCCESS; i++)
         if (k == 0)
+            rc = PMPI_Alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, MPI_COMM_WORLD);
+        else if (k == 3)
             rc = MPI_Alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, MPI_COMM_WORLD);
         else if (k == 1)
             rc = pcoll_start(plan) == PCOLL_SUCCESS ? pcoll_wait(plan) : PCOLL_ERR_STATE;
@@ -86,10 +92,13 @@ static void first_calls(char *s, char *r, int n, double us[3])
 
 int main(int argc, char **argv)
 {
-    static const char *const names[] = {"MPI_Alltoall", "persistent", "one-shot"};
+    static const char *const names[] = {"MPI_Alltoall", "persistent", "one-shot",
+                                        "drop-in"};
+    const char *preload = getenv("LD_PRELOAD");
     int n = 8, batches = 100, calls = 200, p, rank, b, k, i;
+    int kinds = preload && strstr(preload, "libpcoll_mpi") ? 4 : 3;
     const char *algorithm = NULL;
-    double *t[3], med[3];
+    double *t[4], med[4];
     pcoll_plan_t *plan = NULL;
     MPI_Info info;
     char *s, *r;
@@ -133,23 +142,27 @@ int main(int argc, char **argv)
         fprintf(stderr, "pcoll-overhead: %s\n", s && r ? pcoll_last_error() : "out of memory");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    for (k = 0; k < 3; k++)
+    for (k = 0; k < 4; k++)
         t[k] = malloc(sizeof(double) * (size_t)batches);
     for (b = -2; b < batches; b++) /* two batches of warm-up */
-        for (k = 0; k < 3; k++) {
+        for (k = 0; k < kinds; k++) {
             double us = batch(k, calls, plan, s, r, n);
             if (b >= 0)
                 t[k][b] = us;
         }
-    for (k = 0; k < 3; k++)
+    for (k = 0; k < kinds; k++)
         med[k] = median(t[k], batches);
     if (rank == 0) {
         printf("# pcoll-overhead: np %d, %d B per peer, plan %s, %d batches of %d calls, "
                "medians, us per call\n",
                p, n, pcoll_plan_algorithm(plan), batches, calls);
-        for (k = 0; k < 3; k++)
+        for (k = 0; k < kinds; k++)
             printf("%-14s %9.3f\n", names[k], med[k]);
         printf("%-14s %9.3f\n", "one-shot path", med[2] - med[1]);
+        for (k = 1; k < kinds; k++)
+            printf("%-14s %9.3f\n", k == 1 ? "ratio persist." : k == 2 ? "ratio one-shot"
+                                                                       : "ratio drop-in",
+                   med[k] / med[0]);
     }
     for (b = 0; b < batches && b < FIRST_ROUNDS; b++) {
         double us[3];
@@ -162,7 +175,7 @@ int main(int argc, char **argv)
         for (k = 0; k < 3; k++)
             printf("%-14s %9.3f\n", first[k], median(t[k], b));
     }
-    for (k = 0; k < 3; k++)
+    for (k = 0; k < 4; k++)
         free(t[k]);
     pcoll_plan_free(&plan);
     MPI_Info_free(&info);

@@ -505,11 +505,14 @@ static void remember(const pcoll__call_t *c, const pcoll_plan_t *plan)
  * counted; NULL when this call is not one. */
 static pcoll_plan_t *repeated(const pcoll__coll_t *coll, const void *raw, MPI_Comm comm)
 {
-    uintptr_t w[PCOLL__CALL_WORDS];
+    uintptr_t w[PCOLL__CALL_WORDS], diff = 0;
     pcoll__ctx_t *ctx = repeat.ctx;
-    if (repeat.coll != coll || repeat.comm != comm || coll->words(raw, w) != repeat.nwords ||
-        memcmp(w, repeat.words, (size_t)repeat.nwords * sizeof *w) != 0 ||
-        pcoll__ctx_detached() != repeat.detached || pcoll__opts_epoch() != repeat.env ||
+    int i, n;
+    if (repeat.coll != coll || repeat.comm != comm || (n = coll->words(raw, w)) != repeat.nwords)
+        return NULL;
+    for (i = 0; i < n; i++)
+        diff |= w[i] ^ repeat.words[i];
+    if (diff || pcoll__ctx_detached() != repeat.detached || pcoll__opts_epoch() != repeat.env ||
         pcoll__gpu_maybe() ||
         !pcoll__cache_ref_valid(repeat.plan, 0) ||
         (repeat.shape.e && !pcoll__cache_ref_valid(repeat.shape, 1)))
