@@ -18,6 +18,19 @@
  * scratch) rather than staging a copy of the whole buffer. */
 #define PCOLL__A2A_INPLACE_STAGE_MAX (1 << 20)
 
+/* A public alltoall call's arguments, as the entry path gets them (a count
+ * over INT_MAX already made one item of a type of that many: refuse says
+ * when that failed). */
+typedef struct pcoll__a2a_raw {
+    const void *sendbuf;
+    int sendcount;
+    MPI_Datatype sendtype;
+    void *recvbuf;
+    int recvcount;
+    MPI_Datatype recvtype;
+    int refuse;
+} pcoll__a2a_raw_t;
+
 typedef struct pcoll__a2a_args {
     const void *sendbuf;
     int sendcount;

@@ -25,7 +25,7 @@
 
 _Static_assert(sizeof(pcoll__a2a_args_t) <= PCOLL__ARGS_MAX, "alltoall arguments");
 
-int pcoll__alltoall_check(const pcoll__a2a_args_t *r, int inter, const char *fn,
+int pcoll__alltoall_check(const pcoll__a2a_raw_t *r, int inter, const char *fn,
                           pcoll__a2a_args_t *a)
 {
     const void *sendbuf = r->sendbuf;
@@ -123,7 +123,7 @@ static int a2a_agree(pcoll__call_t *c, int local)
  * the memory kinds of the buffers. */
 static int a2a_key(pcoll__call_t *c, pcoll__key_t *k)
 {
-    const pcoll__a2a_args_t *r = c->raw;
+    const pcoll__a2a_raw_t *r = c->raw;
     struct {
         const void *sbuf;
         void *rbuf;
@@ -209,7 +209,7 @@ out:
  * mirrors, api/shape.c). */
 static int a2a_shape(pcoll__call_t *c, pcoll__key_t *k)
 {
-    const pcoll__a2a_args_t *r = c->raw;
+    const pcoll__a2a_raw_t *r = c->raw;
     struct {
         long long bytes;
         unsigned long long sig;
@@ -233,7 +233,7 @@ static int a2a_shape(pcoll__call_t *c, pcoll__key_t *k)
 /* p blocks on each side. */
 static void a2a_views(const pcoll__call_t *c, const void *raw, pcoll__view_t v[2])
 {
-    const pcoll__a2a_args_t *r = raw;
+    const pcoll__a2a_raw_t *r = raw;
     v[0] = (pcoll__view_t){r->sendbuf != MPI_IN_PLACE, (void *)r->sendbuf,
                            (MPI_Count)c->p * r->sendcount, r->sendtype};
     v[1] = (pcoll__view_t){1, r->recvbuf, (MPI_Count)c->p * r->recvcount, r->recvtype};
@@ -241,14 +241,14 @@ static void a2a_views(const pcoll__call_t *c, const void *raw, pcoll__view_t v[2
 
 static void a2a_rebase(const void *raw, void *out, void *const bufs[2])
 {
-    pcoll__a2a_args_t *o = out;
-    *o = *(const pcoll__a2a_args_t *)raw;
+    pcoll__a2a_raw_t *o = out;
+    *o = *(const pcoll__a2a_raw_t *)raw;
     if (o->sendbuf != MPI_IN_PLACE)
         o->sendbuf = bufs[0];
     o->recvbuf = bufs[1];
 }
 
-_Static_assert(sizeof(pcoll__a2a_args_t) <= PCOLL__RAW_MAX, "alltoall raw arguments");
+_Static_assert(sizeof(pcoll__a2a_raw_t) <= PCOLL__RAW_MAX, "alltoall raw arguments");
 
 
 /* A run's copy of the receive buffer in its own layout (the bytes its type
@@ -288,7 +288,7 @@ static int a2a_stage(pcoll__call_t *c, pcoll_plan_t *plan)
 
 static int a2a_words(const void *raw, uintptr_t w[])
 {
-    const pcoll__a2a_args_t *r = raw;
+    const pcoll__a2a_raw_t *r = raw;
     w[0] = (uintptr_t)r->sendbuf, w[1] = (uintptr_t)r->recvbuf;
     w[2] = (uintptr_t)r->sendtype, w[3] = (uintptr_t)r->recvtype;
     w[4] = (uintptr_t)(unsigned)r->sendcount, w[5] = (uintptr_t)(unsigned)r->recvcount;
@@ -309,7 +309,7 @@ static const pcoll__coll_t alltoall = {
     .shape = a2a_shape,
     .views = a2a_views,
     .rebase = a2a_rebase,
-    .raw_size = sizeof(pcoll__a2a_args_t),
+    .raw_size = sizeof(pcoll__a2a_raw_t),
     .inter = PCOLL__INTER_REMOTE,
     .words = a2a_words,
 };
@@ -319,8 +319,8 @@ static int run(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                int recvcount, MPI_Datatype recvtype, pcoll__mode_t mode, const char *fn,
                MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
-    pcoll__a2a_args_t r = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
-                           .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype};
+    pcoll__a2a_raw_t r = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+                          .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype};
     return pcoll__entry(&alltoall, mode, fn, &r, comm, info, plan);
 }
 
@@ -362,8 +362,8 @@ static int run_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
                  MPI_Count recvcount, MPI_Datatype recvtype, pcoll__mode_t mode, const char *fn,
                  MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
-    pcoll__a2a_args_t r = {.sendbuf = sendbuf, .sendtype = sendtype, .recvbuf = recvbuf,
-                           .recvtype = recvtype};
+    pcoll__a2a_raw_t r = {.sendbuf = sendbuf, .sendtype = sendtype, .recvbuf = recvbuf,
+                          .recvtype = recvtype};
     MPI_Datatype own[2];
     int rc;
     count_c(recvcount, &r.recvtype, &r.recvcount, &own[0], &r.refuse);

@@ -29,7 +29,7 @@ _Static_assert(sizeof(pcoll__multi_args_t) <= PCOLL__ARGS_MAX, "multi arguments"
 
 /* The public call's arguments. */
 typedef struct raw {
-    pcoll__a2a_args_t blocks;
+    pcoll__a2a_raw_t blocks;
     MPI_Comm row, col;
 } raw_t;
 

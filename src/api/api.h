@@ -150,11 +150,10 @@ int pcoll__a2av_agree(pcoll__call_t *c, int local);
 int pcoll__a2av_key(pcoll__call_t *c, pcoll__key_t *k);
 int pcoll__a2av_prepare(pcoll__call_t *c, pcoll_plan_t *plan);
 
-/* alltoall's local checks of the call's six arguments (the first six
- * fields of r, as the public call gives them) into *a (MPI_IN_PLACE
- * resolved); nothing is allocated.  The multiple all-to-all checks its
+/* alltoall's local checks of the call's arguments (r, as the public call
+ * gives them) into *a (MPI_IN_PLACE resolved); nothing is allocated.  The multiple all-to-all checks its
  * blocks the same way. */
-int pcoll__alltoall_check(const pcoll__a2a_args_t *r, int inter, const char *fn,
+int pcoll__alltoall_check(const pcoll__a2a_raw_t *r, int inter, const char *fn,
                           pcoll__a2a_args_t *a);
 /* Before building: keep the types (the caller may free its own). */
 int pcoll__alltoall_keep_types(pcoll_plan_t *plan, pcoll__a2a_args_t *a);
