@@ -243,7 +243,8 @@ PCOLL_API int pcoll_alltoallv_inplace_init(void *buf, const int sendcounts[],
  * (the blocks between two nodes bundled through the node's shared memory
  * into one message; pcoll_cores_per_node for virtual nodes; a shared window
  * per plan and node, see "Ownership"), native (the MPI's own), auto
- * (persistent: direct; one-shot: native). */
+ * (persistent: direct, or native where the MPI's blocking call costs less, as
+ * Open MPI's; one-shot: native). */
 PCOLL_API int pcoll_neighbor_alltoall_init(const void *sendbuf, int sendcount,
                                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,

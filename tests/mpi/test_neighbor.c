@@ -330,7 +330,9 @@ static void run_persistent(nb_case *c, const char *algo, const char *cpn, int la
     }
     if (!PT_OK(rc))
         return;
-    PT_CHECK(!strcmp(pcoll_plan_algorithm(plan), strcmp(algo, "auto") ? algo : "direct"),
+    PT_CHECK(strcmp(algo, "auto") ? !strcmp(pcoll_plan_algorithm(plan), algo)
+                                   : !strcmp(pcoll_plan_algorithm(plan), "direct") ||
+                                         !strcmp(pcoll_plan_algorithm(plan), "native"),
              "plan algorithm %s", pcoll_plan_algorithm(plan));
     for (run = 0; run < RUNS; run++) {
         refill(c, run);
