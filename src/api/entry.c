@@ -477,51 +477,64 @@ typedef struct repeat {
     int nwords;
     uintptr_t words[PCOLL__CALL_WORDS];
     pcoll__cache_ref_t plan, shape; /* shape.e NULL: no shape */
+    unsigned long count;             /* calls served as repeats */
 } repeat_t;
 
+/* Taken by address once per call: in a shared library each access to a
+ * thread-local variable may cost a call into the dynamic linker. */
 static PCOLL__THREAD_LOCAL repeat_t repeat;
-PCOLL__THREAD_LOCAL unsigned long pcoll__repeats;
+
+unsigned long pcoll__repeats(void)
+{
+    return repeat.count;
+}
+
+static PCOLL__NOINLINE void remember_in(repeat_t *r, const pcoll__call_t *c,
+                                        const pcoll_plan_t *plan)
+{
+    r->coll = NULL;
+    if (!c->coll->words || c->opts.verbose || pcoll__gpu_maybe())
+        return;
+    r->plan = pcoll__cache_ref(c->ctx, plan);
+    if (!r->plan.e)
+        return;
+    r->shape = c->flat ? (pcoll__cache_ref_t){c->flat, c->flat->born}
+                       : (pcoll__cache_ref_t){NULL, 0};
+    if ((r->nwords = c->coll->words(c->raw, r->words)) == 0)
+        return;
+    r->comm = c->comm;
+    r->ctx = c->ctx;
+    r->detached = pcoll__ctx_detached();
+    r->env = pcoll__opts_epoch();
+    r->coll = c->coll;
+}
 
 static void remember(const pcoll__call_t *c, const pcoll_plan_t *plan)
 {
-    repeat.coll = NULL;
-    if (!c->coll->words || c->opts.verbose || pcoll__gpu_maybe())
-        return;
-    repeat.plan = pcoll__cache_ref(c->ctx, plan);
-    if (!repeat.plan.e)
-        return;
-    repeat.shape = c->flat ? (pcoll__cache_ref_t){c->flat, c->flat->born}
-                           : (pcoll__cache_ref_t){NULL, 0};
-    if ((repeat.nwords = c->coll->words(c->raw, repeat.words)) == 0)
-        return;
-    repeat.comm = c->comm;
-    repeat.ctx = c->ctx;
-    repeat.detached = pcoll__ctx_detached();
-    repeat.env = pcoll__opts_epoch();
-    repeat.coll = c->coll;
+    remember_in(&repeat, c, plan);
 }
 
 /* The plan of a repeat of the thread's last remembered call, its use
  * counted; NULL when this call is not one. */
-static pcoll_plan_t *repeated(const pcoll__coll_t *coll, const void *raw, MPI_Comm comm)
+static PCOLL__NOINLINE pcoll_plan_t *repeated(repeat_t *r, const pcoll__coll_t *coll,
+                                               const void *raw, MPI_Comm comm)
 {
     uintptr_t w[PCOLL__CALL_WORDS], diff = 0;
-    pcoll__ctx_t *ctx = repeat.ctx;
+    pcoll__ctx_t *ctx = r->ctx;
     int i, n;
-    if (repeat.coll != coll || repeat.comm != comm || (n = coll->words(raw, w)) != repeat.nwords)
+    if (r->coll != coll || r->comm != comm || (n = coll->words(raw, w)) != r->nwords)
         return NULL;
     for (i = 0; i < n; i++)
-        diff |= w[i] ^ repeat.words[i];
-    if (diff || pcoll__ctx_detached() != repeat.detached || pcoll__opts_epoch() != repeat.env ||
-        pcoll__gpu_maybe() ||
-        !pcoll__cache_ref_valid(repeat.plan, 0) ||
-        (repeat.shape.e && !pcoll__cache_ref_valid(repeat.shape, 1)))
+        diff |= w[i] ^ r->words[i];
+    if (diff || pcoll__ctx_detached() != r->detached || pcoll__opts_epoch() != r->env ||
+        pcoll__gpu_maybe() || !pcoll__cache_ref_valid(r->plan, 0) ||
+        (r->shape.e && !pcoll__cache_ref_valid(r->shape, 1)))
         return NULL;
-    pcoll__cache_ref_use(ctx, repeat.plan, 0);
-    if (repeat.shape.e)
-        pcoll__cache_ref_use(ctx, repeat.shape, 1);
-    pcoll__repeats++;
-    return repeat.plan.e->plan;
+    pcoll__cache_ref_use(ctx, r->plan, 0);
+    if (r->shape.e)
+        pcoll__cache_ref_use(ctx, r->shape, 1);
+    r->count++;
+    return r->plan.e->plan;
 }
 
 static int oneshot(pcoll__call_t *c)
@@ -615,7 +628,8 @@ int pcoll__entry(const pcoll__coll_t *coll, pcoll__mode_t mode, const char *fn, 
 {
     pcoll__call_t c;
     pcoll_plan_t *again;
-    if (mode == PCOLL__ONESHOT && repeat.coll == coll && (again = repeated(coll, raw, comm))) {
+    repeat_t *r = &repeat;
+    if (mode == PCOLL__ONESHOT && r->coll == coll && (again = repeated(r, coll, raw, comm))) {
         pcoll__set_verbose(0);
         return pcoll__plan_run(again);
     }

@@ -150,7 +150,7 @@ struct pcoll__coll {
 
 #define PCOLL__CALL_WORDS 8
 /* One-shot calls this thread ran as repeats (entry.c "Repeats"). */
-extern PCOLL__THREAD_LOCAL unsigned long pcoll__repeats;
+unsigned long pcoll__repeats(void);
 
 enum { PCOLL__INTER_REMOTE = 1, PCOLL__INTER_LOCAL = 2 };
 

@@ -65,11 +65,10 @@ typedef struct env_memo {
     env_view_t view;
     const pcoll__algo_table_t *table; /* NULL: no options kept */
     pcoll__opts_t opts;
+    unsigned long epoch; /* how many times the environment was found changed */
 } env_memo_t;
 
 static PCOLL__THREAD_LOCAL env_memo_t memo;
-/* How many times this thread found the environment changed. */
-static PCOLL__THREAD_LOCAL unsigned long env_epoch;
 
 extern char **environ;
 
@@ -125,7 +124,7 @@ static int env_take(const env_view_t **v)
     env_memo_t *m = &memo;
     int same = env_same(m);
     if (!same) {
-        env_epoch++;
+        m->epoch++;
         m->print = env_print();
         m->table = NULL;
         env_scan(&m->view);
@@ -286,11 +285,18 @@ static int read_tuning(const env_view_t *v, MPI_Info info, const pcoll__algo_tab
     return pcoll__rules_load(path, table, rules);
 }
 
+static PCOLL__NOINLINE unsigned long epoch_of(env_memo_t *m)
+{
+    if (!env_same(m)) {
+        const env_view_t *v;
+        env_take(&v);
+    }
+    return m->epoch;
+}
+
 unsigned long pcoll__opts_epoch(void)
 {
-    const env_view_t *v;
-    env_take(&v);
-    return env_epoch;
+    return epoch_of(&memo);
 }
 
 int pcoll__opts_read(MPI_Info info, const pcoll__algo_table_t *table, pcoll__opts_t *opts)

@@ -18,6 +18,19 @@
 #define PCOLL__THREAD_LOCAL _Thread_local
 #endif
 
+/* A function kept out of its callers: code that takes a thread-local
+ * variable's address once and hands it on, so that a shared library does
+ * not ask the dynamic linker for it again after every call it makes. */
+#if defined(__clang__)
+#define PCOLL__NOINLINE __attribute__((noinline))
+#elif defined(__GNUC__) && __GNUC__ >= 8
+#define PCOLL__NOINLINE __attribute__((noipa)) /* not inlined, arguments not propagated */
+#elif defined(__GNUC__)
+#define PCOLL__NOINLINE __attribute__((noinline))
+#else
+#define PCOLL__NOINLINE
+#endif
+
 /* Record a message for rc (pcoll_last_error) and return rc.  The library
  * prints nothing by default: the message goes to stderr only when
  * PCOLL_VERBOSE is set to 1/true in the environment, or the call in progress

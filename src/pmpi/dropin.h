@@ -100,7 +100,9 @@ static inline pcoll__mode_t pcoll__dropin_mode(int form)
 
 /* ---- log.c -------------------------------------------------------------------- */
 
-void pcoll__dropin_log_served(int coll, int form, const char *algorithm);
+/* A call served (plan: the plan it made; NULL: a one-shot call, named by
+ * the last run's algorithm); counted only when PCOLL_DROPIN_LOG is set. */
+void pcoll__dropin_log_served(int coll, int form, const pcoll_plan_t *plan);
 void pcoll__dropin_log_fell(int coll, int form, int reason);
 
 /* ---- requests.c ---------------------------------------------------------------- */

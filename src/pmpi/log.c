@@ -76,12 +76,12 @@ static int counting(void)
     return logging;
 }
 
-void pcoll__dropin_log_served(int coll, int form, const char *algorithm)
+void pcoll__dropin_log_served(int coll, int form, const pcoll_plan_t *plan)
 {
     int slot;
     if (!counting())
         return;
-    slot = algorithm_slot(coll, algorithm);
+    slot = algorithm_slot(coll, plan ? pcoll_plan_algorithm(plan) : pcoll__last_run_algorithm);
     pcoll__dropin_lock();
     counts[coll][form][slot]++;
     pcoll__dropin_unlock();

@@ -86,8 +86,7 @@ int pcoll__dropin_finish(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll, in
         *err = pcoll__dropin_raise(comm, rc);
         return 0;
     }
-    pcoll__dropin_log_served(coll, form, plan ? pcoll_plan_algorithm(plan)
-                                              : pcoll__last_run_algorithm);
+    pcoll__dropin_log_served(coll, form, plan);
     if (form == PCOLL__DROPIN_NONBLOCKING)
         *err = pcoll__dropin_track_nonblocking(plan, comm, request);
     else if (form == PCOLL__DROPIN_PERSISTENT)

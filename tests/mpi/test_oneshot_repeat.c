@@ -90,12 +90,12 @@ static void case_same(const char *alg)
     if (alg)
         setenv("PCOLL_ALLTOALL_ALGORITHM", alg, 1);
     call_ints(sb, rb, 3, 0, MPI_COMM_WORLD, "same");
-    before = pcoll__repeats;
+    before = pcoll__repeats();
     for (int run = 1; run < 5; run++)
         call_ints(sb, rb, 3, run, MPI_COMM_WORLD, "same");
     if (alg)
-        PT_CHECK(pcoll__repeats - before == 4, "%lu repeats in 4 calls of the same arguments",
-                 pcoll__repeats - before);
+        PT_CHECK(pcoll__repeats() - before == 4, "%lu repeats in 4 calls of the same arguments",
+                 pcoll__repeats() - before);
     unsetenv("PCOLL_ALLTOALL_ALGORITHM");
     free(sb);
     free(rb);
