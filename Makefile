@@ -167,8 +167,9 @@ ifeq ($(IS_OMPI),1)
 else
   # MPICH (hydra oversubscribes by itself): ranks that make no progress back
   # off instead of spinning, which makes oversubscribed runs 3x faster (the
-  # wheel's MPICH 5.0; Debian 12's 4.0.2 has no such setting and spins in
-  # UCX's progress: README, "Tested MPIs").
+  # wheel's MPICH 5.0; Debian 12's 4.0.2 has no such setting: its tests
+  # preload a library that makes idle ranks yield, PCOLL_TEST_YIELD in
+  # cmake/PcollTesting.cmake).
   RUN_ENV := MPIR_CVAR_CH4_PROGRESS_THROTTLE=1
   MPIEXEC_PREFLAGS :=
 endif

@@ -23,6 +23,53 @@ set(PCOLL_TEST_FULL_NP 8 CACHE STRING
     "MPI tests with at least this many processes are also labelled 'full'")
 set(PCOLL_TEST_TIMEOUT 300 CACHE STRING "Timeout of one test in seconds")
 
+# Idle ranks yield their core (tests/yield/ucp_yield.c, preloaded into every
+# test): an MPICH before 5 polls UCX without pause while a rank waits and has
+# no setting that makes it back off, so tests with more ranks than cores
+# crawl.  AUTO: with such an MPICH, except in sanitizer builds (a preloaded
+# library would come before the sanitizer's runtime).  PCOLL_TEST_PRELOAD
+# holds what every test preloads (empty or the yield library); a test that
+# preloads a library of its own takes its LD_PRELOAD from pcoll_preload_env.
+set(PCOLL_TEST_YIELD AUTO CACHE STRING
+    "Preload tests/yield/ucp_yield.c into the tests: AUTO (MPICH before 5, no sanitizer), ON, OFF")
+set_property(CACHE PCOLL_TEST_YIELD PROPERTY STRINGS AUTO ON OFF)
+set(_pcoll_yield "${PCOLL_TEST_YIELD}")
+if(_pcoll_yield STREQUAL "AUTO")
+  include(CheckCSourceCompiles)
+  set(CMAKE_REQUIRED_LIBRARIES MPI::MPI_C)
+  check_c_source_compiles("
+    #include <mpi.h>
+    #if !defined(MPICH_NUMVERSION) || MPICH_NUMVERSION >= 50000000
+    #error not an MPICH before 5
+    #endif
+    int main(void) { return 0; }" PCOLL_MPI_MPICH_BEFORE_5)
+  unset(CMAKE_REQUIRED_LIBRARIES)
+  if(PCOLL_MPI_MPICH_BEFORE_5 AND NOT PCOLL_SANITIZE AND NOT CMAKE_C_FLAGS MATCHES "-fsanitize")
+    set(_pcoll_yield ON)
+  else()
+    set(_pcoll_yield OFF)
+  endif()
+endif()
+set(PCOLL_TEST_PRELOAD "")
+if(_pcoll_yield)
+  add_library(pcoll_test_yield MODULE "${PROJECT_SOURCE_DIR}/tests/yield/ucp_yield.c")
+  target_link_libraries(pcoll_test_yield PRIVATE ${CMAKE_DL_LIBS})
+  set(PCOLL_TEST_PRELOAD "$<TARGET_FILE:pcoll_test_yield>")
+  list(APPEND PCOLL_TEST_ENVIRONMENT "LD_PRELOAD=${PCOLL_TEST_PRELOAD}")
+  message(STATUS "pcoll: tests preload tests/yield/ucp_yield.c (idle ranks yield: PCOLL_TEST_YIELD)")
+endif()
+
+# pcoll_preload_env(VAR lib): VAR = the LD_PRELOAD entry of a test that
+# preloads lib (lib, then PCOLL_TEST_PRELOAD); it goes after the entries of
+# PCOLL_TEST_ENVIRONMENT in the test's ENVIRONMENT, since the last one counts.
+function(pcoll_preload_env var lib)
+  if(PCOLL_TEST_PRELOAD)
+    set(${var} "LD_PRELOAD=${lib}:${PCOLL_TEST_PRELOAD}" PARENT_SCOPE)
+  else()
+    set(${var} "LD_PRELOAD=${lib}" PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(_pcoll_test_executable name)
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE pcoll_static)
