@@ -359,7 +359,7 @@ static void graph_ring(void)
  * no edge anywhere. */
 static void dist_random(int none)
 {
-    int r = pt_rank, p = pt_size, n = 0, k, dests[3], w[3] = {1, 1, 1}, src = r;
+    int r = pt_rank, p = pt_size, n = 0, k, dests[3] = {0, 0, 0}, w[3] = {1, 1, 1}, src = r;
     int lonely = p > 2 ? p - 1 : -1, targets = p > 2 ? p - 1 : p;
     unsigned long long s = 0x2545F4914F6CDD1DULL * (unsigned long long)(r + 3);
     MPI_Comm comm;
