@@ -340,8 +340,8 @@ static int plan_init(bench_case_t *c, MPI_Info info, pcoll_plan_t **plan)
     return rc;
 }
 
-/* No one-shot call has arbitrary layouts: plan, run and free per call. */
-static int run_oneshot(bench_case_t *c)
+int bench_plan_once(bench_case_t *c,
+                    int (*plan_init)(bench_case_t *c, MPI_Info info, pcoll_plan_t **plan))
 {
     MPI_Info info;
     pcoll_plan_t *plan = NULL;
@@ -356,6 +356,9 @@ static int run_oneshot(bench_case_t *c)
     pcoll_plan_free(&plan);
     return rc;
 }
+
+/* No one-shot call has arbitrary layouts: plan, run and free per call. */
+static int run_oneshot(bench_case_t *c) { return bench_plan_once(c, plan_init); }
 
 const bench_coll_t bench_coll_alltoallv_inplace = {
     .name = "alltoallv_inplace",

@@ -237,21 +237,7 @@ static int plan_init(bench_case_t *c, MPI_Info info, pcoll_plan_t **plan)
 }
 
 /* No one-shot call: plan, run and free per call. */
-static int run_oneshot(bench_case_t *c)
-{
-    pcoll_plan_t *plan = NULL;
-    MPI_Info info;
-    int rc;
-    MPI_Info_create(&info);
-    rc = plan_init(c, info, &plan);
-    MPI_Info_free(&info);
-    if (rc == PCOLL_SUCCESS)
-        rc = pcoll_start(plan);
-    if (rc == PCOLL_SUCCESS)
-        rc = pcoll_wait(plan);
-    pcoll_plan_free(&plan);
-    return rc;
-}
+static int run_oneshot(bench_case_t *c) { return bench_plan_once(c, plan_init); }
 
 const bench_coll_t bench_coll_neighbor_alltoallv_inplace = {
     .name = "neighbor_alltoallv_inplace",
