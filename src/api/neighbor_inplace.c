@@ -15,7 +15,6 @@
  * no one-shot form.
  */
 #include <stddef.h>
-#include <stdint.h>
 
 #include "alltoallv/inplace/inplace.h"
 #include "api/entry.h"
@@ -81,19 +80,17 @@ static int has_items(const pcoll__ip_nbr_args_t *a, int p)
     return 0;
 }
 
-/* Both directions' edges merged into the engine's arrays (the scratch's,
- * written through the args' const views). */
+/* Both directions' edges merged into the engine's arrays. */
 static int merge(pcoll__call_t *c)
 {
     const raw_t *r = c->raw;
     pcoll__ip_nbr_args_t *a = args_of(c);
-    int rc, p = c->p, *dense = (int *)(uintptr_t)a->scounts;
-    PCOLL_CHECK(pcoll__ip_nbr_merge(p, a->outdegree, a->dests, r->scounts, r->sdispls, dense,
-                                    dense + p, (int *)(uintptr_t)a->spos, "send", c->fn),
+    int rc, p = c->p;
+    PCOLL_CHECK(pcoll__ip_nbr_merge(p, a->outdegree, a->dests, r->scounts, r->sdispls,
+                                    a->scounts, a->sdispls, a->spos, "send", c->fn),
                 rc, out);
     PCOLL_CHECK(pcoll__ip_nbr_merge(p, a->indegree, a->sources, r->rcounts, r->rdispls,
-                                    dense + 2 * p, dense + 3 * p, (int *)(uintptr_t)a->rpos,
-                                    "receive", c->fn),
+                                    a->rcounts, a->rdispls, a->rpos, "receive", c->fn),
                 rc, out);
     /* Blocks of different ranks that overlap. */
     rc = pcoll__ip_check(p, a->scounts, a->sdispls, a->rcounts, a->rdispls, c->fn);
@@ -116,8 +113,7 @@ static int nip_check(pcoll__call_t *c)
     if ((in > 0 && (!r->rcounts || !r->rdispls)) || (out > 0 && (!r->scounts || !r->sdispls)))
         return pcoll__error(PCOLL_ERR_ARG, "%s: a count or displacement array is NULL", c->fn);
     PCOLL_CHECK(scratch(c, in, out), rc, fail);
-    PCOLL_CHECK(pcoll__nbr_neighbors(c->comm, topo, in, out, c->tmp[0], (int *)c->tmp[0] + in),
-                rc, fail);
+    PCOLL_CHECK(pcoll__nbr_neighbors(c->comm, topo, in, out, a->sources, a->dests), rc, fail);
     PCOLL_CHECK(merge(c), rc, fail);
     if (a->buf == MPI_IN_PLACE || (!a->buf && has_items(a, c->p)))
         return pcoll__error(PCOLL_ERR_ARG, "%s: buf is %s", c->fn,

@@ -258,9 +258,9 @@ typedef struct pcoll__ip_nbr_args {
     void *buf;
     MPI_Datatype type;
     int indegree, outdegree, cart;
-    const int *sources, *dests; /* ranks or MPI_PROC_NULL, one per edge */
-    const int *spos, *rpos;     /* per edge: pcoll__ip_nbr_merge's pos */
-    const int *scounts, *sdispls, *rcounts, *rdispls; /* p ranks each */
+    int *sources, *dests; /* ranks or MPI_PROC_NULL, one per edge */
+    int *spos, *rpos;     /* per edge: pcoll__ip_nbr_merge's pos */
+    int *scounts, *sdispls, *rcounts, *rdispls; /* p ranks each */
     pcoll__opts_t opts;
 } pcoll__ip_nbr_args_t;
 
