@@ -81,6 +81,7 @@ module pcoll
   public :: pcoll_alltoallw, pcoll_alltoallw_init
   public :: pcoll_neighbor_alltoall, pcoll_neighbor_alltoall_init
   public :: pcoll_neighbor_alltoallv, pcoll_neighbor_alltoallv_init
+  public :: pcoll_neighbor_alltoallv_inplace_init
   public :: pcoll_neighbor_alltoallw, pcoll_neighbor_alltoallw_init
   public :: pcoll_reduce_scatter_block, pcoll_reduce_scatter_block_init
   public :: pcoll_reduce_scatter, pcoll_reduce_scatter_init
@@ -117,6 +118,9 @@ module pcoll
   end interface
   interface pcoll_alltoallv_inplace_init
     module procedure a2av_inplace_init_f08, a2av_inplace_init_int
+  end interface
+  interface pcoll_neighbor_alltoallv_inplace_init
+    module procedure nbr_a2av_inplace_init_f08, nbr_a2av_inplace_init_int
   end interface
   interface pcoll_alltoallw
     module procedure a2aw_f08, a2aw_f08_c, a2aw_int
@@ -189,9 +193,11 @@ module pcoll
       integer(c_int), intent(in) :: sc, st, rc, rt, row, col, info
       type(c_ptr), intent(out) :: plan
     end function
-    integer(c_int) function c_alltoallv_inplace_init(b, sc, sd, rc, rd, t, comm, info, plan) &
+    integer(c_int) function c_alltoallv_inplace_init(nbr, b, sc, sd, rc, rd, t, comm, info, &
+                                                     plan) &
         bind(C, name="pcoll_f_alltoallv_inplace_init")
       import :: c_int, c_ptr
+      integer(c_int), intent(in) :: nbr
       type(*), dimension(..), asynchronous :: b
       integer(c_int), intent(in) :: sc(*), sd(*), rc(*), rd(*)
       integer(c_int), intent(in) :: t, comm, info

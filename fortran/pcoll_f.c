@@ -115,17 +115,17 @@ int pcoll_f_alltoall_multi_init(const CFI_cdesc_t *s, const void *in_place, cons
 
 /* ---- alltoallv ---------------------------------------------------------------------- */
 
-int pcoll_f_alltoallv_inplace_init(const CFI_cdesc_t *b, const MPI_Fint scounts[],
-                                   const MPI_Fint sdispls[], const MPI_Fint rcounts[],
-                                   const MPI_Fint rdispls[], const MPI_Fint *type,
-                                   const MPI_Fint *comm, const MPI_Fint *info,
-                                   pcoll_plan_t **plan)
+int pcoll_f_alltoallv_inplace_init(const MPI_Fint *nbr, const CFI_cdesc_t *b,
+                                   const MPI_Fint scounts[], const MPI_Fint sdispls[],
+                                   const MPI_Fint rcounts[], const MPI_Fint rdispls[],
+                                   const MPI_Fint *type, const MPI_Fint *comm,
+                                   const MPI_Fint *info, pcoll_plan_t **plan)
 {
     void *buf;
     int bad = buffer(b, NULL, &buf) != PCOLL_SUCCESS;
-    return pcoll_alltoallv_inplace_init(bad ? b->base_addr : buf, bad ? NULL : scounts, sdispls,
-                                        rcounts, rdispls, MPI_Type_f2c(*type),
-                                        MPI_Comm_f2c(*comm), MPI_Info_f2c(*info), plan);
+    return (*nbr ? pcoll_neighbor_alltoallv_inplace_init : pcoll_alltoallv_inplace_init)(
+        bad ? b->base_addr : buf, bad ? NULL : scounts, sdispls, rcounts, rdispls,
+        MPI_Type_f2c(*type), MPI_Comm_f2c(*comm), MPI_Info_f2c(*info), plan);
 }
 
 /* ---- alltoallw ---------------------------------------------------------------------- */

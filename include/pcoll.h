@@ -261,6 +261,34 @@ PCOLL_API int pcoll_neighbor_alltoallw_init(const void *sendbuf, const int sendc
                                             const MPI_Datatype recvtypes[], MPI_Comm comm,
                                             MPI_Info info, pcoll_plan_t **plan);
 
+/* In-place neighbourhood alltoallv (MPI_Neighbor_alltoallv's edges, one
+ * buffer): the outgoing blocks of buf (sendcounts/sdispls, one per
+ * out-edge) are replaced by the incoming ones (recvcounts/rdispls, one per
+ * in-edge), with the engine and memory of pcoll_alltoallv_inplace_init:
+ * extra memory independent of the message sizes, O(p) integers (p the size
+ * of comm) plus pcoll_aux_bytes of auxiliary buffers.  Neighbours, their
+ * order and the pairing of edges as for pcoll_neighbor_alltoallv_init; one
+ * type for both directions; counts and displacements in items of type.
+ * Edges to MPI_PROC_NULL move nothing.  Send blocks must not overlap each
+ * other, nor receive blocks each other (PCOLL_ERR_ARG); a send block may
+ * overlap receive blocks.  After a run the receive blocks of real edges
+ * hold the data; items of buf that were in a send block and are in none of
+ * them are undefined; the rest of buf is untouched.  Edges repeated to one
+ * rank (a rank listed twice, a periodic Cartesian dimension of 1 or 2
+ * ranks) travel as one message: their non-empty blocks must lie end to end
+ * on both sides, and the k-th of them by position at the sender must pair
+ * with the k-th by position at the receiver; otherwise
+ * PCOLL_ERR_UNSUPPORTED on every rank.  Init checks that both ends of every
+ * edge agree on its count (PCOLL_ERR_MISMATCH on every rank otherwise) and
+ * that every rank's type has the same size.  Persistent only: start the
+ * plan as often as needed with new data in buf.  One algorithm, `inplace`
+ * (PCOLL_NEIGHBOR_ALLTOALLV_INPLACE_ALGORITHM). */
+PCOLL_API int pcoll_neighbor_alltoallv_inplace_init(void *buf, const int sendcounts[],
+                                                    const int sdispls[], const int recvcounts[],
+                                                    const int rdispls[], MPI_Datatype type,
+                                                    MPI_Comm comm, MPI_Info info,
+                                                    pcoll_plan_t **plan);
+
 /* Reduce-scatter: reduce the p*recvcount (block form) or sum(recvcounts)
  * elements of sendbuf over all ranks with op, in rank order, and leave block
  * i of the result at rank i.  sendbuf may be MPI_IN_PLACE (the input is then

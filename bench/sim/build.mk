@@ -27,7 +27,9 @@ PROG_OBJ := $(patsubst $(ROOT)/%.c,$(SIM_DIR)/obj/%.o,$(SIM_PROGRAM))
 COMPAT_OBJ := $(SIM_DIR)/obj/bench/sim/smpi_compat.o
 
 # The symbols smpi_compat.c interposes (see its header comment).
-WRAP := MPI_Comm_set_attr MPI_Finalize MPI_Send_init MPI_Start MPI_Startall MPI_Request_free
+WRAP := MPI_Comm_set_attr MPI_Finalize MPI_Send_init MPI_Start MPI_Startall MPI_Request_free \
+  MPI_Cart_create MPI_Topo_test MPI_Dist_graph_create MPI_Dist_graph_create_adjacent \
+  MPI_Dist_graph_neighbors_count MPI_Dist_graph_neighbors MPI_Neighbor_alltoallv
 comma := ,
 empty :=
 space := $(empty) $(empty)

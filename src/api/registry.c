@@ -12,6 +12,7 @@ static const pcoll__algo_table_t *const tables[] = {&pcoll__alltoall_table,
                                                     &pcoll__alltoallv_inplace_table,
                                                     &pcoll__alltoallw_table,
                                                     &pcoll__neighbor_table,
+                                                    &pcoll__neighbor_inplace_table,
                                                     &pcoll__reduce_scatter_table};
 
 static const pcoll__algo_t *lookup(const char *collective, int index)

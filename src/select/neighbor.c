@@ -21,6 +21,7 @@
  * two copies of every byte between nodes, which only measurements between
  * real nodes can price.
  */
+#include "alltoallv/inplace/inplace.h"
 #include "select/select.h"
 
 enum { N_DIRECT, N_NODE, N_NATIVE, N_AUTO };
@@ -48,6 +49,19 @@ static const pcoll__algo_t algos[] = {
 const pcoll__algo_table_t pcoll__neighbor_table = {
     "neighbor_alltoall", "PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM", algos,
     (int)(sizeof algos / sizeof *algos)};
+
+/* pcoll_neighbor_alltoallv_inplace_init (one algorithm), under the
+ * collective name "neighbor_alltoallv_inplace": the in-place alltoallv
+ * engine on the neighbourhood's blocks. */
+static const pcoll__algo_t inplace_algos[] = {
+    {"inplace",
+     "limited memory (Hofmann and Ruenger) on the edges' blocks, merged into one message per "
+     "neighbour rank: transfers into free space and aux slots of pcoll_aux_bytes in all",
+     pcoll__alltoallv_inplace_neighbor, PCOLL__ALGO_INPLACE | PCOLL__ALGO_COLLECTIVE},
+};
+
+const pcoll__algo_table_t pcoll__neighbor_inplace_table = {
+    "neighbor_alltoallv_inplace", "PCOLL_NEIGHBOR_ALLTOALLV_INPLACE_ALGORITHM", inplace_algos, 1};
 
 int pcoll__select_neighbor(const pcoll__nbr_args_t *a, const pcoll__shape_t *s)
 {

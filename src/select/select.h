@@ -37,6 +37,7 @@ extern const pcoll__algo_table_t pcoll__alltoallv_table;
 extern const pcoll__algo_table_t pcoll__alltoallv_inplace_table;
 extern const pcoll__algo_table_t pcoll__alltoallw_table;
 extern const pcoll__algo_table_t pcoll__neighbor_table;
+extern const pcoll__algo_table_t pcoll__neighbor_inplace_table;
 extern const pcoll__algo_table_t pcoll__reduce_scatter_table;
 
 /* alltoall: requested, else a tuning file's rule, else by cost (native

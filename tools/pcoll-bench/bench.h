@@ -89,6 +89,20 @@ int bench_fold(long size);
 void *bench_big_alloc(int fold, size_t bytes);
 void bench_big_free(int fold, void *p);
 
+/* coll_neighbor.c: the topology communicator of a neighbour pattern
+ * (stencil2d, stencil27, randomk; collective over comm; an MPI error code)
+ * and its degrees. */
+int bench_neighbor_comm(MPI_Comm comm, bench_pattern_t pattern, MPI_Comm *out);
+void bench_neighbor_degrees(MPI_Comm comm, int *in, int *out);
+/* coll_alltoallv_inplace.c: a copy of info with pcoll_aux_bytes set to
+ * PCOLL_BENCH_AUX_PERCENT percent of `bytes` (a rank's data), at least one
+ * int per aux buffer of p ranks' default count, where that variable is
+ * set.  The caller frees it. */
+MPI_Info bench_aux_info(MPI_Info info, long long bytes, int p);
+/* The one-shot row of a collective without a one-shot call: a plan made
+ * with plan_init (an empty info), run once and freed; a pcoll status. */
+int bench_plan_once(bench_case_t *c,
+                    int (*plan_init)(bench_case_t *c, MPI_Info info, pcoll_plan_t **plan));
 /* colls.c: the registry.  find: NULL when unknown or not available yet. */
 const bench_coll_t *bench_coll_find(const char *name);
 int bench_coll_known(const char *name);

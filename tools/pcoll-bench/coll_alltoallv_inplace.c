@@ -315,17 +315,16 @@ static long long native_extra(const bench_case_t *c, bench_kind_t kind)
     return end * (long long)sizeof(int);
 }
 
-/* info plus pcoll_aux_bytes from PCOLL_BENCH_AUX_PERCENT, if set. */
-static MPI_Info with_aux(const bench_case_t *c, MPI_Info info)
+MPI_Info bench_aux_info(MPI_Info info, long long bytes, int p)
 {
     const char *pct = getenv("PCOLL_BENCH_AUX_PERCENT"), *b = getenv("PCOLL_AUX_BUFFERS");
-    long long nbuf = b ? atoll(b) : (c->p / 8 > 1 ? c->p / 8 : 1), aux;
+    long long nbuf = b ? atoll(b) : (p / 8 > 1 ? p / 8 : 1), aux;
     MPI_Info out;
     char v[32];
     MPI_Info_dup(info, &out);
     if (!pct)
         return out;
-    aux = (long long)(atof(pct) / 100.0 * (double)c->size);
+    aux = (long long)(atof(pct) / 100.0 * (double)bytes);
     aux = aux > nbuf * (long long)sizeof(int) ? aux : nbuf * (long long)sizeof(int);
     snprintf(v, sizeof v, "%lld", aux);
     MPI_Info_set(out, "pcoll_aux_bytes", v);
@@ -334,15 +333,15 @@ static MPI_Info with_aux(const bench_case_t *c, MPI_Info info)
 
 static int plan_init(bench_case_t *c, MPI_Info info, pcoll_plan_t **plan)
 {
-    MPI_Info aux = with_aux(c, info);
+    MPI_Info aux = bench_aux_info(info, c->size, c->p);
     int rc = pcoll_alltoallv_inplace_init(c->buf, c->sc, c->sd, c->rc, c->rd, MPI_INT, c->comm, aux,
                                           plan);
     MPI_Info_free(&aux);
     return rc;
 }
 
-/* No one-shot call has arbitrary layouts: plan, run and free per call. */
-static int run_oneshot(bench_case_t *c)
+int bench_plan_once(bench_case_t *c,
+                    int (*plan_init)(bench_case_t *c, MPI_Info info, pcoll_plan_t **plan))
 {
     MPI_Info info;
     pcoll_plan_t *plan = NULL;
@@ -357,6 +356,9 @@ static int run_oneshot(bench_case_t *c)
     pcoll_plan_free(&plan);
     return rc;
 }
+
+/* No one-shot call has arbitrary layouts: plan, run and free per call. */
+static int run_oneshot(bench_case_t *c) { return bench_plan_once(c, plan_init); }
 
 const bench_coll_t bench_coll_alltoallv_inplace = {
     .name = "alltoallv_inplace",

@@ -5,16 +5,19 @@
  *   the 5-point stencil's 4 neighbours;
  * - stencil27: a 3-D periodic grid, the 27-point stencil's 26 neighbours, as
  *   a distributed graph (MPI_Dist_graph_create_adjacent);
- * - randomk: 6 destinations a rank drawn from a hash of (rank, i)
- *   (MPI_Dist_graph_create), so in-degrees differ between ranks.
+ * - randomk: k destinations a rank (PCOLL_BENCH_K, default 6) drawn from a
+ *   hash of (rank, i) (MPI_Dist_graph_create), so in-degrees differ between
+ *   ranks and a rank may be drawn twice (a repeated edge).
  * Blocks in edge order without gaps.  The reference is MPI_Neighbor_alltoallv.
+ * The neighbourhoods serve neighbor_alltoallv_inplace too
+ * (coll_neighbor_inplace.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 
-#define RANDOM_K 6
+#define RANDOM_K 6 /* PCOLL_BENCH_K's default */
 
 struct bench_case {
     MPI_Comm comm; /* the topology communicator (owned) */
@@ -64,28 +67,42 @@ static int stencil27(MPI_Comm comm, MPI_Comm *out)
     return err;
 }
 
+/* k destinations (PCOLL_BENCH_K, at most p; a hash may draw one twice). */
 static int randomk(MPI_Comm comm, MPI_Comm *out)
 {
-    int p, r, i, dst[RANDOM_K], w[RANDOM_K], k;
+    const char *env = getenv("PCOLL_BENCH_K");
+    int p, r, i, *dst, *w, k = env ? atoi(env) : RANDOM_K, err;
     MPI_Comm_size(comm, &p);
     MPI_Comm_rank(comm, &r);
-    k = RANDOM_K < p ? RANDOM_K : p;
+    k = k < 1 ? 1 : k < p ? k : p;
+    if (!(dst = malloc(2 * sizeof *dst * (size_t)k)))
+        return MPI_ERR_NO_MEM;
+    w = dst + k;
     for (i = 0; i < k; i++)
         dst[i] = (int)((((unsigned)r * 2654435761u) ^ ((unsigned)i * 40503u + 0x9e37u)) %
                        (unsigned)p),
         w[i] = 1;
-    return MPI_Dist_graph_create(comm, 1, &r, &k, dst, w, MPI_INFO_NULL, 0, out);
+    err = MPI_Dist_graph_create(comm, 1, &r, &k, dst, w, MPI_INFO_NULL, 0, out);
+    free(dst);
+    return err;
 }
 
-static void degrees(bench_case_t *c)
+int bench_neighbor_comm(MPI_Comm comm, bench_pattern_t pattern, MPI_Comm *out)
+{
+    return pattern == BENCH_STENCIL27 ? stencil27(comm, out)
+           : pattern == BENCH_RANDOMK ? randomk(comm, out)
+                                      : stencil2d(comm, out);
+}
+
+void bench_neighbor_degrees(MPI_Comm comm, int *in, int *out)
 {
     int topo, n, w;
-    MPI_Topo_test(c->comm, &topo);
+    MPI_Topo_test(comm, &topo);
     if (topo == MPI_CART) {
-        MPI_Cartdim_get(c->comm, &n);
-        c->in = c->out = 2 * n;
+        MPI_Cartdim_get(comm, &n);
+        *in = *out = 2 * n;
     } else {
-        MPI_Dist_graph_neighbors_count(c->comm, &c->in, &c->out, &w);
+        MPI_Dist_graph_neighbors_count(comm, in, out, &w);
     }
 }
 
@@ -104,12 +121,10 @@ static void teardown(bench_case_t *c)
 
 static int allocate(MPI_Comm comm, long size, bench_pattern_t pattern, bench_case_t *c)
 {
-    int e, err = pattern == BENCH_STENCIL27 ? stencil27(comm, &c->comm)
-                 : pattern == BENCH_RANDOMK ? randomk(comm, &c->comm)
-                                            : stencil2d(comm, &c->comm);
-    if (err != MPI_SUCCESS)
+    int e;
+    if (bench_neighbor_comm(comm, pattern, &c->comm) != MPI_SUCCESS)
         return PCOLL_ERR_MPI;
-    degrees(c);
+    bench_neighbor_degrees(c->comm, &c->in, &c->out);
     if (!(c->sc = malloc(sizeof(int) * 2 * ((size_t)c->in + (size_t)c->out) + 1)))
         return PCOLL_ERR_NOMEM;
     c->sd = c->sc + c->out, c->rc = c->sd + c->out, c->rd = c->rc + c->in;

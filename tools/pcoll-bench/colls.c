@@ -13,6 +13,7 @@ extern const bench_coll_t bench_coll_alltoall_multi;
 extern const bench_coll_t bench_coll_alltoallv;
 extern const bench_coll_t bench_coll_alltoallv_inplace;
 extern const bench_coll_t bench_coll_neighbor_alltoallv;
+extern const bench_coll_t bench_coll_neighbor_alltoallv_inplace;
 extern const bench_coll_t bench_coll_reduce_scatter;
 extern const bench_coll_t bench_coll_reduce_scatter_block;
 
@@ -25,6 +26,7 @@ static const struct {
     {"alltoallv", &bench_coll_alltoallv},
     {"alltoallv_inplace", &bench_coll_alltoallv_inplace},
     {"neighbor_alltoallv", &bench_coll_neighbor_alltoallv},
+    {"neighbor_alltoallv_inplace", &bench_coll_neighbor_alltoallv_inplace},
     {"reduce_scatter", &bench_coll_reduce_scatter},
     {"reduce_scatter_block", &bench_coll_reduce_scatter_block},
 };

@@ -30,7 +30,7 @@ static int resolve_options(int argc, char **argv, bench_run_t *run, char *err, s
                                                               : BENCH_PATTERNS_SIZES)) {
         snprintf(err, len,
                  "--pattern %s: not a pattern of %s (random ... shifting: alltoallv; stencil2d, "
-                 "stencil27, randomk: neighbor_alltoallv)",
+                 "stencil27, randomk: neighbor_alltoallv and neighbor_alltoallv_inplace)",
                  bench_pattern_name(o->pattern), o->coll);
         return -1;
     }

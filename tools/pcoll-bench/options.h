@@ -14,7 +14,7 @@ enum { BENCH_MAX_SIZES = 64, BENCH_MAX_ALGOS = 32, BENCH_NAME_LEN = 48 };
 typedef enum { BENCH_BLOCKING, BENCH_PERSISTENT, BENCH_NOCOMM } bench_mode_t;
 /* Sizes of the irregular collectives (random ... shifting: random counts
  * that change every call, alltoallv), and the neighbourhoods of
- * neighbor_alltoallv (stencil2d ... randomk). */
+ * neighbor_alltoallv and neighbor_alltoallv_inplace (stencil2d ... randomk). */
 typedef enum {
     BENCH_UNIFORM,
     BENCH_RANDOM,

@@ -16,7 +16,8 @@
  * inplace_aux.c (the aux slots of 3.5), inplace_move.c (typed local moves),
  * inplace_cost.c (the choice against pairwise exchange), inplace_state.c
  * (its memory), inplace_wait.c (completing requests), inplace_swap.c (the
- * fast path for equal layouts).
+ * fast path for equal layouts), inplace_neighbor.c (the neighbourhood form:
+ * edges merged into one block per rank).
  *
  * Which engine: the grant-free pairwise swap of inplace_swap.c whenever the
  * send and receive layouts are equal on every rank (the MPI_IN_PLACE case;
@@ -245,6 +246,37 @@ double pcoll__alltoallv_inplace_cost(const pcoll__cost_t *c, int p, long long ma
  * over all ranks, aux agreed). */
 int pcoll__alltoallv_inplace_preferred(const pcoll__cost_t *c, int p, long long maxblock,
                                        long long total, long long aux);
+
+/* ---- the neighbourhood form (inplace_neighbor.c) ------------------------ */
+
+/* pcoll_neighbor_alltoallv_inplace_init's arguments as its check leaves
+ * them: the buffer and type; the communicator's edges (degrees, neighbour
+ * lists, Cartesian or not) and each edge's place among the blocks of its
+ * rank (for the agreement); and the engine's arrays of p ranks made from
+ * the edges by pcoll__ip_nbr_merge. */
+typedef struct pcoll__ip_nbr_args {
+    void *buf;
+    MPI_Datatype type;
+    int indegree, outdegree, cart;
+    int *sources, *dests; /* ranks or MPI_PROC_NULL, one per edge */
+    int *spos, *rpos;     /* per edge: pcoll__ip_nbr_merge's pos */
+    int *scounts, *sdispls, *rcounts, *rdispls; /* p ranks each */
+    pcoll__opts_t opts;
+} pcoll__ip_nbr_args_t;
+
+/* One direction of the neighbourhood form: the blocks of n edges (edge e:
+ * counts[e] items from item displs[e], to or from rank peers[e]) merged into
+ * one block per rank of comm (pcounts, pdispls: p entries, zeroed by the
+ * caller), and pos[e] the place of edge e's block among the non-empty blocks
+ * of its rank by position (-1: an empty edge or MPI_PROC_NULL, which moves
+ * nothing).  Checks counts and displacements (PCOLL_ERR_ARG: negative, or
+ * two blocks of one rank that overlap); the blocks of one rank must lie end
+ * to end, at most INT_MAX items in all (PCOLL_ERR_UNSUPPORTED otherwise).
+ * what: "send" or "receive", for messages. */
+int pcoll__ip_nbr_merge(int p, int n, const int *peers, const int *counts, const int *displs,
+                        int *pcounts, int *pdispls, int *pos, const char *what, const char *fn);
+/* The builder (pcoll__ip_nbr_args_t): the engine on the merged arrays. */
+int pcoll__alltoallv_inplace_neighbor(pcoll_plan_t *plan, const void *args);
 
 /* ---- layout (inplace_layout.c) ----------------------------------------- */
 
