@@ -9,9 +9,7 @@
  * pcoll_alltoall (which looks its plan up in the cache, or repeats the
  * thread's last call), in turn, after a barrier; the medians over the
  * batches (rank 0's clock) and the one-shot path's own cost (one-shot minus
- * persistent) are printed.  With the drop-in preloaded (LD_PRELOAD names
- * libpcoll_mpi), MPI_Alltoall is the drop-in's and is timed as a fourth
- * kind.  --algorithm names the plans' algorithm (info
+ * persistent) are printed.  --algorithm names the plans' algorithm (info
  * pcoll_algorithm for the plan, PCOLL_ALLTOALL_ALGORITHM for the one-shot
  * call; default: auto for both).
  *
@@ -20,6 +18,11 @@
  * first one-shot call of the size, the second (which decides for every rank
  * and may make a plan together), and the third; the maximum over the ranks
  * of each, medians over the duplicates.
+ *
+ * pcoll-overhead-mpi is the same source without pcoll (linked with the MPI
+ * alone): PMPI_Alltoall against MPI_Alltoall, which is the drop-in's where
+ * libpcoll_mpi is preloaded (Open MPI: mpiexec -x LD_PRELOAD=...; MPICH:
+ * -env LD_PRELOAD ...).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +30,11 @@
 
 #include <mpi.h>
 
+#ifndef PCOLL_OVERHEAD_MPI_ONLY
 #include "pcoll.h"
+#else
+typedef struct pcoll_plan pcoll_plan_t;
+#endif
 
 /* New communicators on which a shape's first calls are timed. */
 #define FIRST_ROUNDS 15
@@ -49,14 +56,15 @@ static double median(double *t, int n)
 static double batch(int k, int calls, pcoll_plan_t *plan, char *s, char *r, int n)
 {
     double t0;
-    int i, rc = PCOLL_SUCCESS;
+    int i, rc = 0;
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
-    for (i = 0; i < calls && rc == PCOLL_SUCCESS; i++)
+    for (i = 0; i < calls && rc == 0; i++)
         if (k == 0)
             rc = PMPI_Alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, MPI_COMM_WORLD);
         else if (k == 3)
             rc = MPI_Alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, MPI_COMM_WORLD);
+#ifndef PCOLL_OVERHEAD_MPI_ONLY
         else if (k == 1)
             rc = pcoll_start(plan) == PCOLL_SUCCESS ? pcoll_wait(plan) : PCOLL_ERR_STATE;
         else
@@ -65,9 +73,15 @@ static double batch(int k, int calls, pcoll_plan_t *plan, char *s, char *r, int 
         fprintf(stderr, "pcoll-overhead: call failed: %s\n", pcoll_last_error());
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+#else
+        (void)plan;
+    if (rc != MPI_SUCCESS)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+#endif
     return (MPI_Wtime() - t0) / calls * 1e6;
 }
 
+#ifndef PCOLL_OVERHEAD_MPI_ONLY
 /* The first, second and third one-shot calls of n bytes on a new
  * communicator (us, the slowest rank's). */
 static void first_calls(char *s, char *r, int n, double us[3])
@@ -90,17 +104,23 @@ static void first_calls(char *s, char *r, int n, double us[3])
     MPI_Comm_free(&c);
 }
 
+#endif
+
 int main(int argc, char **argv)
 {
     static const char *const names[] = {"MPI_Alltoall", "persistent", "one-shot",
-                                        "drop-in"};
-    const char *preload = getenv("LD_PRELOAD");
+                                        "MPI_Alltoall*"};
+    /* The kinds timed: the MPI's own call, then pcoll's or the wrapper's. */
+#ifndef PCOLL_OVERHEAD_MPI_ONLY
+    static const int kinds[] = {0, 1, 2};
+#else
+    static const int kinds[] = {0, 3};
+#endif
+    const int nk = (int)(sizeof kinds / sizeof *kinds);
     int n = 8, batches = 100, calls = 200, p, rank, b, k, i;
-    int kinds = preload && strstr(preload, "libpcoll_mpi") ? 4 : 3;
     const char *algorithm = NULL;
     double *t[4], med[4];
     pcoll_plan_t *plan = NULL;
-    MPI_Info info;
     char *s, *r;
 
     MPI_Init(&argc, &argv);
@@ -117,8 +137,8 @@ int main(int argc, char **argv)
             algorithm = argv[++i];
         else {
             if (rank == 0)
-                fprintf(stderr, "usage: mpiexec -n P pcoll-overhead [--bytes N] [--batches B] "
-                                "[--calls C] [--algorithm A]\n");
+                fprintf(stderr, "usage: mpiexec -n P %s [--bytes N] [--batches B] "
+                                "[--calls C] [--algorithm A]\n", argv[0]);
             MPI_Finalize();
             return 2;
         }
@@ -131,39 +151,57 @@ int main(int argc, char **argv)
     }
     s = calloc((size_t)n * (size_t)p + 1, 1);
     r = calloc((size_t)n * (size_t)p + 1, 1);
-    MPI_Info_create(&info);
-    if (algorithm) {
-        MPI_Info_set(info, "pcoll_algorithm", algorithm);
-        setenv("PCOLL_ALLTOALL_ALGORITHM", algorithm, 1);
-    }
-    if (!s || !r ||
-        pcoll_alltoall_init(s, n, MPI_BYTE, r, n, MPI_BYTE, MPI_COMM_WORLD, info, &plan) !=
-            PCOLL_SUCCESS) {
-        fprintf(stderr, "pcoll-overhead: %s\n", s && r ? pcoll_last_error() : "out of memory");
+    if (!s || !r) {
+        fprintf(stderr, "pcoll-overhead: out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+#ifndef PCOLL_OVERHEAD_MPI_ONLY
+    {
+        MPI_Info info;
+        MPI_Info_create(&info);
+        if (algorithm) {
+            MPI_Info_set(info, "pcoll_algorithm", algorithm);
+            setenv("PCOLL_ALLTOALL_ALGORITHM", algorithm, 1);
+        }
+        if (pcoll_alltoall_init(s, n, MPI_BYTE, r, n, MPI_BYTE, MPI_COMM_WORLD, info, &plan) !=
+            PCOLL_SUCCESS) {
+            fprintf(stderr, "pcoll-overhead: %s\n", pcoll_last_error());
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        MPI_Info_free(&info);
+    }
+#else
+    (void)algorithm;
+#endif
     for (k = 0; k < 4; k++)
         t[k] = malloc(sizeof(double) * (size_t)batches);
     for (b = -2; b < batches; b++) /* two batches of warm-up */
-        for (k = 0; k < kinds; k++) {
-            double us = batch(k, calls, plan, s, r, n);
+        for (k = 0; k < nk; k++) {
+            double us = batch(kinds[k], calls, plan, s, r, n);
             if (b >= 0)
-                t[k][b] = us;
+                t[kinds[k]][b] = us;
         }
-    for (k = 0; k < kinds; k++)
-        med[k] = median(t[k], batches);
+    for (k = 0; k < nk; k++)
+        med[kinds[k]] = median(t[kinds[k]], batches);
     if (rank == 0) {
+#ifndef PCOLL_OVERHEAD_MPI_ONLY
         printf("# pcoll-overhead: np %d, %d B per peer, plan %s, %d batches of %d calls, "
                "medians, us per call\n",
                p, n, pcoll_plan_algorithm(plan), batches, calls);
-        for (k = 0; k < kinds; k++)
-            printf("%-14s %9.3f\n", names[k], med[k]);
+#else
+        printf("# pcoll-overhead-mpi: np %d, %d B per peer, %d batches of %d calls, medians, "
+               "us per call; MPI_Alltoall* is the drop-in's where it is preloaded\n",
+               p, n, batches, calls);
+#endif
+        for (k = 0; k < nk; k++)
+            printf("%-14s %9.3f\n", names[kinds[k]], med[kinds[k]]);
+        for (k = 1; k < nk; k++)
+            printf("ratio %-8s %9.3f\n", names[kinds[k]], med[kinds[k]] / med[0]);
+#ifndef PCOLL_OVERHEAD_MPI_ONLY
         printf("%-14s %9.3f\n", "one-shot path", med[2] - med[1]);
-        for (k = 1; k < kinds; k++)
-            printf("%-14s %9.3f\n", k == 1 ? "ratio persist." : k == 2 ? "ratio one-shot"
-                                                                       : "ratio drop-in",
-                   med[k] / med[0]);
+#endif
     }
+#ifndef PCOLL_OVERHEAD_MPI_ONLY
     for (b = 0; b < batches && b < FIRST_ROUNDS; b++) {
         double us[3];
         first_calls(s, r, n, us);
@@ -175,10 +213,10 @@ int main(int argc, char **argv)
         for (k = 0; k < 3; k++)
             printf("%-14s %9.3f\n", first[k], median(t[k], b));
     }
+    pcoll_plan_free(&plan);
+#endif
     for (k = 0; k < 4; k++)
         free(t[k]);
-    pcoll_plan_free(&plan);
-    MPI_Info_free(&info);
     free(s);
     free(r);
     MPI_Finalize();
