@@ -389,6 +389,9 @@ static void call_views(const pcoll__call_t *c, pcoll__view_t v[2])
         c->coll->views(c, c->raw, v);
 }
 
+static void remember(const pcoll__call_t *c, const pcoll_plan_t *plan, pcoll__cache_entry_t *e,
+                     const pcoll__view_t v[2], const pcoll__key_t *k);
+
 static int same_layouts(pcoll__cache_entry_t *e, const pcoll__view_t v[2])
 {
     return pcoll__shape_same(e->aux, atomic_load_explicit(&e->stale, memory_order_acquire), v);
@@ -430,6 +433,8 @@ static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
     }
     rc = pcoll__shape_run(e->aux, same_layouts(e, v), v, c->args);
     pcoll__last_run_algorithm = e->plan->algorithm;
+    if (rc == PCOLL_SUCCESS && !c->coll->binder && a->bytes && a->ntypes != PCOLL__KEY_UNCACHED)
+        remember(c, NULL, e, v, a);
     return rc;
 }
 
@@ -461,14 +466,18 @@ static int lease_by_shape(pcoll__call_t *c)
  * options read.  It is the plan the path would find, and the call counts
  * as the path would count it (the cache's and the shape's uses, which decide
  * evictions: the shape table must change alike on every rank, whichever
- * ranks repeat).  A call is remembered only where the path's answer cannot
- * change while its arguments do not: its plan came from the cache by
- * arguments, and the call has no shape or one decided for that cache.
- * Checked again on every repeat: the communicator's context (freed
- * communicators detach theirs), the cache entry (evicted, or a datatype of
- * its key freed) and the shape entry (evicted).  Not with verbose output
- * (the path prints) nor where buffers may be device memory (a freed host
- * buffer's address may come back as device memory: the path asks). */
+ * ranks repeat).  Two kinds of calls are remembered, where the path's
+ * answer cannot change while the arguments do not: a plan from the cache by
+ * arguments, the call having no shape or one decided for that cache; and a
+ * shape's plan made together (no binder), run on the call's buffers as the
+ * path runs it, the layouts compared again each time.  Checked again on
+ * every repeat: the communicator's context (freed communicators detach
+ * theirs), the cache entry (evicted, or a datatype of its key freed), the
+ * shape entry (evicted) and, for a shape's plan, the memo of the call's
+ * arguments (a datatype of the call freed: its handle may come back for a
+ * type of another size).  Not with verbose output (the path prints) nor
+ * where buffers may be device memory (a freed host buffer's address may
+ * come back as device memory: the path asks). */
 typedef struct repeat {
     const pcoll__coll_t *coll; /* NULL: nothing remembered */
     MPI_Comm comm;
@@ -476,8 +485,10 @@ typedef struct repeat {
     unsigned long detached, env;
     int nwords;
     uintptr_t words[PCOLL__CALL_WORDS];
-    pcoll__cache_ref_t plan, shape; /* shape.e NULL: no shape */
-    unsigned long count;             /* calls served as repeats */
+    /* The cache's plan (plan.e), else a shape's (shape, memo, views). */
+    pcoll__cache_ref_t plan, shape, memo;
+    pcoll__view_t v[2];
+    unsigned long count; /* calls served as repeats */
 } repeat_t;
 
 /* Taken by address once per call: in a shared library each access to a
@@ -489,17 +500,24 @@ unsigned long pcoll__repeats(void)
     return repeat.count;
 }
 
+/* Remember c (plan: its plan from the cache by arguments; or NULL and its
+ * shape's entry e run on the views v). */
 static PCOLL__NOINLINE void remember_in(repeat_t *r, const pcoll__call_t *c,
-                                        const pcoll_plan_t *plan)
+                                        const pcoll_plan_t *plan, pcoll__cache_entry_t *e,
+                                        const pcoll__view_t v[2], const pcoll__key_t *k)
 {
     r->coll = NULL;
     if (!c->coll->words || c->opts.verbose || pcoll__gpu_maybe())
         return;
-    r->plan = pcoll__cache_ref(c->ctx, plan);
-    if (!r->plan.e)
+    r->plan = plan ? pcoll__cache_ref(c->ctx, plan) : (pcoll__cache_ref_t){NULL, 0};
+    r->memo = plan ? (pcoll__cache_ref_t){NULL, 0}
+                   : pcoll__shape_memo_ref(c->ctx, k->bytes, k->len);
+    if (plan ? !r->plan.e : !r->memo.e)
         return;
-    r->shape = c->flat ? (pcoll__cache_ref_t){c->flat, c->flat->born}
-                       : (pcoll__cache_ref_t){NULL, 0};
+    e = plan ? c->flat : e;
+    r->shape = e ? (pcoll__cache_ref_t){e, e->born} : (pcoll__cache_ref_t){NULL, 0};
+    if (!plan)
+        r->v[0] = v[0], r->v[1] = v[1];
     if ((r->nwords = c->coll->words(c->raw, r->words)) == 0)
         return;
     r->comm = c->comm;
@@ -509,32 +527,42 @@ static PCOLL__NOINLINE void remember_in(repeat_t *r, const pcoll__call_t *c,
     r->coll = c->coll;
 }
 
-static void remember(const pcoll__call_t *c, const pcoll_plan_t *plan)
+static void remember(const pcoll__call_t *c, const pcoll_plan_t *plan, pcoll__cache_entry_t *e,
+                     const pcoll__view_t v[2], const pcoll__key_t *k)
 {
-    remember_in(&repeat, c, plan);
+    remember_in(&repeat, c, plan, e, v, k);
 }
 
-/* The plan of a repeat of the thread's last remembered call, its use
- * counted; NULL when this call is not one. */
-static PCOLL__NOINLINE pcoll_plan_t *repeated(repeat_t *r, const pcoll__coll_t *coll,
-                                               const void *raw, MPI_Comm comm)
+/* Run a repeat of the thread's last remembered call, its use counted: 1
+ * with *rc its code, 0 when this call is not one. */
+static PCOLL__NOINLINE int repeated(repeat_t *r, const pcoll__coll_t *coll, const void *raw,
+                                    MPI_Comm comm, int *rc)
 {
     uintptr_t w[PCOLL__CALL_WORDS], diff = 0;
     pcoll__ctx_t *ctx = r->ctx;
+    pcoll__cache_entry_t *e = r->shape.e;
     int i, n;
     if (r->coll != coll || r->comm != comm || (n = coll->words(raw, w)) != r->nwords)
-        return NULL;
+        return 0;
     for (i = 0; i < n; i++)
         diff |= w[i] ^ r->words[i];
     if (diff || pcoll__ctx_detached() != r->detached || pcoll__opts_epoch() != r->env ||
-        pcoll__gpu_maybe() || !pcoll__cache_ref_valid(r->plan, 0) ||
-        (r->shape.e && !pcoll__cache_ref_valid(r->shape, 1)))
-        return NULL;
-    pcoll__cache_ref_use(ctx, r->plan, 0);
-    if (r->shape.e)
-        pcoll__cache_ref_use(ctx, r->shape, 1);
+        pcoll__gpu_maybe() || (e && !pcoll__cache_ref_valid(r->shape, PCOLL__REF_SHAPE)) ||
+        (r->plan.e ? !pcoll__cache_ref_valid(r->plan, PCOLL__REF_CACHE)
+                   : !pcoll__cache_ref_valid(r->memo, PCOLL__REF_MEMO)))
+        return 0;
+    if (e)
+        pcoll__cache_ref_use(ctx, r->shape, PCOLL__REF_SHAPE);
     r->count++;
-    return r->plan.e->plan;
+    pcoll__set_verbose(0);
+    if (r->plan.e) {
+        pcoll__cache_ref_use(ctx, r->plan, PCOLL__REF_CACHE);
+        *rc = pcoll__plan_run(r->plan.e->plan);
+        return 1;
+    }
+    *rc = pcoll__shape_run(e->aux, same_layouts(e, r->v), r->v, NULL);
+    pcoll__last_run_algorithm = e->plan->algorithm;
+    return 1;
 }
 
 static int oneshot(pcoll__call_t *c)
@@ -561,7 +589,7 @@ static int oneshot(pcoll__call_t *c)
     if (rc == SHAPE_FLAT && (rc = cached_plan(c, &k, &plan)) == PCOLL_SUCCESS) {
         rc = pcoll__plan_run(plan);
         if (rc == PCOLL_SUCCESS && c->repeatable && k.ntypes != PCOLL__KEY_UNCACHED)
-            remember(c, plan);
+            remember(c, plan, NULL, NULL, NULL);
     }
     if (k.ntypes == PCOLL__KEY_UNCACHED)
         pcoll__plan_destroy(plan);
@@ -627,12 +655,10 @@ int pcoll__entry(const pcoll__coll_t *coll, pcoll__mode_t mode, const char *fn, 
                  MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
     pcoll__call_t c;
-    pcoll_plan_t *again;
     repeat_t *r = &repeat;
-    if (mode == PCOLL__ONESHOT && r->coll == coll && (again = repeated(r, coll, raw, comm))) {
-        pcoll__set_verbose(0);
-        return pcoll__plan_run(again);
-    }
+    int rc;
+    if (mode == PCOLL__ONESHOT && r->coll == coll && repeated(r, coll, raw, comm, &rc))
+        return rc;
     /* The argument space is cleared only where a plan is built. */
     memset(&c, 0, offsetof(pcoll__call_t, args));
     c.coll = coll, c.mode = mode, c.fn = fn, c.raw = raw;

@@ -494,19 +494,30 @@ pcoll__cache_ref_t pcoll__cache_ref(pcoll__ctx_t *ctx, const pcoll_plan_t *plan)
     return (pcoll__cache_ref_t){NULL, 0};
 }
 
-int pcoll__cache_ref_valid(pcoll__cache_ref_t r, int shape)
+int pcoll__cache_ref_valid(pcoll__cache_ref_t r, pcoll__ref_kind_t kind)
 {
     if (!r.e || !r.e->key || r.e->born != r.born)
         return 0;
-    return shape || (r.e->plan && !atomic_load_explicit(&r.e->stale, memory_order_acquire));
+    if (kind == PCOLL__REF_SHAPE)
+        return 1;
+    return (kind == PCOLL__REF_MEMO || r.e->plan) &&
+           !atomic_load_explicit(&r.e->stale, memory_order_acquire);
 }
 
-void pcoll__cache_ref_use(pcoll__ctx_t *ctx, pcoll__cache_ref_t r, int shape)
+pcoll__cache_ref_t pcoll__shape_memo_ref(pcoll__ctx_t *ctx, const void *key, size_t keylen)
 {
-    if (shape) {
+    pcoll__cache_entry_t *m = &ctx->memo;
+    if (!m->key || m->keylen != keylen || memcmp(m->key, key, keylen) != 0)
+        return (pcoll__cache_ref_t){NULL, 0};
+    return (pcoll__cache_ref_t){m, m->born};
+}
+
+void pcoll__cache_ref_use(pcoll__ctx_t *ctx, pcoll__cache_ref_t r, pcoll__ref_kind_t kind)
+{
+    if (kind == PCOLL__REF_SHAPE) {
         r.e->stamp = ++ctx->shape_clock;
         r.e->calls++;
-    } else {
+    } else if (kind == PCOLL__REF_CACHE) {
         r.e->stamp = ++ctx->clock;
     }
 }
@@ -547,6 +558,7 @@ void pcoll__shape_remember(pcoll__ctx_t *ctx, pcoll__cache_entry_t *e, const voi
         return;
     ctx->memo_shape = (int)(e - ctx->shape);
     ctx->memo_born = e->born;
+    m->born = ++ctx->clock;
     watch_types(m, types, ntypes);
 }
 

@@ -116,14 +116,20 @@ typedef struct pcoll__cache_ref {
     unsigned long long born;
 } pcoll__cache_ref_t;
 
+/* What a ref names: an entry of the cache, of the shapes, or the memo of
+ * the last call looked up by shape. */
+typedef enum { PCOLL__REF_CACHE, PCOLL__REF_SHAPE, PCOLL__REF_MEMO } pcoll__ref_kind_t;
+
 /* The cache entry holding plan ({NULL, 0} when none does). */
 pcoll__cache_ref_t pcoll__cache_ref(pcoll__ctx_t *ctx, const pcoll_plan_t *plan);
-/* Whether r's entry still holds what it held: its key (and, in the cache, a
- * plan whose key names no freed datatype).  Reads only. */
-int pcoll__cache_ref_valid(pcoll__cache_ref_t r, int shape);
-/* Count a use of r's valid entry as pcoll__cache_find (shape 0) or
- * pcoll__shape_get (shape 1) counts it. */
-void pcoll__cache_ref_use(pcoll__ctx_t *ctx, pcoll__cache_ref_t r, int shape);
+/* The memo when it holds key ({NULL, 0} otherwise). */
+pcoll__cache_ref_t pcoll__shape_memo_ref(pcoll__ctx_t *ctx, const void *key, size_t keylen);
+/* Whether r's entry still holds what it held: its key (the cache: a plan,
+ * and the cache and the memo: no datatype of the key freed).  Reads only. */
+int pcoll__cache_ref_valid(pcoll__cache_ref_t r, pcoll__ref_kind_t kind);
+/* Count a use of r's valid entry as pcoll__cache_find (the cache) or
+ * pcoll__shape_get (a shape) counts it; nothing for the memo. */
+void pcoll__cache_ref_use(pcoll__ctx_t *ctx, pcoll__cache_ref_t r, pcoll__ref_kind_t kind);
 /* Hand plan to the cache under key; types are the datatypes the key names;
  * the cache frees the plan with destroy (given by the plan's owner, so that
  * contexts and plans, which hold each other, do not call each other). */

@@ -8,8 +8,10 @@
  * Cases (receive buffers poisoned before every call; values change with
  * every call, so a call that ran nothing or an old plan fails the check):
  *   same        pcoll_alltoall with the same arguments five times, `scattered`
- *               requested and automatic: correct every time, and with the
- *               algorithm requested every later call is a repeat;
+ *               (planned alone: the cache by arguments), `hier` (a shape's
+ *               plan made together, on virtual nodes) and automatic: correct
+ *               every time, and with an algorithm requested every later
+ *               call is a repeat;
  *   environment PCOLL_ALLTOALL_ALGORITHM set, changed and unset between
  *               calls with the same arguments: each call runs the algorithm
  *               the environment names (no repeat across a change);
@@ -78,10 +80,9 @@ static int *ints(int n)
     return p;
 }
 
-/* With an algorithm requested that plans alone (no shape: every call after
- * the first repeats), and with the automatic choice (repeats once the shape
- * is decided for the cache by arguments; a shape that keeps a plan made
- * together runs it instead). */
+/* With an algorithm requested (planned alone: no shape; `hier`: a shape
+ * decided at its first call), every call after the first repeats; with the
+ * automatic choice, once the shape is decided. */
 static void case_same(const char *alg)
 {
     int *sb = ints(3), *rb = ints(3);
@@ -96,6 +97,9 @@ static void case_same(const char *alg)
     if (alg)
         PT_CHECK(pcoll__repeats() - before == 4, "%lu repeats in 4 calls of the same arguments",
                  pcoll__repeats() - before);
+    if (alg && !strcmp(alg, "hier"))
+        PT_CHECK(!strcmp(pcoll__last_run_algorithm, "hier"), "ran %s",
+                 pcoll__last_run_algorithm);
     unsetenv("PCOLL_ALLTOALL_ALGORITHM");
     free(sb);
     free(rb);
@@ -398,6 +402,9 @@ int main(int argc, char **argv)
     unsetenv("PCOLL_ALLTOALL_ALGORITHM");
     unsetenv("PCOLL_REDUCE_SCATTER_ALGORITHM");
     case_same("scattered");
+    setenv("PCOLL_CORES_PER_NODE", np > 3 ? "2" : "1", 1);
+    case_same("hier");
+    unsetenv("PCOLL_CORES_PER_NODE");
     case_same(NULL);
     case_environment();
     case_types();
