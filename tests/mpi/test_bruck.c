@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/defects.h"
 #include "harness.h"
 
 static pt_layout lay_int, lay_sa, lay_sb;
@@ -124,13 +125,22 @@ static void no_comm_sweep(int pass)
     for (int i = 0; (alg = pcoll_algorithm_name("alltoall", i)) != NULL; i++) {
         pcoll_plan_t *plan = NULL;
         MPI_Info info;
+        int rc;
         pt_case("no_comm alg=%s pass %d", alg, pass);
         PT_MPI(MPI_Info_create(&info));
         PT_MPI(MPI_Info_set(info, "pcoll_algorithm", alg));
         PT_MPI(MPI_Info_set(info, "pcoll_no_comm", "1"));
         memset(r, 0x5a, sizeof(int) * (size_t)n * pt_size);
-        PT_OK(pcoll_alltoall_init(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD, info, &plan));
+        rc = pcoll_alltoall_init(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD, info, &plan);
         MPI_Info_free(&info);
+        /* native refuses where the MPI's alltoall is known to be wrong
+         * (core/defects.h: Open MPI before 4.1.5 on more than 12 ranks). */
+        if (rc == PCOLL_ERR_UNSUPPORTED && !strcmp(alg, "native") && pt_size > 12 &&
+            pcoll__mpi_defect(PCOLL__DEFECT_OMPI_ALLTOALL_BRUCK)) {
+            pt_skip("native refused: ompi-alltoall-bruck");
+            continue;
+        }
+        PT_OK(rc);
         if (!plan)
             continue;
         PT_OK(pcoll_start(plan));
