@@ -315,7 +315,10 @@ PCOLL_API int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf,
  * (alltoallv bruck_zerocopy and padded_bruck with elements of more than
  * INT_MAX basic items, inplace with counts or block ends over INT_MAX,
  * reduce-scatter ring_prepost with a block over INT_MAX elements).
- * Negative displacements: PCOLL_ERR_ARG, as in the int form. */
+ * Negative displacements: PCOLL_ERR_ARG, as in the int form.  One call is
+ * made in one form on every rank: with an MPI-3 library a one-shot or
+ * non-blocking call of the int form may run the MPI's own call, which the
+ * large-count form on another rank would not match. */
 PCOLL_API int pcoll_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
                                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,

@@ -341,7 +341,10 @@ int pcoll__a2av_check(pcoll__call_t *c)
     }
     a->blockbytes = largest(a, c->p);
     v->minbytes = v->maxbytes = -1;
-    v->native_ok = (MPI_VERSION >= 4 || (r->w && !r->wide)) && pcoll__a2av_native_inplace_ok(a);
+    /* With MPI-3 the MPI's own call takes ints alone: a call in the int
+     * form is one on every rank (the large-count form is pcoll's own there,
+     * and one call is made in one form on every rank: include/pcoll.h). */
+    v->native_ok = (MPI_VERSION >= 4 || !r->wide) && pcoll__a2av_native_inplace_ok(a);
     PCOLL_CHECK(check_overlap(a, c->p, c->fn), rc, out);
     find_basic(v, c->p);
 out:

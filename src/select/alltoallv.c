@@ -158,8 +158,9 @@ static int choose_global(const pcoll__a2av_args_t *v, const pcoll__shape_t *s)
 /* Without the other ranks' sizes: a direct exchange where the MPI's cost
  * per call outweighs pcoll's per message (both predicted for empty
  * messages, pcoll's with the margin: MPICH at p <= 3), else the MPI's own;
- * in place the MPI's own.  With MPI-3 the MPI's own cannot take a count
- * past INT_MAX, which another rank may hold: pcoll's direct algorithms. */
+ * in place the MPI's own.  With MPI-3 the MPI's own serves the int forms
+ * alone (a large-count call may hold a count past INT_MAX on another rank):
+ * pcoll's direct algorithms for the large-count forms. */
 static int choose_blind(const pcoll__a2av_args_t *v, const pcoll__shape_t *s)
 {
     pcoll__cost_t c = pcoll__select_cost(s);

@@ -25,7 +25,11 @@
  *              library takes for it, pcoll__gpu_pretend) once the shape
  *              has its plan, out of place and in place: the plan runs on
  *              host mirrors of them, every rank alike;
- *   auto       the automatic choice (results only).
+ *   auto       the automatic choice (results only);
+ *   forms      the int and large-count forms (pcoll_alltoallv_c) with the
+ *              MPI's call priced cheaper than pcoll's: the int form runs
+ *              `native` on every MPI, the large-count form only with
+ *              MPI-4 (`scattered` with MPI-3).
  * With `hier` requested every call must report it, and once a shape has
  * its plan a call must make no MPI_Allreduce (this file counts them): the
  * plan is kept, not made again with an agreement per call.
@@ -294,6 +298,57 @@ static void case_reversed(void)
     pt_case_end();
 }
 
+/* One call of ints in the int form (wide 0) or the large-count form on the
+ * world, against MPI_Alltoallv; the algorithm it ran must be want. */
+static void form_call(int run, int wide, const char *want)
+{
+    layout_t L;
+    MPI_Count wsc[64], wrc[64];
+    MPI_Aint wsd[64], wrd[64];
+    make_layout(&L, np, me, run, 0, 1);
+    size_t sbytes = sizeof(int) * (size_t)(L.stotal + 1);
+    size_t rbytes = sizeof(int) * (size_t)(L.rtotal + 1);
+    int *sb = malloc(sbytes), *rb = malloc(rbytes), *ref = malloc(rbytes);
+    for (int i = 0; i < L.stotal; i++)
+        sb[i] = me * 100000 + i * 7 + run;
+    for (int i = 0; i < np; i++)
+        wsc[i] = L.sc[i], wrc[i] = L.rc[i], wsd[i] = L.sd[i], wrd[i] = L.rd[i];
+    pt_poison(rb, rbytes);
+    pt_poison(ref, rbytes);
+    PT_MPI(MPI_Alltoallv(sb, L.sc, L.sd, MPI_INT, ref, L.rc, L.rd, MPI_INT, MPI_COMM_WORLD));
+    if (wide)
+        PT_REQUIRE(pcoll_alltoallv_c(sb, wsc, wsd, MPI_INT, rb, wrc, wrd, MPI_INT,
+                                     MPI_COMM_WORLD));
+    else
+        PT_REQUIRE(pcoll_alltoallv(sb, L.sc, L.sd, MPI_INT, rb, L.rc, L.rd, MPI_INT,
+                                   MPI_COMM_WORLD));
+    expect_algorithm(want);
+    compare((unsigned char *)rb, (unsigned char *)ref, rbytes, wide ? "large-count" : "int");
+    free(sb);
+    free(rb);
+    free(ref);
+}
+
+/* The automatic choice of either form where the model prices the MPI's
+ * call below pcoll's (no cost per MPI call, a high CPU cost per pcoll
+ * message): the int form runs the MPI's call on every MPI (one call is made
+ * in one form on every rank), the large-count form too with MPI-4; with
+ * MPI-3 (no MPI_Alltoallv_c) it must not, since another rank's counts may
+ * not fit in an int. */
+static void case_forms(void)
+{
+    pt_case("forms (auto, the MPI's call priced cheaper)");
+    setenv("PCOLL_COST_CALL", "0", 1);
+    setenv("PCOLL_COST_CPU", "1e-3", 1);
+    for (int run = 0; run < 4; run++) {
+        form_call(run, 0, "native");
+        form_call(run, 1, MPI_VERSION >= 4 ? "native" : "scattered");
+    }
+    unsetenv("PCOLL_COST_CALL");
+    unsetenv("PCOLL_COST_CPU");
+    pt_case_end();
+}
+
 int main(int argc, char **argv)
 {
     pt_init(&argc, &argv);
@@ -315,5 +370,7 @@ int main(int argc, char **argv)
     case_device();
     unsetenv("PCOLL_ALLTOALLV_ALGORITHM");
     case_ints(NULL);
+    unsetenv("PCOLL_CORES_PER_NODE");
+    case_forms();
     return pt_finish();
 }
