@@ -488,6 +488,7 @@ typedef struct repeat {
     /* The cache's plan (plan.e), else a shape's (shape, memo, views). */
     pcoll__cache_ref_t plan, shape, memo;
     pcoll__view_t v[2];
+    int stale, same; /* the shape entry's stale flag, and same_layouts then */
     unsigned long count; /* calls served as repeats */
 } repeat_t;
 
@@ -516,8 +517,11 @@ static PCOLL__NOINLINE void remember_in(repeat_t *r, const pcoll__call_t *c,
         return;
     e = plan ? c->flat : e;
     r->shape = e ? (pcoll__cache_ref_t){e, e->born} : (pcoll__cache_ref_t){NULL, 0};
-    if (!plan)
+    if (!plan) {
         r->v[0] = v[0], r->v[1] = v[1];
+        r->stale = atomic_load_explicit(&e->stale, memory_order_acquire);
+        r->same = pcoll__shape_same(e->aux, r->stale, v);
+    }
     if ((r->nwords = c->coll->words(c->raw, r->words)) == 0)
         return;
     r->comm = c->comm;
@@ -560,7 +564,11 @@ static PCOLL__NOINLINE int repeated(repeat_t *r, const pcoll__coll_t *coll, cons
         *rc = pcoll__plan_run(r->plan.e->plan);
         return 1;
     }
-    *rc = pcoll__shape_run(e->aux, same_layouts(e, r->v), r->v, NULL);
+    /* The layouts compare as they did unless a type of the record was freed
+     * since (the words hold the handles and counts). */
+    if ((i = atomic_load_explicit(&e->stale, memory_order_acquire)) != r->stale)
+        r->stale = i, r->same = pcoll__shape_same(e->aux, i, r->v);
+    *rc = pcoll__shape_run(e->aux, r->same, r->v, NULL);
     pcoll__last_run_algorithm = e->plan->algorithm;
     return 1;
 }

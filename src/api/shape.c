@@ -296,17 +296,40 @@ void pcoll__shape_rec_free(void *rec)
     pcoll__free(r);
 }
 
-int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
-                     const void *args)
+/* The run of a call whose buffers the plan's copies serve as they are, in
+ * a process without device memory: no lease, no temporaries (a repeated
+ * call's whole cost beyond the plan's own is here).  With the lock held. */
+static int run_on_views(pcoll__shape_rec_t *r, const pcoll__view_t v[2])
+{
+    int k;
+    for (k = 0; k < 2; k++)
+        if (r->view[k].present)
+            pcoll__sched_rebind(&r->plan->sched, k, v[k].buf);
+    return pcoll__plan_run(r->plan);
+}
+
+/* Any other run: through a lease of the call's own (mirrors, temporaries
+ * in the record's layouts, a binder's arguments).  With the lock held. */
+static int run_leased(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
+                      const void *args)
 {
     lease_t l = {.rec = r, .v = {v[0], v[1]}, .same = same || r->binder, .args = args};
     int rc;
-    drain_locked(r);
     if ((rc = lease_alloc(r, &l)) == PCOLL_SUCCESS && (rc = bind(r, &l)) == PCOLL_SUCCESS &&
         (rc = pcoll__plan_run(r->plan)) == PCOLL_SUCCESS)
         rc = unbind(r, &l);
-    pthread_mutex_unlock(&r->lock);
     lease_release(&l);
+    return rc;
+}
+
+int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
+                     const void *args)
+{
+    int rc;
+    drain_locked(r);
+    rc = same && !r->binder && !pcoll__gpu_maybe() ? run_on_views(r, v)
+                                                   : run_leased(r, same, v, args);
+    pthread_mutex_unlock(&r->lock);
     return rc;
 }
 
