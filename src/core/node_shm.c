@@ -23,18 +23,25 @@
 #define CTL_BYTES 64 /* one cache line for the counter */
 
 #ifdef SMPI_H
+#include <simgrid/host.h>
+
+/* Simulated time a waiting rank lets pass between two looks at the shared
+ * counter: about what a cache line takes from one core to another. */
+#define SIM_POLL_SECONDS 1e-7
+
 /* SimGrid SMPI runs the simulated ranks one at a time, in one address space,
  * and switches only inside the simulator: a rank waiting at the barrier lets
- * 1 us of simulated time pass (SMPI ignores shorter computations:
- * smpi/cpu-threshold); MPI_Win_sync is not needed (nor implemented).  With
- * smpi/simulate-computation the real time between two MPI calls is charged
- * as computation; the wait is not computation, and while this rank is
- * switched out the other ranks' real time would be charged to it, so the
+ * SIM_POLL_SECONDS of simulated time pass, as a computation of that many
+ * seconds of its core (smpi_execute would drop one shorter than
+ * smpi/cpu-threshold, 1 us); MPI_Win_sync is not needed (nor implemented).
+ * With smpi/simulate-computation the real time between two MPI calls is
+ * charged as computation; the wait is not computation, and while this rank
+ * is switched out the other ranks' real time would be charged to it, so the
  * measurement is stopped around the wait. */
 static void spin(void)
 {
     smpi_bench_end();
-    smpi_execute(1e-6);
+    smpi_execute_flops(SIM_POLL_SECONDS * sg_host_get_speed(sg_host_self()));
     smpi_bench_begin();
 }
 
