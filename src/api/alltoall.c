@@ -397,6 +397,12 @@ int pcoll__alltoall_dropin(pcoll__mode_t mode, const void *sendbuf, MPI_Count se
                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                           pcoll_plan_t **plan)
 {
+    /* Counts an int holds (every int form's) take the int forms' path: no
+     * conversion, nothing to free. */
+    if (sendcount >= INT_MIN && sendcount <= INT_MAX && recvcount >= INT_MIN &&
+        recvcount <= INT_MAX)
+        return run(sendbuf, (int)sendcount, sendtype, recvbuf, (int)recvcount, recvtype, mode,
+                   "pcoll__alltoall_dropin", comm, info, plan);
     return run_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, mode,
                  "pcoll__alltoall_dropin", comm, info, plan);
 }

@@ -13,11 +13,11 @@
 
 int pcoll__dropin_serves(MPI_Comm comm)
 {
-    int inter = 0;
-    /* MPI_COMM_NULL or an invalid handle: MPI reports the error.  Every
-     * collective the drop-in wraps serves intercommunicators too. */
-    return pcoll__dropin_enabled() && comm != MPI_COMM_NULL &&
-           PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS;
+    /* MPI_COMM_NULL: MPI reports the error.  Any other handle goes to pcoll,
+     * which checks it where it has no context for it (an invalid one is
+     * PCOLL_ERR_ARG: the MPI's call then reports it); every collective the
+     * drop-in wraps serves intercommunicators too. */
+    return pcoll__dropin_enabled() && comm != MPI_COMM_NULL;
 }
 
 /* Refusals that depend only on arguments every rank shares (or that every
@@ -74,9 +74,13 @@ static void say_setting(MPI_Comm comm, int coll)
 int pcoll__dropin_finish(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll, int form,
                          MPI_Request *request, int *err)
 {
-    int reason = refusal(rc);
+    int reason;
     *err = MPI_SUCCESS;
-    if (reason >= 0) {
+    if (rc == PCOLL_SUCCESS && form == PCOLL__DROPIN_BLOCKING) {
+        pcoll__dropin_log_served(coll, form, plan);
+        return 0;
+    }
+    if ((reason = refusal(rc)) >= 0) {
         if (reason == PCOLL__DROPIN_FELL_ARG)
             say_setting(comm, coll);
         pcoll__dropin_log_fell(coll, form, reason);
