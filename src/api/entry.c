@@ -485,6 +485,8 @@ typedef struct repeat {
     unsigned long detached, env;
     int nwords;
     uintptr_t words[PCOLL__CALL_WORDS];
+    size_t nbytes; /* of array: the descriptor's array hook's bytes */
+    unsigned char array[PCOLL__CALL_ARRAY];
     /* The cache's plan (plan.e), else a shape's (shape, memo, views). */
     pcoll__cache_ref_t plan, shape, memo;
     pcoll__view_t v[2];
@@ -499,6 +501,31 @@ static PCOLL__THREAD_LOCAL repeat_t repeat;
 unsigned long pcoll__repeats(void)
 {
     return repeat.count;
+}
+
+/* The number of blocks a call of coll on ctx's communicator holds. */
+static int blocks_of(const pcoll__coll_t *coll, const pcoll__ctx_t *ctx)
+{
+    return ctx->remote && coll->inter == PCOLL__INTER_REMOTE ? ctx->remote : ctx->size;
+}
+
+/* Whether raw's array (the descriptor's array hook) is the one r keeps;
+ * keep: make it so, 0 where it is too long to keep. */
+static int same_array(repeat_t *r, const pcoll__coll_t *coll, const void *raw, int keep)
+{
+    const void *at = NULL;
+    size_t bytes = 0;
+    if (!coll->array)
+        return 1;
+    coll->array(raw, blocks_of(coll, r->ctx), &at, &bytes);
+    if (bytes > sizeof r->array || (bytes && !at))
+        return 0;
+    if (keep) {
+        memcpy(r->array, at, bytes);
+        r->nbytes = bytes;
+        return 1;
+    }
+    return bytes == r->nbytes && memcmp(r->array, at, bytes) == 0;
 }
 
 /* Remember c (plan: its plan from the cache by arguments; or NULL and its
@@ -522,10 +549,11 @@ static PCOLL__NOINLINE void remember_in(repeat_t *r, const pcoll__call_t *c,
         r->stale = atomic_load_explicit(&e->stale, memory_order_acquire);
         r->same = pcoll__shape_same(e->aux, r->stale, v);
     }
-    if ((r->nwords = c->coll->words(c->raw, r->words)) == 0)
+    r->ctx = c->ctx;
+    if ((r->nwords = c->coll->words(c->raw, r->words)) == 0 ||
+        !same_array(r, c->coll, c->raw, 1))
         return;
     r->comm = c->comm;
-    r->ctx = c->ctx;
     r->detached = pcoll__ctx_detached();
     r->env = pcoll__opts_epoch();
     r->coll = c->coll;
@@ -550,7 +578,9 @@ static PCOLL__NOINLINE int repeated(repeat_t *r, const pcoll__coll_t *coll, cons
         return 0;
     for (i = 0; i < n; i++)
         diff |= w[i] ^ r->words[i];
-    if (diff || pcoll__ctx_detached() != r->detached || pcoll__opts_epoch() != r->env ||
+    /* The context first: the array's length is its size. */
+    if (diff || pcoll__ctx_detached() != r->detached || !same_array(r, coll, raw, 0) ||
+        pcoll__opts_epoch() != r->env ||
         pcoll__gpu_maybe() || (e && !pcoll__cache_ref_valid(r->shape, PCOLL__REF_SHAPE)) ||
         (r->plan.e ? !pcoll__cache_ref_valid(r->plan, PCOLL__REF_CACHE)
                    : !pcoll__cache_ref_valid(r->memo, PCOLL__REF_MEMO)))
@@ -584,8 +614,7 @@ static int oneshot(pcoll__call_t *c)
         return oneshot_uncached(c);
     if (!c->ctx && (rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
         return rc;
-    c->p = c->ctx->remote && c->coll->inter == PCOLL__INTER_REMOTE ? c->ctx->remote
-                                                                    : c->ctx->size;
+    c->p = blocks_of(c->coll, c->ctx);
     c->rank = c->ctx->rank;
     c->inter = c->ctx->remote > 0;
     key_empty(&k);

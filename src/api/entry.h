@@ -144,11 +144,17 @@ struct pcoll__coll {
     /* Repeated one-shot calls (entry.c "Repeats"; NULL: never repeated):
      * every argument of raw as words (pointers, counts, handles; at most
      * PCOLL__CALL_WORDS): two calls with equal words are the same call.
-     * 0 for a call whose arguments hold an array (never repeated). */
+     * 0 for a call never repeated. */
     int (*words)(const void *raw, uintptr_t w[]);
+    /* Optional, with words: the array the call also reads (reduce_scatter's
+     * counts, p of them) as *at and its bytes (0: none); two calls are the
+     * same call only where these bytes are equal too (at most
+     * PCOLL__CALL_ARRAY: a longer one is never repeated). */
+    void (*array)(const void *raw, int p, const void **at, size_t *bytes);
 };
 
 #define PCOLL__CALL_WORDS 8
+#define PCOLL__CALL_ARRAY 256
 /* One-shot calls this thread ran as repeats (entry.c "Repeats"). */
 unsigned long pcoll__repeats(void);
 

@@ -417,22 +417,30 @@ static void rs_rebase(const void *raw, void *out, void *const bufs[2])
 
 _Static_assert(sizeof(raw_t) <= PCOLL__RAW_MAX, "reduce_scatter raw arguments");
 
-/* The block forms only (the others' counts are an array).  A freed op's
- * handle may come back for another op: its commutativity, which the plan
- * was chosen by, is asked again. */
+/* A freed op's handle may come back for another op: its commutativity,
+ * which the plan was chosen by, is asked again.  The counts of the forms
+ * that take an array are compared by rs_array. */
 static int rs_words(const void *raw, uintptr_t w[])
 {
     const raw_t *r = raw;
     int commutative = 0;
-    if (!r->block)
-        return 0;
     if (r->op != MPI_OP_NULL)
         MPI_Op_commutative(r->op, &commutative);
     w[0] = (uintptr_t)r->sendbuf, w[1] = (uintptr_t)r->recvbuf;
     w[2] = (uintptr_t)r->type, w[3] = (uintptr_t)r->op;
     w[4] = (uintptr_t)(unsigned)r->recvcount, w[5] = (uintptr_t)r->wrecvcount;
-    w[6] = (uintptr_t)(unsigned)r->wide << 1 | (uintptr_t)(commutative != 0);
+    w[6] = (uintptr_t)(unsigned)r->block << 2 | (uintptr_t)(unsigned)r->wide << 1 |
+           (uintptr_t)(commutative != 0);
     return 7;
+}
+
+static void rs_array(const void *raw, int p, const void **at, size_t *bytes)
+{
+    const raw_t *r = raw;
+    if (r->block)
+        return;
+    *at = r->wide ? (const void *)r->wcounts : (const void *)r->counts;
+    *bytes = (r->wide ? sizeof(MPI_Count) : sizeof(int)) * (size_t)p;
 }
 
 static const pcoll__coll_t reduce_scatter = {
@@ -451,6 +459,7 @@ static const pcoll__coll_t reduce_scatter = {
     .raw_size = sizeof(raw_t),
     .inter = PCOLL__INTER_LOCAL,
     .words = rs_words,
+    .array = rs_array,
 };
 
 int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],

@@ -31,7 +31,10 @@
  *               give it the same handle): `ring` (commutative ops only)
  *               must refuse the second, `pairwise` give its result in rank
  *               order;
- *   block       pcoll_reduce_scatter_block with MPI_SUM repeated.
+ *   block       pcoll_reduce_scatter_block with MPI_SUM repeated;
+ *   counts      pcoll_reduce_scatter (and _c) with one counts array whose
+ *               values change every other call: only calls with the
+ *               values of the call before repeat.
  *
  * Usage: test_oneshot_repeat
  */
@@ -394,6 +397,56 @@ static void case_block(void)
     pt_case_end();
 }
 
+/* One pcoll_reduce_scatter (wide: the large-count form) of in with the
+ * counts cnt (wcnt), checked; returns whether it ran as a repeat. */
+static int counts_call(const int *in, const int *cnt, const MPI_Count *wcnt, int wide, int run)
+{
+    int out[3], at = 0;
+    unsigned long before = pcoll__repeats();
+    for (int i = 0; i < me; i++)
+        at += cnt[i];
+    pt_poison(out, sizeof out);
+    if (wide)
+        PT_REQUIRE(pcoll_reduce_scatter_c(in, out, wcnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    else
+        PT_REQUIRE(pcoll_reduce_scatter(in, out, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    for (int k = 0; k < cnt[me]; k++) {
+        int want = np * (at + k + run) + np * (np - 1) / 2;
+        if (out[k] != want)
+            pt_check_elem(wide ? "counts (large-count form)" : "counts", me, k, want, out[k]);
+    }
+    return pcoll__repeats() != before;
+}
+
+/* pcoll_reduce_scatter and its large-count form with one counts array
+ * whose values change every other call, the other arguments equal: a call
+ * repeats only while the values stay as they were (calls 1, 3, 5 of each
+ * form), and every result is right. */
+static void case_counts(void)
+{
+    int cnt[64], *in = ints(3);
+    MPI_Count wcnt[64];
+    pt_case("counts");
+    setenv("PCOLL_REDUCE_SCATTER_ALGORITHM", "pairwise", 1);
+    for (int wide = 0; wide < 2; wide++)
+        for (int run = 0; run < 6; run++) {
+            int total = 0;
+            for (int i = 0; i < np; i++) {
+                cnt[i] = 1 + (i + run / 2) % 3;
+                wcnt[i] = cnt[i];
+                total += cnt[i];
+            }
+            for (int j = 0; j < total; j++)
+                in[j] = me + j + run;
+            int repeated = counts_call(in, cnt, wcnt, wide, run);
+            PT_CHECK(repeated == run % 2, "form %d call %d: %s", wide, run,
+                     repeated ? "repeated with other counts" : "not repeated");
+        }
+    unsetenv("PCOLL_REDUCE_SCATTER_ALGORITHM");
+    free(in);
+    pt_case_end();
+}
+
 int main(int argc, char **argv)
 {
     pt_init(&argc, &argv);
@@ -415,5 +468,7 @@ int main(int argc, char **argv)
     ops_rounds("ring");
     ops_rounds("pairwise");
     case_block();
+    if (np <= 64)
+        case_counts();
     return pt_finish();
 }
