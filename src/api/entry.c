@@ -521,11 +521,12 @@ static int same_array(repeat_t *r, const pcoll__coll_t *coll, const void *raw, i
     if (bytes > sizeof r->array || (bytes && !at))
         return 0;
     if (keep) {
-        memcpy(r->array, at, bytes);
+        if (bytes)
+            memcpy(r->array, at, bytes);
         r->nbytes = bytes;
         return 1;
     }
-    return bytes == r->nbytes && memcmp(r->array, at, bytes) == 0;
+    return bytes == r->nbytes && (!bytes || memcmp(r->array, at, bytes) == 0);
 }
 
 /* Remember c (plan: its plan from the cache by arguments; or NULL and its
