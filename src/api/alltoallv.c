@@ -742,6 +742,34 @@ static int a2av_hold(const void *args, int p, void **copy)
 static const pcoll__shape_binder_t a2av_binder = {a2av_span, a2av_bind, a2av_hold,
                                                   a2av_release};
 
+/* Repeats (entry.c): the call's scalars as words, its four arrays (the
+ * send side's unread in place) as arrays. */
+static int a2av_words(const void *raw, uintptr_t w[])
+{
+    const raw_t *r = raw;
+    w[0] = (uintptr_t)r->sendbuf, w[1] = (uintptr_t)r->recvbuf;
+    w[2] = (uintptr_t)r->sendtype, w[3] = (uintptr_t)r->recvtype;
+    w[4] = (uintptr_t)(unsigned)r->negative_ok << 1 | (uintptr_t)(unsigned)r->wide;
+    return 5;
+}
+
+static int a2av_arrays(const void *raw, int p, const void *at[], size_t bytes[])
+{
+    const raw_t *r = raw;
+    size_t nc = (r->wide ? sizeof(MPI_Count) : sizeof(int)) * (size_t)p;
+    size_t nd = (r->wide ? sizeof(MPI_Aint) : sizeof(int)) * (size_t)p;
+    int k;
+    for (k = 0; k < 2; k++) {
+        side_t sd = side_of(r, k);
+        int read = !k || r->sendbuf != MPI_IN_PLACE;
+        at[2 * k] = r->wide ? (const void *)sd.wcounts : (const void *)sd.counts;
+        at[2 * k + 1] = r->wide ? (const void *)sd.wdispls : (const void *)sd.displs;
+        bytes[2 * k] = read ? nc : 0;
+        bytes[2 * k + 1] = read ? nd : 0;
+    }
+    return 4;
+}
+
 static const pcoll__coll_t alltoallv = {
     .name = "alltoallv",
     .table = &pcoll__alltoallv_table,
@@ -755,6 +783,8 @@ static const pcoll__coll_t alltoallv = {
     .shape = a2av_shape,
     .keep = a2av_keep,
     .binder = &a2av_binder,
+    .words = a2av_words,
+    .arrays = a2av_arrays,
 };
 
 int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],

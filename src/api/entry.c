@@ -485,7 +485,7 @@ typedef struct repeat {
     unsigned long detached, env;
     int nwords;
     uintptr_t words[PCOLL__CALL_WORDS];
-    size_t nbytes; /* of array: the descriptor's array hook's bytes */
+    size_t nbytes; /* of array: the descriptor's arrays, end to end */
     unsigned char array[PCOLL__CALL_ARRAY];
     /* The cache's plan (plan.e), else a shape's (shape, memo, views). */
     pcoll__cache_ref_t plan, shape, memo;
@@ -509,24 +509,29 @@ static int blocks_of(const pcoll__coll_t *coll, const pcoll__ctx_t *ctx)
     return ctx->remote && coll->inter == PCOLL__INTER_REMOTE ? ctx->remote : ctx->size;
 }
 
-/* Whether raw's array (the descriptor's array hook) is the one r keeps;
- * keep: make it so, 0 where it is too long to keep. */
-static int same_array(repeat_t *r, const pcoll__coll_t *coll, const void *raw, int keep)
+/* Whether raw's arrays (the descriptor's arrays hook) are the ones r
+ * keeps; keep: make them so (0 where they are too long to keep). */
+static int same_arrays(repeat_t *r, const pcoll__coll_t *coll, const void *raw, int keep)
 {
-    const void *at = NULL;
-    size_t bytes = 0;
-    if (!coll->array)
+    const void *at[PCOLL__CALL_ARRAYS] = {NULL};
+    size_t bytes[PCOLL__CALL_ARRAYS] = {0}, off = 0;
+    int i, n;
+    if (!coll->arrays)
         return 1;
-    coll->array(raw, blocks_of(coll, r->ctx), &at, &bytes);
-    if (bytes > sizeof r->array || (bytes && !at))
-        return 0;
-    if (keep) {
-        if (bytes)
-            memcpy(r->array, at, bytes);
-        r->nbytes = bytes;
-        return 1;
+    n = coll->arrays(raw, blocks_of(coll, r->ctx), at, bytes);
+    for (i = 0; i < n; off += bytes[i++]) {
+        if (!bytes[i])
+            continue;
+        if (!at[i] || bytes[i] > sizeof r->array - off)
+            return 0;
+        if (keep)
+            memcpy(r->array + off, at[i], bytes[i]);
+        else if (memcmp(r->array + off, at[i], bytes[i]) != 0)
+            return 0;
     }
-    return bytes == r->nbytes && (!bytes || memcmp(r->array, at, bytes) == 0);
+    if (keep)
+        r->nbytes = off;
+    return off == r->nbytes;
 }
 
 /* Remember c (plan: its plan from the cache by arguments; or NULL and its
@@ -552,7 +557,7 @@ static PCOLL__NOINLINE void remember_in(repeat_t *r, const pcoll__call_t *c,
     }
     r->ctx = c->ctx;
     if ((r->nwords = c->coll->words(c->raw, r->words)) == 0 ||
-        !same_array(r, c->coll, c->raw, 1))
+        !same_arrays(r, c->coll, c->raw, 1))
         return;
     r->comm = c->comm;
     r->detached = pcoll__ctx_detached();
@@ -579,8 +584,8 @@ static PCOLL__NOINLINE int repeated(repeat_t *r, const pcoll__coll_t *coll, cons
         return 0;
     for (i = 0; i < n; i++)
         diff |= w[i] ^ r->words[i];
-    /* The context first: the array's length is its size. */
-    if (diff || pcoll__ctx_detached() != r->detached || !same_array(r, coll, raw, 0) ||
+    /* The context first: the arrays' lengths are its size. */
+    if (diff || pcoll__ctx_detached() != r->detached || !same_arrays(r, coll, raw, 0) ||
         pcoll__opts_epoch() != r->env ||
         pcoll__gpu_maybe() || (e && !pcoll__cache_ref_valid(r->shape, PCOLL__REF_SHAPE)) ||
         (r->plan.e ? !pcoll__cache_ref_valid(r->plan, PCOLL__REF_CACHE)

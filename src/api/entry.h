@@ -146,15 +146,18 @@ struct pcoll__coll {
      * PCOLL__CALL_WORDS): two calls with equal words are the same call.
      * 0 for a call never repeated. */
     int (*words)(const void *raw, uintptr_t w[]);
-    /* Optional, with words: the array the call also reads (reduce_scatter's
-     * counts, p of them) as *at and its bytes (0: none); two calls are the
-     * same call only where these bytes are equal too (at most
-     * PCOLL__CALL_ARRAY: a longer one is never repeated). */
-    void (*array)(const void *raw, int p, const void **at, size_t *bytes);
+    /* Optional, with words: the arrays the call also reads (reduce_scatter's
+     * counts, alltoallv's counts and displacements: p entries each), at
+     * most PCOLL__CALL_ARRAYS, into at[] and bytes[] (0: not read); returns
+     * how many.  Two calls are the same call only where these bytes are
+     * equal too (at most PCOLL__CALL_ARRAY in all: longer ones are never
+     * repeated). */
+    int (*arrays)(const void *raw, int p, const void *at[], size_t bytes[]);
 };
 
 #define PCOLL__CALL_WORDS 8
-#define PCOLL__CALL_ARRAY 256
+#define PCOLL__CALL_ARRAYS 4
+#define PCOLL__CALL_ARRAY 512
 /* One-shot calls this thread ran as repeats (entry.c "Repeats"). */
 unsigned long pcoll__repeats(void);
 

@@ -419,7 +419,7 @@ _Static_assert(sizeof(raw_t) <= PCOLL__RAW_MAX, "reduce_scatter raw arguments");
 
 /* A freed op's handle may come back for another op: its commutativity,
  * which the plan was chosen by, is asked again.  The counts of the forms
- * that take an array are compared by rs_array. */
+ * that take an array are compared by rs_arrays. */
 static int rs_words(const void *raw, uintptr_t w[])
 {
     const raw_t *r = raw;
@@ -434,13 +434,14 @@ static int rs_words(const void *raw, uintptr_t w[])
     return 7;
 }
 
-static void rs_array(const void *raw, int p, const void **at, size_t *bytes)
+static int rs_arrays(const void *raw, int p, const void *at[], size_t bytes[])
 {
     const raw_t *r = raw;
     if (r->block)
-        return;
-    *at = r->wide ? (const void *)r->wcounts : (const void *)r->counts;
-    *bytes = (r->wide ? sizeof(MPI_Count) : sizeof(int)) * (size_t)p;
+        return 0;
+    at[0] = r->wide ? (const void *)r->wcounts : (const void *)r->counts;
+    bytes[0] = (r->wide ? sizeof(MPI_Count) : sizeof(int)) * (size_t)p;
+    return 1;
 }
 
 static const pcoll__coll_t reduce_scatter = {
@@ -459,7 +460,7 @@ static const pcoll__coll_t reduce_scatter = {
     .raw_size = sizeof(raw_t),
     .inter = PCOLL__INTER_LOCAL,
     .words = rs_words,
-    .array = rs_array,
+    .arrays = rs_arrays,
 };
 
 int pcoll_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],

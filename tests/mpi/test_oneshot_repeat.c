@@ -34,7 +34,8 @@
  *   block       pcoll_reduce_scatter_block with MPI_SUM repeated;
  *   counts      pcoll_reduce_scatter (and _c) with one counts array whose
  *               values change every other call: only calls with the
- *               values of the call before repeat.
+ *               values of the call before repeat;
+ *   arrays      the same with pcoll_alltoallv's (and _c's) four arrays.
  *
  * Usage: test_oneshot_repeat
  */
@@ -447,6 +448,58 @@ static void case_counts(void)
     pt_case_end();
 }
 
+/* One pcoll_alltoallv of ints (wide: the large-count form) with these
+ * arrays, checked against the closed form; returns whether it repeated. */
+static int v_call(const int *sc, const int *sd, const int *rc, const int *rd, int wide, int run)
+{
+    MPI_Count wsc[64], wrc[64];
+    MPI_Aint wsd[64], wrd[64];
+    int sb[64 * 4], rb[64 * 4];
+    unsigned long before = pcoll__repeats();
+    for (int i = 0; i < np; i++) {
+        wsc[i] = sc[i], wrc[i] = rc[i], wsd[i] = sd[i], wrd[i] = rd[i];
+        for (int k = 0; k < sc[i]; k++)
+            sb[sd[i] + k] = me * 10000 + i * 100 + k + run;
+    }
+    pt_poison(rb, sizeof rb);
+    if (wide)
+        PT_REQUIRE(pcoll_alltoallv_c(sb, wsc, wsd, MPI_INT, rb, wrc, wrd, MPI_INT,
+                                     MPI_COMM_WORLD));
+    else
+        PT_REQUIRE(pcoll_alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, MPI_COMM_WORLD));
+    for (int s = 0; s < np; s++)
+        for (int k = 0; k < rc[s]; k++)
+            if (rb[rd[s] + k] != s * 10000 + me * 100 + k + run)
+                pt_check_elem("alltoallv", s, k, s * 10000 + me * 100 + k + run, rb[rd[s] + k]);
+    return pcoll__repeats() != before;
+}
+
+/* pcoll_alltoallv and its large-count form with the same four arrays,
+ * whose counts (and so displacements) change every other call, buffers and
+ * types equal: a call repeats only while the arrays hold what they held
+ * (calls 1, 3, 5), and every result is right. */
+static void case_vector(void)
+{
+    int sc[64], sd[64], rc[64], rd[64];
+    pt_case("alltoallv arrays");
+    setenv("PCOLL_ALLTOALLV_ALGORITHM", "scattered", 1);
+    for (int wide = 0; wide < 2; wide++)
+        for (int run = 0; run < 6; run++) {
+            int at = 0, rat = 0;
+            for (int i = 0; i < np; i++) {
+                sc[i] = 1 + (me + i + run / 2) % 4; /* rank me sends to i */
+                rc[i] = 1 + (i + me + run / 2) % 4; /* what i sends to me */
+                sd[i] = at, at += sc[i];
+                rd[i] = rat, rat += rc[i];
+            }
+            int repeated = v_call(sc, sd, rc, rd, wide, run);
+            PT_CHECK(repeated == run % 2, "form %d call %d: %s", wide, run,
+                     repeated ? "repeated with other counts" : "not repeated");
+        }
+    unsetenv("PCOLL_ALLTOALLV_ALGORITHM");
+    pt_case_end();
+}
+
 int main(int argc, char **argv)
 {
     pt_init(&argc, &argv);
@@ -468,7 +521,9 @@ int main(int argc, char **argv)
     ops_rounds("ring");
     ops_rounds("pairwise");
     case_block();
-    if (np <= 64)
+    if (np <= 64) {
         case_counts();
+        case_vector();
+    }
     return pt_finish();
 }
