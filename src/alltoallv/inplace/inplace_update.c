@@ -69,6 +69,7 @@ static int consume(pcoll__ip_t *ip, int q, long long n)
     }
     ip->srem[q] -= n;
     ip->items_left -= n;
+    ip->roomgen++;
     s->lo += n;
     s->len -= n;
     while (ip->scur[q] >= 0 && ip->sub[ip->scur[q]].len == 0)
@@ -151,6 +152,7 @@ static void relink(pcoll__ip_t *ip, int j, int n)
             ip->scratch[b - 1] = t;
         }
     n = merge(ip, n);
+    ip->roomgen++;
     ip->rcur[j] = n > 0 ? ip->scratch[0] : -1;
     for (a = 0; a < n; a++)
         ip->sub[ip->scratch[a]].rnext = a + 1 < n ? ip->scratch[a + 1] : -1;
@@ -271,7 +273,10 @@ int pcoll__ip_refill(pcoll__ip_t *ip, int j)
 {
     long long room = pcoll__ip_free_end(ip, j) - ip->rlo[j];
     long long n = ip->auxn[j] < room ? ip->auxn[j] : room;
-    return n > 0 ? pcoll__ip_aux_drain(ip, j, n) : PCOLL_SUCCESS;
+    if (n <= 0)
+        return PCOLL_SUCCESS;
+    ip->roomgen++;
+    return pcoll__ip_aux_drain(ip, j, n);
 }
 
 int pcoll__ip_join(pcoll__ip_t *ip, int j)
@@ -382,12 +387,18 @@ int pcoll__ip_park(pcoll__ip_t *ip, int q, long long want)
     int k, y, rc = PCOLL_SUCCESS;
     if (need <= 0 || need > PCOLL__IP_PARK_BYTES / ip->size || parkable(ip, q) < 0)
         return PCOLL_SUCCESS;
+    if (ip->shortgen == ip->roomgen && need > ip->shortroom)
+        return PCOLL_SUCCESS; /* no free space came since a search found less */
+    ip->count.scans++;
     for (k = 0; k < ip->nout; k++)
         have += ip->olen[k];
     for (y = 0; y < ip->p && have < need; y++)
         have += y != q ? spare_room(ip, y) : 0;
-    if (have < need)
-        return PCOLL_SUCCESS; /* not enough: nothing moves */
+    if (have < need) { /* not enough: nothing moves; all of it, q's room too */
+        ip->shortgen = ip->roomgen;
+        ip->shortroom = have + spare_room(ip, q);
+        return PCOLL_SUCCESS;
+    }
     while (need > 0 && ip->nout > 0 && n > 0 && rc == PCOLL_SUCCESS) {
         k = ip->nout - 1;
         rc = park_front(ip, q, need < ip->olen[k] ? need : ip->olen[k], ip->olo[k], -1, &n);
