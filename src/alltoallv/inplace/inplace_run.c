@@ -17,6 +17,17 @@
  * sending frees is the room the other needs.  A rank is done when it has
  * sent and placed every item and no request is in flight.
  *
+ * Cost of a run, per rank: no global synchronisation; per transfer one
+ * grant (one int) and one data message, each a wait (MPI_Waitany) at the
+ * end that completes it; after each completion the offer rounds look only
+ * at the peers whose bit in ip->want is set (no grant in flight, items left
+ * to grant), and parking's search for free space, O(p), runs again only
+ * once free space can have grown (inplace_update.c).  Simulated at P = 256
+ * (fat-ib, 1 MiB per rank, 1% aux, random layouts): 1.64 transfers per
+ * peer, 1676 completions, 227 000 peers looked at, 2530 searches per rank
+ * and run (docs/inplace-alltoallv.md, "Where the time goes").  The
+ * counters are printed at the end of a run under PCOLL_VERBOSE.
+ *
  * Termination: as long as items are left, some rank can grant.  In a state
  * where no request is in flight and no rank can grant, every R_j with items
  * left would be filled with unsent items up to its bottom, and every slot

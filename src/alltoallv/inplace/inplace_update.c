@@ -48,7 +48,13 @@
  *
  * Cost: O(subsets of R_j) per join, plus the moves: with fill at most the
  * room it makes (measured at p = 16, 16 MiB random layouts: 0.3-0.6 of the
- * bytes received, against 0.6-3.0 with the shift; docs/notes.md).
+ * bytes received, against 0.6-3.0 with the shift; docs/notes.md).  A
+ * park's search for free space is O(p) (the ranges outside the sets, the
+ * sets' spare room); one that comes up short records what it found, and no
+ * later park searches again until a change that can add free space
+ * (roomgen: items sent or received, a set relinked, a slot drained) when
+ * it needs more than that (at P = 256, 1 MiB per rank: 2530 searches per
+ * rank and run instead of one per peer looked at with little room).
  */
 #include "alltoallv/inplace/inplace.h"
 #include "base/status.h"
