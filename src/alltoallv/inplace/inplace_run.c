@@ -134,6 +134,19 @@ static int granted(pcoll__ip_t *ip, int q, int v)
     return PCOLL_SUCCESS;
 }
 
+/* The index of the lowest set bit of b (b not 0). */
+static int lowest_bit(unsigned long long b)
+{
+#if defined(__GNUC__)
+    return __builtin_ctzll(b);
+#else
+    int i = 0;
+    for (; !(b & 1ULL); b >>= 1)
+        i++;
+    return i;
+#endif
+}
+
 /* One offer round (`pass`, inplace_phase.c) over the peers that may be
  * granted. */
 static int offer_round(pcoll__ip_t *ip, int pass)
@@ -142,7 +155,7 @@ static int offer_round(pcoll__ip_t *ip, int pass)
     for (w = 0; w < nw && rc == PCOLL_SUCCESS; w++) {
         unsigned long long bits = ip->want[w]; /* a grant clears only its own bit */
         for (; bits != 0 && rc == PCOLL_SUCCESS; bits &= bits - 1)
-            rc = pcoll__ip_grant(ip, ip->order[64 * w + __builtin_ctzll(bits)], pass);
+            rc = pcoll__ip_grant(ip, ip->order[64 * w + lowest_bit(bits)], pass);
     }
     return rc;
 }
