@@ -82,3 +82,15 @@ int pcoll__error(int rc, const char *fmt, ...)
         fprintf(stderr, "pcoll (rank %d): %s\n", world_rank(), last_error);
     return rc;
 }
+
+void pcoll__note(const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    if (!call_verbose && !env_verbose())
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "pcoll (rank %d): %s\n", world_rank(), msg);
+}

@@ -41,6 +41,15 @@ int pcoll__error(int rc, const char *fmt, ...)
 #endif
     ;
 
+/* Print a note (counters, what a plan chose) to stderr under the same
+ * switch as pcoll__error's messages (PCOLL_VERBOSE, pcoll_verbose); by
+ * default nothing.  Nothing is recorded. */
+void pcoll__note(const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 /* This thread's verbosity for the rest of the current call (the info key
  * pcoll_verbose; the entry path sets it from the options). */
 void pcoll__set_verbose(int on);

@@ -136,6 +136,18 @@ typedef struct pcoll__ip_swap {
     int left; /* lanes not finished in this run */
 } pcoll__ip_swap_t;
 
+/* What a run of the grant engine did, counted always and printed at its
+ * end under PCOLL_VERBOSE (inplace_run.c): where its simulated time goes
+ * (messages, waits) and where its own time goes (peers looked at). */
+typedef struct pcoll__ip_count {
+    long long steps;   /* MPI_Waitany / MPI_Testany calls */
+    long long done;    /* requests completed */
+    long long looks;   /* pcoll__ip_grant calls: peers looked at by the offers */
+    long long scans;   /* full passes over the free space to park in */
+    long long answers; /* data messages sent on grants */
+    int maxreq;        /* requests in flight at once, at most */
+} pcoll__ip_count_t;
+
 typedef struct pcoll__ip {
     /* Fixed at init. */
     char *buf;
@@ -163,6 +175,16 @@ typedef struct pcoll__ip {
     int ndata;        /* data transfers in flight, either way */
     long long grants; /* grants of the last run (messages each way) */
     long long moved;  /* items moved up by the updates of the last run */
+    pcoll__ip_count_t count; /* the last run's counters */
+    int reported;            /* they were printed */
+    /* Parking's search for free space (inplace_update.c): the room found
+     * in all by the last search that came up short, valid while roomgen,
+     * bumped by every change that can add free space, is unchanged. */
+    long long roomgen, shortgen, shortroom;
+    /* Peers that may be granted (gout 0, items left to grant, our last
+     * grant's send done), one bit per position in order[] (inplace_run.c
+     * looks at these only). */
+    unsigned long long *want;
     pcoll__ip_sub_t *sub; /* [npool]: the initial subsets, then pieces */
     int ntop;             /* sub[ntop ..] never used in this run */
     int *spare, nspare;   /* stack of emptied subsets, reusable as pieces */
@@ -319,6 +341,10 @@ enum { PCOLL__IP_SOON = 1, PCOLL__IP_MORE = 2 };
  * it (in R_q or in a free aux slot): post the receive of its items and the
  * grant. */
 int pcoll__ip_grant(pcoll__ip_t *ip, int q, int pass);
+/* Recompute peer q's bit in ip->want: set when q may be granted (no grant
+ * to q in flight or being sent, items of q left to grant).  Called
+ * wherever one of these changes. */
+void pcoll__ip_want(pcoll__ip_t *ip, int q);
 /* Place as many of this rank's items to itself as the room in R_self
  * takes, without messages (*placed: how many; 0 when it may not now: items
  * to itself wait in a slot or move by message). */

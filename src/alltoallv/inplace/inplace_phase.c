@@ -99,6 +99,17 @@ static long long left_of(const pcoll__ip_t *ip, int q)
     return ip->rend[q] - ip->rlo[q] - ip->auxn[q] - ip->gout[q];
 }
 
+void pcoll__ip_want(pcoll__ip_t *ip, int q)
+{
+    int at = (q + ip->rank) % ip->p; /* q's place in ip->order */
+    unsigned long long bit = 1ULL << (at % 64);
+    if (ip->gout[q] == 0 && left_of(ip, q) > 0 &&
+        *pcoll__ip_req(ip, q, PCOLL__IP_GRANT_OUT) == MPI_REQUEST_NULL)
+        ip->want[at / 64] |= bit;
+    else
+        ip->want[at / 64] &= ~bit;
+}
+
 /* Room (items) under which a grant waits while a transfer is in flight. */
 static long long small_grant(const pcoll__ip_t *ip)
 {
@@ -175,13 +186,16 @@ int pcoll__ip_place_self(pcoll__ip_t *ip, long long *placed)
         return PCOLL_SUCCESS;
     if (ip->holes[me] && (err = pcoll__ip_join(ip, me)) != PCOLL_SUCCESS)
         return err;
-    return to_self(ip, placed);
+    err = to_self(ip, placed);
+    pcoll__ip_want(ip, me);
+    return err;
 }
 
 int pcoll__ip_grant(pcoll__ip_t *ip, int q, int pass)
 {
     long long n;
     int kind, err;
+    ip->count.looks++;
     if (ip->gout[q] > 0 || (ip->auxn[q] > 0) != ((pass & PCOLL__IP_MORE) != 0) ||
         left_of(ip, q) <= 0 || *pcoll__ip_req(ip, q, PCOLL__IP_GRANT_OUT) != MPI_REQUEST_NULL)
         return PCOLL_SUCCESS;
@@ -215,6 +229,7 @@ int pcoll__ip_grant(pcoll__ip_t *ip, int q, int pass)
                         pcoll__ip_req(ip, q, PCOLL__IP_GRANT_OUT));
     ip->nact += 2;
     ip->ndata++;
+    pcoll__ip_want(ip, q);
     if (err != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: grant to rank %d (%d)", q, err);
     return PCOLL_SUCCESS;
@@ -255,6 +270,7 @@ int pcoll__ip_respond(pcoll__ip_t *ip, int q)
     ip->sfly[q] = n;
     ip->nact++;
     ip->ndata++;
+    ip->count.answers++;
     err = send_pieces(ip, k, lo, lens, q, pcoll__ip_req(ip, q, PCOLL__IP_DATA_OUT));
     if (err != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "in-place alltoallv: items to rank %d (%d)", q, err);
@@ -265,11 +281,14 @@ int pcoll__ip_respond(pcoll__ip_t *ip, int q)
 int pcoll__ip_received(pcoll__ip_t *ip, int q, long long n)
 {
     ip->gout[q] = 0;
+    ip->roomgen++;
     if (!ip->gkind[q]) {
         ip->rlo[q] += n;
         ip->items_left -= n;
+        pcoll__ip_want(ip, q);
         return PCOLL_SUCCESS;
     }
     pcoll__ip_aux_append(ip, q, n);
+    pcoll__ip_want(ip, q);
     return pcoll__ip_join(ip, q);
 }

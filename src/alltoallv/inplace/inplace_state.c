@@ -45,6 +45,7 @@ static int alloc_arrays(pcoll__ip_t *ip)
     ip->gval = pcoll__calloc(p, sizeof *ip->gval);
     ip->gin = pcoll__calloc(p, sizeof *ip->gin);
     ip->gnext = pcoll__calloc(p, sizeof *ip->gnext);
+    ip->want = pcoll__calloc((p + 63) / 64, sizeof *ip->want);
     ip->req = pcoll__calloc(nreq, sizeof *ip->req);
     ip->aux = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->aux);
     ip->freeslot = pcoll__calloc((size_t)ip->nbuf + 1, sizeof *ip->freeslot);
@@ -54,7 +55,7 @@ static int alloc_arrays(pcoll__ip_t *ip)
     if (!ip->sub0 || !ip->sub || !ip->spare || !ip->scratch || !ip->rorder || !ip->sfirst ||
         !ip->rfirst || !ip->rbeg || !ip->rend || !ip->order || !ip->scur || !ip->srem ||
         !ip->sfly || !ip->rcur || !ip->rlo || !ip->holes || !ip->auxn || !ip->gout || !ip->slot ||
-        !ip->gkind || !ip->gval || !ip->gin || !ip->gnext || !ip->req || !ip->aux ||
+        !ip->gkind || !ip->gval || !ip->gin || !ip->gnext || !ip->want || !ip->req || !ip->aux ||
         !ip->freeslot || !ip->olo)
         return PCOLL_ERR_NOMEM;
     for (size_t i = 0; i < nreq; i++)
@@ -111,7 +112,7 @@ void pcoll__ip_free(pcoll__ip_t *ip)
     void *all[] = {ip->sub0,  ip->sub,    ip->spare, ip->scratch, ip->rorder, ip->sfirst,
                    ip->rfirst, ip->rbeg,  ip->rend,  ip->order,   ip->scur,   ip->srem,
                    ip->sfly,  ip->rcur,   ip->rlo,   ip->holes,   ip->auxn,   ip->gout,
-                   ip->slot,  ip->gkind,  ip->gval,  ip->gin,     ip->gnext,  ip->req,
+                   ip->slot,  ip->gkind,  ip->gval,  ip->gin,     ip->gnext,  ip->want, ip->req,
                    ip->aux,   ip->freeslot, ip->olo, ip->auxmem, ip->stage, ip};
     for (i = 0; i < sizeof all / sizeof *all; i++)
         pcoll__free(all[i]);

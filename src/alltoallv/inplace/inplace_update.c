@@ -48,7 +48,13 @@
  *
  * Cost: O(subsets of R_j) per join, plus the moves: with fill at most the
  * room it makes (measured at p = 16, 16 MiB random layouts: 0.3-0.6 of the
- * bytes received, against 0.6-3.0 with the shift; docs/notes.md).
+ * bytes received, against 0.6-3.0 with the shift; docs/notes.md).  A
+ * park's search for free space is O(p) (the ranges outside the sets, the
+ * sets' spare room); one that comes up short records what it found, and no
+ * later park searches again until a change that can add free space
+ * (roomgen: items sent or received, a set relinked, a slot drained) when
+ * it needs more than that (at P = 256, 1 MiB per rank: 2530 searches per
+ * rank and run instead of one per peer looked at with little room).
  */
 #include "alltoallv/inplace/inplace.h"
 #include "base/status.h"
@@ -69,6 +75,7 @@ static int consume(pcoll__ip_t *ip, int q, long long n)
     }
     ip->srem[q] -= n;
     ip->items_left -= n;
+    ip->roomgen++;
     s->lo += n;
     s->len -= n;
     while (ip->scur[q] >= 0 && ip->sub[ip->scur[q]].len == 0)
@@ -151,6 +158,7 @@ static void relink(pcoll__ip_t *ip, int j, int n)
             ip->scratch[b - 1] = t;
         }
     n = merge(ip, n);
+    ip->roomgen++;
     ip->rcur[j] = n > 0 ? ip->scratch[0] : -1;
     for (a = 0; a < n; a++)
         ip->sub[ip->scratch[a]].rnext = a + 1 < n ? ip->scratch[a + 1] : -1;
@@ -271,7 +279,10 @@ int pcoll__ip_refill(pcoll__ip_t *ip, int j)
 {
     long long room = pcoll__ip_free_end(ip, j) - ip->rlo[j];
     long long n = ip->auxn[j] < room ? ip->auxn[j] : room;
-    return n > 0 ? pcoll__ip_aux_drain(ip, j, n) : PCOLL_SUCCESS;
+    if (n <= 0)
+        return PCOLL_SUCCESS;
+    ip->roomgen++;
+    return pcoll__ip_aux_drain(ip, j, n);
 }
 
 int pcoll__ip_join(pcoll__ip_t *ip, int j)
@@ -382,12 +393,18 @@ int pcoll__ip_park(pcoll__ip_t *ip, int q, long long want)
     int k, y, rc = PCOLL_SUCCESS;
     if (need <= 0 || need > PCOLL__IP_PARK_BYTES / ip->size || parkable(ip, q) < 0)
         return PCOLL_SUCCESS;
+    if (ip->shortgen == ip->roomgen && need > ip->shortroom)
+        return PCOLL_SUCCESS; /* no free space came since a search found less */
+    ip->count.scans++;
     for (k = 0; k < ip->nout; k++)
         have += ip->olen[k];
     for (y = 0; y < ip->p && have < need; y++)
         have += y != q ? spare_room(ip, y) : 0;
-    if (have < need)
-        return PCOLL_SUCCESS; /* not enough: nothing moves */
+    if (have < need) { /* not enough: nothing moves; all of it, q's room too */
+        ip->shortgen = ip->roomgen;
+        ip->shortroom = have + spare_room(ip, q);
+        return PCOLL_SUCCESS;
+    }
     while (need > 0 && ip->nout > 0 && n > 0 && rc == PCOLL_SUCCESS) {
         k = ip->nout - 1;
         rc = park_front(ip, q, need < ip->olen[k] ? need : ip->olen[k], ip->olo[k], -1, &n);
