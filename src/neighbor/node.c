@@ -175,13 +175,14 @@ static int fits(const pcoll__nbr_args_t *a, const layout_t *l)
 }
 
 /* The node topology (pcoll_cores_per_node agreed on), the layout, the
- * segment; PCOLL_ERR_UNSUPPORTED on every rank where it cannot serve. */
+ * segment (*ok 0, on every rank, where a node has none);
+ * PCOLL_ERR_UNSUPPORTED on every rank where a block or bundle is too big. */
 static int plan_layout(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t *l,
-                       pcoll__node_shm_t **shm)
+                       pcoll__node_shm_t **shm, int *ok)
 {
     static const char *const what[] = {"pcoll_cores_per_node"};
     long long cores = a->opts.cores_per_node;
-    int rc, ok, big;
+    int rc, big;
     PCOLL_CHECK(pcoll__agree(plan->comm, PCOLL_SUCCESS, &cores, what, 1, "neighbor node"), rc,
                 out);
     PCOLL_CHECK(pcoll__node_get(plan->ctx, a->opts.cores_per_node, &l->t), rc, out);
@@ -195,10 +196,8 @@ static int plan_layout(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t 
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "neighbor node: a block or bundle over INT_MAX bytes");
     /* One byte more: a segment is never empty. */
-    PCOLL_CHECK(pcoll__node_shm_create(plan, l->t, (size_t)l->bytes + 1, shm, &ok), rc, out);
-    PCOLL_CHECK(pcoll__node_shm_ready(plan->comm, *shm, &ok), rc, out);
-    if (!ok)
-        rc = pcoll__error(PCOLL_ERR_UNSUPPORTED, "neighbor node: no shared segment on a node");
+    PCOLL_CHECK(pcoll__node_shm_create(plan, l->t, (size_t)l->bytes + 1, shm, ok), rc, out);
+    rc = pcoll__node_shm_ready(plan->comm, *shm, ok);
 out:
     return rc;
 }
@@ -283,9 +282,17 @@ int pcoll__nbr_node(pcoll_plan_t *plan, const void *args)
     const pcoll__nbr_args_t *a = args;
     pcoll__node_shm_t *shm = NULL;
     layout_t l;
-    int rc;
+    int rc, ok = 0;
     memset(&l, 0, sizeof l);
-    PCOLL_CHECK(plan_layout(plan, a, &l, &shm), rc, out);
+    PCOLL_CHECK(plan_layout(plan, a, &l, &shm, &ok), rc, out);
+    if (!ok && a->node_fallback) {
+        /* auto's choice: the same messages as the MPI's, made at init. */
+        if (shm)
+            pcoll__node_shm_drop(shm);
+        return pcoll__nbr_direct(plan, a);
+    }
+    if (!ok)
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED, "neighbor node: no shared segment on a node");
     PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
     PCOLL_CHECK(step_pack(plan, a, &l, shm), rc, out);
     /* Step 1: the bundles, and the node's own blocks out of the segment
