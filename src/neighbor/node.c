@@ -150,10 +150,11 @@ static int recv_offsets(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t
         l->roff[e] = -1;
     err = pcoll__nbr_exchange(plan->comm, plan->tag, a, within, l->roff);
     pcoll__free(within);
-    for (e = 0; e < a->indegree; e++)
-        l->roff[e] = !used(a->sources[e])     ? -1
-                     : remote(l, a->sources[e]) ? l->rbase[l->t->node_of[a->sources[e]]] + l->roff[e]
-                                                : l->sbase[l->t->node] + l->roff[e];
+    for (e = 0; e < a->indegree; e++) {
+        int peer = a->sources[e];
+        long long base = remote(l, peer) ? l->rbase[l->t->node_of[peer]] : l->sbase[l->t->node];
+        l->roff[e] = used(peer) ? base + l->roff[e] : -1;
+    }
     return err == MPI_SUCCESS ? PCOLL_SUCCESS
                               : pcoll__error(PCOLL_ERR_MPI, "neighbor node: offsets");
 }
