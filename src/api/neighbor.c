@@ -201,6 +201,8 @@ static void fill(pcoll__call_t *c, int topo, int in, int out, const edges_t e[2]
     }
     a->maxbytes = -1;
     a->native_ok = MPI_VERSION >= 4 || !r->wide;
+    a->maxdegree = a->cores = -1;
+    a->node_fallback = 0;
 }
 
 static int nbr_check(pcoll__call_t *c)
@@ -266,17 +268,22 @@ static int all_ints(const pcoll__nbr_args_t *a)
 static int nbr_agree(pcoll__call_t *c, int local)
 {
     pcoll__nbr_args_t *a = args_of(c);
-    long long vals[3] = {0}, mins[3], maxs[3];
+    long long vals[5] = {0}, mins[5], maxs[5];
     MPI_Comm comm = c->ctx->dup;
     int rc, ok = 1;
-    if (local == PCOLL_SUCCESS)
+    if (local == PCOLL_SUCCESS) {
         vals[0] = a->opts.algorithm, vals[1] = largest(a), vals[2] = all_ints(a);
-    if ((rc = pcoll__agree_range(comm, local, vals, 3, mins, maxs, c->fn)) != PCOLL_SUCCESS)
+        vals[3] = a->indegree > a->outdegree ? a->indegree : a->outdegree;
+        vals[4] = a->opts.cores_per_node;
+    }
+    if ((rc = pcoll__agree_range(comm, local, vals, 5, mins, maxs, c->fn)) != PCOLL_SUCCESS)
         return rc;
     if (mins[0] != maxs[0])
         return pcoll__error(PCOLL_ERR_MISMATCH, "%s: the algorithm differs between ranks", c->fn);
     a->maxbytes = maxs[1];
     a->native_ok = MPI_VERSION >= 4 || mins[2] == 1;
+    a->maxdegree = (int)maxs[3];
+    a->cores = mins[4] == maxs[4] ? (int)maxs[4] : -1;
     rc = check_edges(comm, pcoll__ctx_tag(c->ctx), a, &ok);
     rc = pcoll__agree_range(comm, rc == PCOLL_SUCCESS && !ok ? PCOLL_ERR_MISMATCH : rc, NULL, 0,
                             NULL, NULL, c->fn);
@@ -330,6 +337,7 @@ static int nbr_choose(pcoll__call_t *c)
     pcoll__nbr_args_t *a = args_of(c);
     pcoll__shape_t shape = pcoll__call_shape(c);
     a->started = c->mode != PCOLL__ONESHOT;
+    a->node_fallback = pcoll__algo_is_auto(&pcoll__neighbor_table, a->opts.algorithm);
     return pcoll__select_neighbor(a, &shape);
 }
 

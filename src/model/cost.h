@@ -164,6 +164,21 @@ double pcoll__cost_hier(const pcoll__cost_t *c, int N, int m, int ports, long lo
  * charged to the node's one network link (cost.c says why). */
 int pcoll__cost_hier_radix(const pcoll__cost_t *c, int N, int m, int ports, long long z);
 
+/* Neighbourhood all-to-alls (select/neighbor.c), for the slowest rank: d
+ * edges each way (the largest in- or out-degree of any rank), blocks of at
+ * most n bytes.  Per edge (the MPI's call, `direct`): one message per edge,
+ * alpha + beta n each (the MPI's: plus its call; direct: plus pcoll's cpu
+ * per send and receive).  `node` (neighbor/node.c), N nodes of m ranks:
+ * the node sends to at most min(N - 1, m d) other nodes, one message each,
+ * spread over its m ranks, and as many arrive (alpha + 2 cpu each); the
+ * rank's d n bytes still leave the node (beta) and are copied twice through
+ * the shared segment (shm per byte, as hier's copies: the edges within the
+ * node too, which send no message); two node barriers (barrier per rank of
+ * the node each). */
+double pcoll__cost_nbr_native(const pcoll__cost_t *c, int d, long long n);
+double pcoll__cost_nbr_direct(const pcoll__cost_t *c, int d, long long n);
+double pcoll__cost_nbr_node(const pcoll__cost_t *c, int N, int m, int d, long long n);
+
 /* The radix in [2, p] with the lowest predicted radix-r Bruck time. */
 int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n);
 

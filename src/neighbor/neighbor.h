@@ -55,6 +55,14 @@ typedef struct pcoll__nbr_args {
      * lacks the large-count calls). */
     long long maxbytes;
     int native_ok;
+    /* Filled by the same agreement for auto's choice of `node` (-1 before):
+     * the largest in- or out-degree of any rank, and pcoll_cores_per_node
+     * where every rank gave the same (-1 where they differ). */
+    int maxdegree;
+    int cores;
+    /* auto chose `node`: where a node gets no shared segment, the plan runs
+     * `direct` instead of being refused. */
+    int node_fallback;
     pcoll__opts_t opts;
 } pcoll__nbr_args_t;
 

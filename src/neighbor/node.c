@@ -1,28 +1,34 @@
 /*
- * neighbor `node`: the blocks between two nodes travel bundled, one message
- * per pair of nodes with data, through the node's shared memory (core/node.h;
- * virtual nodes of pcoll_cores_per_node ranks).  Edges within a node stay
- * direct messages.
+ * neighbor `node`: every block travels through the node's shared memory
+ * (core/node.h; virtual nodes of pcoll_cores_per_node ranks): the blocks
+ * between two nodes bundled into one message per pair of nodes with data,
+ * the blocks within a node copied from the sender's place in the segment
+ * straight into the receiver's buffer, with no message at all.
  *
  * Steps of a run:
- *   0. every rank copies its blocks for other nodes into the node's send
- *      area, bundled by destination node (members in local order, each
- *      member's blocks in send order), and exchanges its blocks within the
- *      node directly; node barrier;
+ *   0. every rank copies each of its blocks into the node's send area,
+ *      bundled by destination node (members in local order, each member's
+ *      blocks in send order; the node's own bundle holds its edges within
+ *      the node); node barrier;
  *   1. local rank B mod n_A of node A sends the bundle for node B to local
  *      rank A mod n_B of node B, which receives it into B's receive area;
+ *      meanwhile every rank copies its blocks from its own node out of the
+ *      node's own bundle;
  *   2. node barrier;
  *   3. every rank copies its blocks from other nodes out of the receive area.
+ * The own bundle is read before step 2's barrier, so that the next run's
+ * step 0 cannot overwrite a block a slower rank of the node still copies.
  *
  * Cost: 4 rounds; per node, one message per destination node with data
- * (instead of one per edge between the nodes), spread over its ranks; every
- * byte between nodes is copied twice more (in and out of the segment).
- * Scratch: a shared segment per node of the bytes its ranks send to and
- * receive from other nodes.  Planning communicates (node topology, one
- * gather of bundle sizes per node, one neighbourhood exchange of offsets):
- * persistent plans only, and one-shot calls planned on every call.  Refused
- * (every rank alike) where a block or bundle exceeds INT_MAX bytes or a node
- * cannot get a shared window.
+ * (instead of one per edge between the nodes), spread over its ranks, and
+ * none within the node; every byte is copied twice (into the segment and
+ * out of it); two node barriers (model/cost.h, pcoll__cost_nbr_node).
+ * Scratch: a shared segment per node of the bytes its ranks send, and of
+ * those they receive from other nodes.  Planning communicates (node
+ * topology, one gather of bundle sizes per node, one neighbourhood exchange
+ * of offsets): persistent plans only, and one-shot calls planned on every
+ * call.  Refused (every rank alike) where a block or bundle exceeds INT_MAX
+ * bytes or a node cannot get a shared window.
  */
 #include <limits.h>
 #include <string.h>
@@ -37,7 +43,7 @@
 typedef struct layout {
     const pcoll__node_t *t;
     long long *sbase, *rbase; /* [N+1]: bundle starts in the segment */
-    long long *soff, *roff;   /* per edge: block offset in the segment (-1: direct) */
+    long long *soff, *roff;   /* per edge: block offset in the segment (-1: none) */
     long long *mine;          /* [2N]: this rank's bytes to, then from, each node */
     long long *all;           /* [nlocal * 2N]: every member's */
     long long bytes;          /* of the segment */
@@ -47,6 +53,13 @@ typedef struct layout {
 static int remote(const layout_t *l, int peer)
 {
     return peer != MPI_PROC_NULL && l->t->node_of[peer] != l->t->node;
+}
+
+/* Whether the edge carries a block (every edge but MPI_PROC_NULL's goes
+ * through the segment). */
+static int used(int peer)
+{
+    return peer != MPI_PROC_NULL;
 }
 
 static int alloc_layout(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t *l)
@@ -84,14 +97,15 @@ static void bundles(layout_t *l)
     l->bytes = l->rbase[N];
 }
 
-/* This rank's bytes per node, gathered over the node; the bundles; the
- * offset of every block this rank sends to another node. */
+/* This rank's bytes per node, gathered over the node (sent: to every node,
+ * its own too; received: from other nodes); the bundles; the offset of
+ * every block this rank sends. */
 static int send_offsets(const pcoll__nbr_args_t *a, layout_t *l)
 {
     int N = l->t->nnodes, k, e, m;
     long long *at;
     for (e = 0; e < a->outdegree; e++)
-        if (remote(l, a->dests[e]))
+        if (used(a->dests[e]))
             l->mine[l->t->node_of[a->dests[e]]] +=
                 pcoll__nbr_bytes(a->scounts[e], pcoll__nbr_stype(a, e));
     for (e = 0; e < a->indegree; e++)
@@ -112,7 +126,7 @@ static int send_offsets(const pcoll__nbr_args_t *a, layout_t *l)
     for (k = 0; k < a->outdegree; k++) {
         int s = pcoll__nbr_send_edge(a, k);
         l->soff[s] = -1;
-        if (remote(l, a->dests[s])) {
+        if (used(a->dests[s])) {
             long long *next = &at[l->t->node_of[a->dests[s]]];
             l->soff[s] = *next;
             *next += pcoll__nbr_bytes(a->scounts[s], pcoll__nbr_stype(a, s));
@@ -122,7 +136,8 @@ static int send_offsets(const pcoll__nbr_args_t *a, layout_t *l)
 }
 
 /* The receivers learn where in the bundle each of their blocks lies: one
- * neighbourhood exchange of the offset within the bundle. */
+ * neighbourhood exchange of the offset within the bundle (a block from the
+ * own node is read where its sender wrote it, in the own bundle). */
 static int recv_offsets(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t *l)
 {
     long long *within = pcoll__malloc(sizeof *within * ((size_t)a->outdegree + 1));
@@ -135,10 +150,11 @@ static int recv_offsets(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t
         l->roff[e] = -1;
     err = pcoll__nbr_exchange(plan->comm, plan->tag, a, within, l->roff);
     pcoll__free(within);
-    for (e = 0; e < a->indegree; e++)
-        l->roff[e] = remote(l, a->sources[e])
-                         ? l->rbase[l->t->node_of[a->sources[e]]] + l->roff[e]
-                         : -1;
+    for (e = 0; e < a->indegree; e++) {
+        int peer = a->sources[e];
+        long long base = remote(l, peer) ? l->rbase[l->t->node_of[peer]] : l->sbase[l->t->node];
+        l->roff[e] = used(peer) ? base + l->roff[e] : -1;
+    }
     return err == MPI_SUCCESS ? PCOLL_SUCCESS
                               : pcoll__error(PCOLL_ERR_MPI, "neighbor node: offsets");
 }
@@ -160,13 +176,14 @@ static int fits(const pcoll__nbr_args_t *a, const layout_t *l)
 }
 
 /* The node topology (pcoll_cores_per_node agreed on), the layout, the
- * segment; PCOLL_ERR_UNSUPPORTED on every rank where it cannot serve. */
+ * segment (*ok 0, on every rank, where a node has none);
+ * PCOLL_ERR_UNSUPPORTED on every rank where a block or bundle is too big. */
 static int plan_layout(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t *l,
-                       pcoll__node_shm_t **shm)
+                       pcoll__node_shm_t **shm, int *ok)
 {
     static const char *const what[] = {"pcoll_cores_per_node"};
     long long cores = a->opts.cores_per_node;
-    int rc, ok, big;
+    int rc, big;
     PCOLL_CHECK(pcoll__agree(plan->comm, PCOLL_SUCCESS, &cores, what, 1, "neighbor node"), rc,
                 out);
     PCOLL_CHECK(pcoll__node_get(plan->ctx, a->opts.cores_per_node, &l->t), rc, out);
@@ -180,10 +197,8 @@ static int plan_layout(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t 
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
                             "neighbor node: a block or bundle over INT_MAX bytes");
     /* One byte more: a segment is never empty. */
-    PCOLL_CHECK(pcoll__node_shm_create(plan, l->t, (size_t)l->bytes + 1, shm, &ok), rc, out);
-    PCOLL_CHECK(pcoll__node_shm_ready(plan->comm, *shm, &ok), rc, out);
-    if (!ok)
-        rc = pcoll__error(PCOLL_ERR_UNSUPPORTED, "neighbor node: no shared segment on a node");
+    PCOLL_CHECK(pcoll__node_shm_create(plan, l->t, (size_t)l->bytes + 1, shm, ok), rc, out);
+    rc = pcoll__node_shm_ready(plan->comm, *shm, ok);
 out:
     return rc;
 }
@@ -213,26 +228,27 @@ static int barrier(pcoll_plan_t *plan, pcoll__node_shm_t *shm)
                            : PCOLL_SUCCESS;
 }
 
-/* Step 0: the node's own edges as messages (`direct` with the other edges
- * left out), the blocks for other nodes into the segment, the barrier. */
+/* Step 0: every block into the segment, the barrier. */
 static int step_pack(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, const layout_t *l,
                      pcoll__node_shm_t *shm)
 {
-    pcoll__nbr_args_t local = *a;
-    int *peers = pcoll__plan_alloc(plan, sizeof(int) * ((size_t)a->indegree + a->outdegree + 1));
-    int e, rc;
-    if (!peers)
-        return pcoll__error(PCOLL_ERR_NOMEM, "neighbor node: peers");
-    for (e = 0; e < a->indegree; e++)
-        peers[e] = l->roff[e] >= 0 ? MPI_PROC_NULL : a->sources[e];
-    for (e = 0; e < a->outdegree; e++)
-        peers[a->indegree + e] = l->soff[e] >= 0 ? MPI_PROC_NULL : a->dests[e];
-    local.sources = peers, local.dests = peers + a->indegree;
-    rc = pcoll__nbr_direct(plan, &local);
+    int e, rc = PCOLL_SUCCESS;
     for (e = 0; e < a->outdegree && rc == PCOLL_SUCCESS; e++)
         if (l->soff[e] >= 0)
             rc = copy(plan, a, shm->seg, l, e, 1);
     return rc == PCOLL_SUCCESS ? barrier(plan, shm) : rc;
+}
+
+/* The blocks of in-edges from the own node (local 1) or from other nodes
+ * (local 0) out of the segment. */
+static int unpack(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, const layout_t *l, char *seg,
+                  int local)
+{
+    int e, rc = PCOLL_SUCCESS;
+    for (e = 0; e < a->indegree && rc == PCOLL_SUCCESS; e++)
+        if (l->roff[e] >= 0 && remote(l, a->sources[e]) != local)
+            rc = copy(plan, a, seg, l, e, 0);
+    return rc;
 }
 
 /* The rank of node k that handles its bundle with this rank's node. */
@@ -267,19 +283,29 @@ int pcoll__nbr_node(pcoll_plan_t *plan, const void *args)
     const pcoll__nbr_args_t *a = args;
     pcoll__node_shm_t *shm = NULL;
     layout_t l;
-    int e, rc;
+    int rc, ok = 0;
     memset(&l, 0, sizeof l);
-    PCOLL_CHECK(plan_layout(plan, a, &l, &shm), rc, out);
+    PCOLL_CHECK(plan_layout(plan, a, &l, &shm, &ok), rc, out);
+    if (!ok && a->node_fallback) {
+        /* auto's choice: the same messages as the MPI's, made at init. */
+        if (shm)
+            pcoll__node_shm_drop(shm);
+        return pcoll__nbr_direct(plan, a);
+    }
+    if (!ok)
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED, "neighbor node: no shared segment on a node");
+    PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
     PCOLL_CHECK(step_pack(plan, a, &l, shm), rc, out);
+    /* Step 1: the bundles, and the node's own blocks out of the segment
+     * while they travel. */
     PCOLL_CHECK(step_bundles(plan, &l, shm->seg), rc, out);
+    PCOLL_CHECK(unpack(plan, a, &l, shm->seg, 1), rc, out);
     /* Step 2: every bundle of the node has arrived. */
     PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
     PCOLL_CHECK(barrier(plan, shm), rc, out);
     /* Step 3: the blocks from other nodes out of the segment. */
     PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
-    for (e = 0; e < a->indegree && rc == PCOLL_SUCCESS; e++)
-        if (l.roff[e] >= 0)
-            rc = copy(plan, a, shm->seg, &l, e, 0);
+    rc = unpack(plan, a, &l, shm->seg, 0);
 out:
     return rc;
 }

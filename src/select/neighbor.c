@@ -4,24 +4,41 @@
  * automatic choice.
  *
  * MPICH and Open MPI run these calls as one Isend and one Irecv per edge,
- * the messages `direct` sends, so the choice is about the per-call work
- * around them, not the messages.  A plan made together (persistent init,
- * the drop-in's MPI_Neighbor_*_init) takes `direct`: its requests are made
- * once at init and a run only starts them, where the MPI's own makes its
- * requests, or walks its schedule, on every run -- except on an MPI whose
- * blocking call a started plan makes instead (the cost model's defer: Open
- * MPI, whose blocking neighbourhood call at np 2 took 2.64 us against
+ * the messages `direct` sends, so between those two the choice is about the
+ * per-call work around the messages.  A plan made together (persistent
+ * init, the drop-in's MPI_Neighbor_*_init) takes `direct`: its requests are
+ * made once at init and a run only starts them, where the MPI's own makes
+ * its requests, or walks its schedule, on every run -- except on an MPI
+ * whose blocking call a started plan makes instead (the cost model's defer:
+ * Open MPI, whose blocking neighbourhood call at np 2 took 2.64 us against
  * direct's 3.91 for a 27-point stencil at 8 B): there `native` costs the
  * MPI's blocking call.  A one-shot call and the drop-in's non-blocking
  * calls take `native`: a plan for one call makes as many requests as the
  * MPI does, and the blocking call has nothing around the messages at all.
  * Where `native` cannot run (large counts on an MPI without the large-count
  * calls, a known MPI defect) `direct` serves.
- * `node` (bundles between nodes) is never auto's: it trades messages for
- * two copies of every byte between nodes, which only measurements between
- * real nodes can price.
+ *
+ * `node` changes the messages: one per pair of nodes instead of one per
+ * edge, none within a node, for two copies of every byte through the
+ * node's shared memory and two node barriers.  A plan made together takes
+ * it instead of the choice above where the cost model
+ * (pcoll__cost_nbr_node against pcoll__cost_nbr_direct or _native) predicts
+ * it faster by the model's margin: many edges, short blocks, several nodes
+ * of several ranks (virtual nodes of pcoll_cores_per_node count as nodes).
+ * Every input is the same on every rank: p and the ranks per node of the
+ * communicator, and what the init agreed on (the largest degree, the
+ * largest block, pcoll_cores_per_node), so every rank takes the same
+ * algorithm.  Simulated at 768 ranks, 64 nodes of 12 (docs/simulation.md),
+ * `node` took a 27-point stencil from 26.1 us per call to 8.2 at 8 B per
+ * edge and to 16.9 from 27.3 at 256 B, and lost from 1 KiB on, where the
+ * model's copies keep auto on the per-edge exchange.  One-shot and
+ * non-blocking calls cannot take it: nothing is agreed there, and planning
+ * `node` communicates.
  */
+#include <limits.h>
+
 #include "alltoallv/inplace/inplace.h"
+#include "model/cost.h"
 #include "select/select.h"
 
 enum { N_DIRECT, N_NODE, N_NATIVE, N_AUTO };
@@ -40,9 +57,10 @@ static const pcoll__algo_t algos[] = {
                   "non-blocking calls",
                   pcoll__nbr_native, 0},
     [N_AUTO] = {"auto",
-                "persistent: direct (native where the MPI's blocking call is cheaper: "
-                "cost model's defer); one-shot and non-blocking: native (direct where "
-                "native cannot run); never node",
+                "persistent: node where the cost model predicts it faster (many edges, "
+                "short blocks, several nodes), else direct (native where the MPI's blocking "
+                "call is cheaper: cost model's defer); one-shot and non-blocking: native "
+                "(direct where native cannot run)",
                 NULL, 0},
 };
 
@@ -63,11 +81,40 @@ static const pcoll__algo_t inplace_algos[] = {
 const pcoll__algo_table_t pcoll__neighbor_inplace_table = {
     "neighbor_alltoallv_inplace", "PCOLL_NEIGHBOR_ALLTOALLV_INPLACE_ALGORITHM", inplace_algos, 1};
 
+/* The nodes of the shape for `node`: *m ranks each (the ranks per node, or
+ * pcoll_cores_per_node where it is smaller), *N of them; 0 where there are
+ * not several nodes of several ranks. */
+static int node_shape(const pcoll__nbr_args_t *a, const pcoll__shape_t *s, int *N, int *m)
+{
+    *m = s->rpn;
+    if (a->cores > 0 && (*m <= 0 || a->cores < *m))
+        *m = a->cores;
+    *N = *m > 0 ? (s->p + *m - 1) / *m : 0;
+    return *m >= 2 && *N >= 2;
+}
+
+/* Whether `node` is predicted faster than flat (the choice without it) by
+ * the model's margin, for a plan made together (the inputs agreed). */
+static int node_pays(const pcoll__nbr_args_t *a, const pcoll__shape_t *s, int flat)
+{
+    pcoll__cost_t c = pcoll__select_cost(s);
+    int N, m, d = a->maxdegree;
+    long long n = a->maxbytes;
+    double t;
+    if (!s->together || d <= 0 || n < 0 || a->cores < 0 || !node_shape(a, s, &N, &m) ||
+        (double)m * d * (double)n > INT_MAX)
+        return 0;
+    t = flat == N_NATIVE ? pcoll__cost_nbr_native(&c, d, n) : pcoll__cost_nbr_direct(&c, d, n);
+    return pcoll__cost_nbr_node(&c, N, m, d, n) * (1.0 + c.margin) < t;
+}
+
 int pcoll__select_neighbor(const pcoll__nbr_args_t *a, const pcoll__shape_t *s)
 {
+    int flat;
     if (!pcoll__algo_is_auto(&pcoll__neighbor_table, a->opts.algorithm))
         return a->opts.algorithm;
-    return (!s->together || pcoll__cost_params().defer) && pcoll__nbr_native_usable(a)
+    flat = (!s->together || pcoll__cost_params().defer) && pcoll__nbr_native_usable(a)
                ? N_NATIVE
                : N_DIRECT;
+    return node_pays(a, s, flat) ? N_NODE : flat;
 }

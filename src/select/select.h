@@ -81,9 +81,10 @@ int pcoll__select_bruck_fits(const pcoll__a2av_args_t *v);
 int pcoll__select_alltoallw(const pcoll__a2av_args_t *v, const pcoll__shape_t *s,
                             pcoll__opts_t *tuned);
 
-/* The neighbourhood all-to-alls (all three forms): requested, else
- * `direct` for plans made together (persistent init) and `native` for the
- * rest, where it may run (select/neighbor.c). */
+/* The neighbourhood all-to-alls (all three forms): requested, else for
+ * plans made together (persistent init) `node` where the cost model
+ * predicts it faster by its margin, else `direct`; `native` for the rest,
+ * where it may run (select/neighbor.c). */
 int pcoll__select_neighbor(const pcoll__nbr_args_t *a, const pcoll__shape_t *s);
 
 /* reduce_scatter (both forms): requested, else by cost among the

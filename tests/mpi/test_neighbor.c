@@ -20,6 +20,11 @@
  * Where the MPI's own neighbourhood calls are known wrong (core/defects.h,
  * mpich-neighbor-order) the reference is the exchange MPI defines made of
  * point-to-point messages, and `native` must refuse.
+ * auto: every rank names the same algorithm; on one node never `node`; on
+ * virtual nodes of two ranks it may take `node` anywhere, and must on a
+ * dense graph of short blocks (many edges between every pair of nodes) and
+ * must not with 16 KiB blocks; without a shared segment its `node` runs as
+ * `direct`, correctly.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -306,9 +311,42 @@ static int oneshot(nb_case *c)
                                     c->rcounts, c->rbytes, c->rtypes, c->comm);
 }
 
+/* The index of name in the table (-1: not there). */
+static int algo_index(const char *name)
+{
+    const char *n;
+    int i;
+    for (i = 0; (n = pcoll_algorithm_name("neighbor_alltoall", i)) != NULL; i++)
+        if (!strcmp(n, name))
+            return i;
+    return -1;
+}
+
+/* auto's plan: the same algorithm on every rank; never `node` on one node
+ * (no virtual nodes); expect (NULL: any) the one it must be, or "!node": any
+ * but `node`. */
+static void check_auto(const pcoll_plan_t *plan, const char *cpn, const char *expect)
+{
+    const char *name = pcoll_plan_algorithm(plan);
+    int i = algo_index(name), lo = i, hi = i;
+    PT_MPI(MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    PT_MPI(MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    PT_CHECK(i >= 0 && lo == hi, "auto took %s here (index %d), %d to %d over the ranks", name,
+             i, lo, hi);
+    if (!strcmp(cpn, "-"))
+        PT_CHECK(!strcmp(name, "direct") || !strcmp(name, "native"),
+                 "auto took %s on one node", name);
+    if (expect && expect[0] == '!')
+        PT_CHECK(strcmp(name, expect + 1), "auto took %s", name);
+    else if (expect)
+        PT_CHECK(!strcmp(name, expect), "auto took %s, not %s", name, expect);
+}
+
 /* A persistent plan of algo (on virtual nodes of cpn ranks; large: the _c
- * init), run RUNS times. */
-static void run_persistent(nb_case *c, const char *algo, const char *cpn, int large)
+ * init), run RUNS times; auto's choice checked against expect
+ * (check_auto). */
+static void run_plan(nb_case *c, const char *algo, const char *cpn, int large,
+                     const char *expect)
 {
     pcoll_plan_t *plan = NULL;
     MPI_Info info;
@@ -330,10 +368,11 @@ static void run_persistent(nb_case *c, const char *algo, const char *cpn, int la
     }
     if (!PT_OK(rc))
         return;
-    PT_CHECK(strcmp(algo, "auto") ? !strcmp(pcoll_plan_algorithm(plan), algo)
-                                   : !strcmp(pcoll_plan_algorithm(plan), "direct") ||
-                                         !strcmp(pcoll_plan_algorithm(plan), "native"),
-             "plan algorithm %s", pcoll_plan_algorithm(plan));
+    if (strcmp(algo, "auto"))
+        PT_CHECK(!strcmp(pcoll_plan_algorithm(plan), algo), "plan algorithm %s",
+                 pcoll_plan_algorithm(plan));
+    else
+        check_auto(plan, cpn, expect);
     for (run = 0; run < RUNS; run++) {
         refill(c, run);
         reference(c);
@@ -342,6 +381,11 @@ static void run_persistent(nb_case *c, const char *algo, const char *cpn, int la
         compare(c);
     }
     PT_OK(pcoll_plan_free(&plan));
+}
+
+static void run_persistent(nb_case *c, const char *algo, const char *cpn, int large)
+{
+    run_plan(c, algo, cpn, large, NULL);
 }
 
 /* One-shot calls of algo (the environment), twice (the second from the
@@ -380,6 +424,7 @@ static void run_all(MPI_Comm comm, const char *topo, int folded)
                 if (strcmp(algos[a], "node") || f == F_A2AV)
                     run_oneshot(&c, algos[a], cores[a]);
             }
+            run_persistent(&c, "auto", "2", 0);
             if (!zero) {
                 run_persistent(&c, "auto", "-", 1);
                 run_persistent(&c, "node", "2", 1);
@@ -460,6 +505,38 @@ static void graph_ring(void)
     free(index), free(edges);
 }
 
+/* Every other rank twice (as a 27-point stencil's neighbours repeat on
+ * small grids): on virtual nodes of two ranks, from three ranks on, many
+ * edges join every pair of nodes.  auto must take `node` for blocks of 3
+ * ints and not for blocks of 4096 (16 KiB), and without a shared segment
+ * (PCOLL_HIER_SHM=0) its `node` still gives MPI's result. */
+static void dense_auto(void)
+{
+    int r = pt_rank, p = pt_size, n = 0, j, k;
+    int *peers = malloc(sizeof(int) * 4 * (size_t)p + 1), *w = peers + 2 * p;
+    const char *small = p >= 3 ? "node" : "!node";
+    MPI_Comm comm;
+    nb_case c;
+    for (k = 0; k < 2; k++)
+        for (j = 1; j < p; j++)
+            w[n] = 1, peers[n++] = (r + j) % p;
+    /* The sources: the same ranks the other way round, in the same order. */
+    PT_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, n, peers, w, n, peers, w,
+                                          MPI_INFO_NULL, 0, &comm));
+    case_make(&c, comm, "dense", 0, F_A2AV, 3, 0);
+    run_plan(&c, "auto", "2", 0, small);
+    run_plan(&c, "auto", "-", 0, "!node");
+    setenv("PCOLL_HIER_SHM", "0", 1);
+    run_plan(&c, "auto", "2", 0, small);
+    unsetenv("PCOLL_HIER_SHM");
+    case_free(&c);
+    case_make(&c, comm, "dense", 0, F_A2A, 4096, 0);
+    run_plan(&c, "auto", "2", 0, "!node");
+    case_free(&c);
+    MPI_Comm_free(&comm);
+    free(peers);
+}
+
 /* ---- errors ----------------------------------------------------------------- */
 
 static void errors(void)
@@ -523,6 +600,7 @@ int main(int argc, char **argv)
     dist_repeated();
     dist_asymmetric();
     graph_ring();
+    dense_auto();
     errors();
     MPI_Type_free(&rvec);
     MPI_Type_free(&svec);

@@ -6,7 +6,8 @@
  * nodes was measured fastest at every size, including 10 B on 156 nodes,
  * where the model used to take radix 13 (1.7x slower).  And where several
  * steps do pay (2 ranks per node, 64 nodes, 8 B) the model must still take
- * them, and every choice lies in [2, N].
+ * them, and every choice lies in [2, N].  And the neighbourhood all-to-all's
+ * `node` against the per-edge exchange (neighbor_node).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,33 @@ static void check(int ok, const char *what, int N, int m, long long n, int r)
 static int radix(const pcoll__cost_t *c, int N, int m, long long n)
 {
     return pcoll__cost_hier_radix(c, N, m, 0, (long long)m * m * n);
+}
+
+/* Neighbourhood `node` against `direct` by the model's margin, at the
+ * simulated shapes (docs/simulation.md, 12 ranks per node on 16 and 64
+ * nodes, 26 and 32-48 edges): node to 256 B, the per-edge exchange from
+ * 4 KiB; never with one rank per node or 4 edges (no fewer messages). */
+static void neighbor_node(const pcoll__cost_t *c)
+{
+    static const int shapes[][3] = {{16, 12, 26}, {64, 12, 26}, {16, 12, 48}, {64, 12, 48}};
+    static const long long small[] = {8, 64, 256}, large[] = {4096, 16384, 65536};
+    size_t i, j;
+    for (i = 0; i < sizeof shapes / sizeof *shapes; i++)
+        for (j = 0; j < 3; j++) {
+            int N = shapes[i][0], m = shapes[i][1], d = shapes[i][2];
+            double t = pcoll__cost_nbr_node(c, N, m, d, small[j]) * (1.0 + c->margin);
+            check(t < pcoll__cost_nbr_direct(c, d, small[j]), "neighbor: node at short blocks",
+                  N, m, small[j], d);
+            t = pcoll__cost_nbr_node(c, N, m, d, large[j]) * (1.0 + c->margin);
+            check(t >= pcoll__cost_nbr_direct(c, d, large[j]), "neighbor: per edge at long blocks",
+                  N, m, large[j], d);
+        }
+    check(pcoll__cost_nbr_node(c, 64, 1, 26, 8) * (1.0 + c->margin) >=
+              pcoll__cost_nbr_direct(c, 26, 8),
+          "neighbor: no node of one rank", 64, 1, 8, 26);
+    check(pcoll__cost_nbr_node(c, 64, 12, 4, 8) * (1.0 + c->margin) >=
+              pcoll__cost_nbr_direct(c, 4, 8),
+          "neighbor: no node for 4 edges", 64, 12, 8, 4);
 }
 
 int main(void)
@@ -77,6 +105,7 @@ int main(void)
                   "circulant on one node: the measured radix's rounds", np[i], np[i], 8, r);
         }
     }
+    neighbor_node(&c);
     printf("cost model: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
