@@ -287,9 +287,11 @@ int pcoll__nbr_node(pcoll_plan_t *plan, const void *args)
     memset(&l, 0, sizeof l);
     PCOLL_CHECK(plan_layout(plan, a, &l, &shm, &ok), rc, out);
     if (!ok && a->node_fallback) {
-        /* auto's choice: the same messages as the MPI's, made at init. */
+        /* auto's choice: the same messages as the MPI's, made at init, and
+         * the plan says so. */
         if (shm)
             pcoll__node_shm_drop(shm);
+        plan->algorithm = "direct";
         return pcoll__nbr_direct(plan, a);
     }
     if (!ok)

@@ -509,7 +509,8 @@ static void graph_ring(void)
  * small grids): on virtual nodes of two ranks, from three ranks on, many
  * edges join every pair of nodes.  auto must take `node` for blocks of 3
  * ints and not for blocks of 4096 (16 KiB), and without a shared segment
- * (PCOLL_HIER_SHM=0) its `node` still gives MPI's result. */
+ * (PCOLL_HIER_SHM=0) its `node` runs as `direct`, says so, and gives MPI's
+ * result. */
 static void dense_auto(void)
 {
     int r = pt_rank, p = pt_size, n = 0, j, k;
@@ -527,7 +528,7 @@ static void dense_auto(void)
     run_plan(&c, "auto", "2", 0, small);
     run_plan(&c, "auto", "-", 0, "!node");
     setenv("PCOLL_HIER_SHM", "0", 1);
-    run_plan(&c, "auto", "2", 0, small);
+    run_plan(&c, "auto", "2", 0, "!node");
     unsetenv("PCOLL_HIER_SHM");
     case_free(&c);
     case_make(&c, comm, "dense", 0, F_A2A, 4096, 0);
