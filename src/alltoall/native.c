@@ -52,7 +52,7 @@ static int init(const void *args, MPI_Comm comm, MPI_Request *req)
 }
 #endif
 
-static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init)};
+static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init), 0};
 
 int pcoll__alltoall_native(pcoll_plan_t *plan, const void *args)
 {

@@ -66,7 +66,7 @@ static int init(const void *args, MPI_Comm comm, MPI_Request *req)
 }
 #endif
 
-static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init)};
+static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init), 1};
 
 /* The four arrays as ints into v->ints, or 0 when one does not fit. */
 static int as_ints(pcoll_plan_t *plan, vargs_t *v)

@@ -59,7 +59,7 @@ static int init(const void *args, MPI_Comm comm, MPI_Request *req)
 }
 #endif
 
-static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init)};
+static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init), 0};
 
 static int inplace_wrong(const pcoll__a2av_args_t *v)
 {

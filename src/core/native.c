@@ -116,7 +116,7 @@ int pcoll__native_plan(pcoll_plan_t *plan, const pcoll__native_calls_t *calls,
      * deciding otherwise than the other group would start a request that
      * the other's blocking calls never match). */
     n->deferred = plan->together && (plan->size > 1 || plan->ctx->remote) &&
-                  pcoll__cost_params().defer;
+                  pcoll__cost_params().defer && !(calls->init && calls->keep_init);
     if (!calls->init || !plan->together || plan->no_comm || n->deferred)
         return PCOLL_SUCCESS;
     /* Collective: every rank of a persistent init gets here together. */

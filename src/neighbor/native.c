@@ -122,7 +122,7 @@ static int init(const void *args, MPI_Comm comm, MPI_Request *req)
 }
 #endif
 
-static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init)};
+static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init), 0};
 
 /* Whether v fits an int. */
 static int fits(MPI_Count v)

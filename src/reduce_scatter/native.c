@@ -80,10 +80,10 @@ static int init(const void *args, MPI_Comm comm, MPI_Request *req)
 }
 #endif
 
-static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init)};
+static const pcoll__native_calls_t calls = {blocking, nonblocking, PCOLL__NATIVE_INIT(init), 0};
 /* Where the MPI's persistent form is wrong on an intercommunicator
  * (core/defects.h): the non-blocking call at every start. */
-static const pcoll__native_calls_t calls_started = {blocking, nonblocking, NULL};
+static const pcoll__native_calls_t calls_started = {blocking, nonblocking, NULL, 0};
 
 int pcoll__reduce_scatter_native(pcoll_plan_t *plan, const void *args)
 {
