@@ -511,13 +511,11 @@ static int blocks_of(const pcoll__coll_t *coll, const pcoll__ctx_t *ctx)
 
 /* Whether raw's arrays (the descriptor's arrays hook) are the ones r
  * keeps; keep: make them so (0 where they are too long to keep). */
-static int same_arrays(repeat_t *r, const pcoll__coll_t *coll, const void *raw, int keep)
+static int arrays_match(repeat_t *r, const pcoll__coll_t *coll, const void *raw, int keep)
 {
     const void *at[PCOLL__CALL_ARRAYS] = {NULL};
     size_t bytes[PCOLL__CALL_ARRAYS] = {0}, off = 0;
     int i, n;
-    if (!coll->arrays)
-        return 1;
     n = coll->arrays(raw, blocks_of(coll, r->ctx), at, bytes);
     for (i = 0; i < n; off += bytes[i++]) {
         if (!bytes[i])
@@ -532,6 +530,13 @@ static int same_arrays(repeat_t *r, const pcoll__coll_t *coll, const void *raw, 
     if (keep)
         r->nbytes = off;
     return off == r->nbytes;
+}
+
+/* The collectives without arrays (alltoall, reduce_scatter_block) return
+ * here without the arrays' scratch being set up: the repeats' hot path. */
+static inline int same_arrays(repeat_t *r, const pcoll__coll_t *coll, const void *raw, int keep)
+{
+    return !coll->arrays || arrays_match(r, coll, raw, keep);
 }
 
 /* Remember c (plan: its plan from the cache by arguments; or NULL and its
