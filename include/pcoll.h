@@ -242,7 +242,11 @@ PCOLL_API int pcoll_alltoallv_inplace_init(void *buf, const int sendcounts[],
  * direct (a persistent send and receive per edge, started together), node
  * (the blocks between two nodes bundled through the node's shared memory
  * into one message; pcoll_cores_per_node for virtual nodes; a shared window
- * per plan and node, see "Ownership"), native (the MPI's own), auto
+ * per plan and node, see "Ownership"), multi (Cartesian communicators
+ * without a periodic dimension of 1 or 2 ranks, else PCOLL_ERR_UNSUPPORTED:
+ * the exchange along each dimension as an all-to-all inside every row,
+ * bundled per pair of nodes; a shared window per plan, node and dimension;
+ * never chosen by auto), native (the MPI's own), auto
  * (persistent: direct, or native where the MPI's blocking call costs less, as
  * Open MPI's; one-shot: native). */
 PCOLL_API int pcoll_neighbor_alltoall_init(const void *sendbuf, int sendcount,

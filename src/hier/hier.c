@@ -17,7 +17,9 @@
  *      received into W (not after the last step); node barrier;
  *   3. every rank copies its blocks out of the final slots into its receive
  *      buffer -- Bruck's phase three -- and arrives at the split barrier.
- * With r >= N (one step, the paper's basic variant) digit d is node A + d.
+ * With r >= N (one step, the paper's basic variant) digit d is node A + d,
+ * and a bundle of no bytes is neither sent nor received (both nodes know its
+ * size: woff and roff), so a sparse pattern sends only the bundles with data.
  *
  * Cost (alltoall, n bytes per block, p = mN): per rank, p blocks copied in
  * and p out; per node N-1 messages of m^2 n bytes (one step), or per step up
@@ -66,9 +68,12 @@ static int recv_digit(pcoll_plan_t *plan, const pcoll__hier_t *g, int s, int d, 
     long long w = pcoll__hier_weight(g->r, s);
     int from = handler(g, (int)((g->A - d * w % g->N + g->N) % g->N), d);
     char *at = g->R + pcoll__hier_region(g, s, d);
-    if (g->steps == 1)
-        return pcoll__sched_recv_until(&plan->sched, at, (int)(g->roff[d + 1] - g->roff[d]),
-                                       MPI_BYTE, from, done);
+    if (g->steps == 1) {
+        int bytes = (int)(g->roff[d + 1] - g->roff[d]);
+        /* An empty bundle is not sent (both nodes know its size). */
+        return bytes == 0 ? PCOLL_SUCCESS
+                          : pcoll__sched_recv_until(&plan->sched, at, bytes, MPI_BYTE, from, done);
+    }
     return pcoll__sched_recv_until(&plan->sched, at, pcoll__bruck_digit_count(g->N, g->r, w, d),
                                    g->slot, from, done);
 }
@@ -77,9 +82,11 @@ static int send_digit(pcoll_plan_t *plan, const pcoll__hier_t *g, int s, int d)
 {
     long long w = pcoll__hier_weight(g->r, s);
     int to = handler(g, (int)((g->A + d * w) % g->N), d);
-    if (g->steps == 1)
-        return pcoll__sched_send(&plan->sched, g->W + g->woff[d],
-                                 (int)(g->woff[d + 1] - g->woff[d]), MPI_BYTE, to);
+    if (g->steps == 1) {
+        int bytes = (int)(g->woff[d + 1] - g->woff[d]);
+        return bytes == 0 ? PCOLL_SUCCESS
+                          : pcoll__sched_send(&plan->sched, g->W + g->woff[d], bytes, MPI_BYTE, to);
+    }
     return pcoll__sched_send(&plan->sched, g->W + g->woff[d * w], 1, g->set[s * g->r + d], to);
 }
 
@@ -167,7 +174,8 @@ static int copy_in(pcoll_plan_t *plan, const pcoll__hier_t *g)
             MPI_Datatype st;
             if (bytes == 0)
                 continue;
-            rc = pcoll__a2a_items(plan, pcoll__a2a_scount(a, b), a->sendtype, &n, &st);
+            rc = pcoll__a2a_items(plan, pcoll__a2a_scount(a, b), pcoll__a2a_stype(a, b), &n,
+                                  &st);
             if (rc == PCOLL_SUCCESS)
                 rc = pcoll__hier_copy(plan, &run, pcoll__a2a_sbuf(a, b), n, st, at, (int)bytes,
                                       MPI_BYTE);
@@ -196,7 +204,8 @@ static int copy_out_slot(pcoll_plan_t *plan, const pcoll__hier_t *g, int j,
         MPI_Datatype rt;
         int n;
         if (bytes > 0)
-            rc = pcoll__a2a_items(plan, pcoll__a2a_rcount(a, b), a->recvtype, &n, &rt);
+            rc = pcoll__a2a_items(plan, pcoll__a2a_rcount(a, b), pcoll__a2a_rtype(a, b), &n,
+                                  &rt);
         if (bytes > 0 && rc == PCOLL_SUCCESS)
             rc = pcoll__hier_copy(plan, run, at + before, (int)bytes, MPI_BYTE,
                                   pcoll__a2a_rbuf(a, b), n, rt);

@@ -1,11 +1,12 @@
 /*
  * The node-aware all-to-all engine (multicore all-to-all paper, sections
- * II-A, II-B, II-C and III-A) behind alltoall `hier`, alltoallv `hier` and
- * pcoll_alltoall_multi_init.  The three differ only in who sends how many
- * bytes to whom and where those bytes sit in the user's buffers; the engine
- * (hier.c, hier_layout.c) bundles them per pair of nodes in a shared segment
- * and exchanges the bundles between nodes with radix-r Bruck (hier_copy.c
- * merges its copies into runs).
+ * II-A, II-B, II-C and III-A) behind alltoall `hier`, alltoallv `hier`,
+ * pcoll_alltoall_multi_init and the neighbourhood all-to-all `multi`.  They
+ * differ only in who sends how many bytes to whom and where those bytes sit
+ * in the user's buffers (a type per block where a's stypes / rtypes are
+ * set); the engine (hier.c, hier_layout.c) bundles them per pair of nodes in
+ * a shared segment and exchanges the bundles between nodes with radix-r
+ * Bruck (hier_copy.c merges its copies into runs).
  */
 #ifndef PCOLL_HIER_HIER_H
 #define PCOLL_HIER_HIER_H
@@ -105,11 +106,14 @@ int pcoll__hier_radix(const pcoll__opts_t *opts, int N, int m, long long z);
  * (pcoll__hier_nodes). */
 int pcoll__hier_pays(pcoll__ctx_t *ctx, const pcoll__opts_t *opts, long long n, double flat);
 
-/* Builders: alltoall `hier` (hier.c), alltoallv `hier` (hier_alltoallv.c)
- * and the multiple all-to-all (hier_multi.c). */
+/* Builders: alltoall `hier` (hier.c), alltoallv `hier` (hier_alltoallv.c),
+ * the multiple all-to-all (hier_multi.c) and the neighbourhood all-to-all
+ * `multi` of Cartesian communicators (hier_neighbor.c; its args are a
+ * pcoll__nbr_args_t of neighbor/neighbor.h). */
 int pcoll__alltoall_hier(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoallv_hier(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoall_multi_hier(pcoll_plan_t *plan, const void *args);
+int pcoll__nbr_multi(pcoll_plan_t *plan, const void *args);
 
 /* alltoallv `hier` kept by a one-shot shape (hier_alltoallv_kept.c): a
  * plan (made by pcoll__plan_create on the shape's communicator, with its

@@ -220,6 +220,14 @@ double pcoll__cost_nbr_node(const pcoll__cost_t *c, int N, int m, int d, long lo
            2.0 * m * c->barrier;
 }
 
+double pcoll__cost_nbr_multi(const pcoll__cost_t *c, int N, int m, int ndims, long long n)
+{
+    long long nodes = 2LL * m < N - 1 ? 2LL * m : N - 1;
+    long long msgs = (nodes + m - 1) / m;
+    return ndims * ((double)msgs * (c->alpha + 2 * c->cpu) + 2.0 * n * (c->beta + 2 * c->shm) +
+                    3.0 * m * c->barrier);
+}
+
 /* The radix in [2, rmax] (at least 2) that cost t predicts fastest. */
 static int fastest_radix(const pcoll__cost_t *c, int p, double n, int rmax,
                          double (*t)(const pcoll__cost_t *, int, double, int))

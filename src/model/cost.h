@@ -178,6 +178,14 @@ int pcoll__cost_hier_radix(const pcoll__cost_t *c, int N, int m, int ports, long
 double pcoll__cost_nbr_native(const pcoll__cost_t *c, int d, long long n);
 double pcoll__cost_nbr_direct(const pcoll__cost_t *c, int d, long long n);
 double pcoll__cost_nbr_node(const pcoll__cost_t *c, int N, int m, int d, long long n);
+/* `multi` (hier/hier_neighbor.c) on a Cartesian grid of ndims dimensions:
+ * per dimension one run of the node-aware engine with one step, as `node`
+ * on the dimension's 2 edges (a node sends to at most min(N - 1, 2 m) other
+ * nodes, spread over its m ranks; 2 n bytes leave and are copied twice) but
+ * with three node barriers (the split one and two in the run).  Its messages
+ * are those of `node` split by dimension and its barriers more, so it is
+ * never predicted faster than `node`. */
+double pcoll__cost_nbr_multi(const pcoll__cost_t *c, int N, int m, int ndims, long long n);
 
 /* The radix in [2, p] with the lowest predicted radix-r Bruck time. */
 int pcoll__cost_best_radix(const pcoll__cost_t *c, int p, long long n);

@@ -34,14 +34,25 @@
  * model's copies keep auto on the per-edge exchange.  One-shot and
  * non-blocking calls cannot take it: nothing is agreed there, and planning
  * `node` communicates.
+ *
+ * `multi` (Cartesian communicators without a periodic dimension of 1 or 2
+ * ranks) is the multiple all-to-all of the multicore paper (II-C): the
+ * exchange along each dimension as an all-to-all inside every row of that
+ * dimension, handed to the node-aware engine, one run per dimension.  auto
+ * weighs it like `node`, with the same agreed inputs and the dimensions of
+ * the grid, and would take it only where pcoll__cost_nbr_multi predicts it
+ * faster than both the flat choice and `node` by the margin; the model never
+ * does (its messages are `node`'s split by dimension, with more node
+ * barriers), so it runs where it is named.
  */
 #include <limits.h>
 
 #include "alltoallv/inplace/inplace.h"
+#include "hier/hier.h"
 #include "model/cost.h"
 #include "select/select.h"
 
-enum { N_DIRECT, N_NODE, N_NATIVE, N_AUTO };
+enum { N_DIRECT, N_NODE, N_MULTI, N_NATIVE, N_AUTO };
 
 static const pcoll__algo_t algos[] = {
     [N_DIRECT] = {"direct",
@@ -52,6 +63,11 @@ static const pcoll__algo_t algos[] = {
                 "the blocks between two nodes bundled through the node's shared memory into "
                 "one message per pair of nodes (pcoll_cores_per_node: virtual nodes)",
                 pcoll__nbr_node, PCOLL__ALGO_COLLECTIVE},
+    [N_MULTI] = {"multi",
+                 "Cartesian: the exchange along each dimension as an all-to-all inside every "
+                 "row, bundled per pair of nodes by the node-aware engine (one run per "
+                 "dimension)",
+                 pcoll__nbr_multi, PCOLL__ALGO_COLLECTIVE},
     [N_NATIVE] = {"native",
                   "the MPI's own MPI_Neighbor_alltoall(v/w): auto's choice for one-shot and "
                   "non-blocking calls",
@@ -93,19 +109,40 @@ static int node_shape(const pcoll__nbr_args_t *a, const pcoll__shape_t *s, int *
     return *m >= 2 && *N >= 2;
 }
 
-/* Whether `node` is predicted faster than flat (the choice without it) by
- * the model's margin, for a plan made together (the inputs agreed). */
-static int node_pays(const pcoll__nbr_args_t *a, const pcoll__shape_t *s, int flat)
+/* Whether the node-aware algorithms may be weighed: a plan made together
+ * (the inputs agreed), several nodes of several ranks, bundles that fit an
+ * int. */
+static int agreed(const pcoll__nbr_args_t *a, const pcoll__shape_t *s, int *N, int *m)
+{
+    int d = a->maxdegree;
+    return s->together && d > 0 && a->maxbytes >= 0 && a->cores >= 0 && node_shape(a, s, N, m) &&
+           (double)*m * d * (double)a->maxbytes <= INT_MAX;
+}
+
+/* The predicted time of flat (the choice without the node-aware ones). */
+static double flat_time(const pcoll__nbr_args_t *a, const pcoll__cost_t *c, int flat)
+{
+    return flat == N_NATIVE ? pcoll__cost_nbr_native(c, a->maxdegree, a->maxbytes)
+                            : pcoll__cost_nbr_direct(c, a->maxdegree, a->maxbytes);
+}
+
+/* `node`, `multi` or flat: a node-aware algorithm where predicted faster
+ * than the others by the model's margin. */
+static int node_aware(const pcoll__nbr_args_t *a, const pcoll__shape_t *s, int flat)
 {
     pcoll__cost_t c = pcoll__select_cost(s);
-    int N, m, d = a->maxdegree;
-    long long n = a->maxbytes;
-    double t;
-    if (!s->together || d <= 0 || n < 0 || a->cores < 0 || !node_shape(a, s, &N, &m) ||
-        (double)m * d * (double)n > INT_MAX)
-        return 0;
-    t = flat == N_NATIVE ? pcoll__cost_nbr_native(&c, d, n) : pcoll__cost_nbr_direct(&c, d, n);
-    return pcoll__cost_nbr_node(&c, N, m, d, n) * (1.0 + c.margin) < t;
+    int N, m;
+    double t, tn, tm;
+    if (!agreed(a, s, &N, &m))
+        return flat;
+    t = flat_time(a, &c, flat);
+    tn = pcoll__cost_nbr_node(&c, N, m, a->maxdegree, a->maxbytes);
+    if (a->cart && !a->folded) {
+        tm = pcoll__cost_nbr_multi(&c, N, m, a->outdegree / 2, a->maxbytes);
+        if (tm * (1.0 + c.margin) < (t < tn ? t : tn))
+            return N_MULTI;
+    }
+    return tn * (1.0 + c.margin) < t ? N_NODE : flat;
 }
 
 int pcoll__select_neighbor(const pcoll__nbr_args_t *a, const pcoll__shape_t *s)
@@ -116,5 +153,5 @@ int pcoll__select_neighbor(const pcoll__nbr_args_t *a, const pcoll__shape_t *s)
     flat = (!s->together || pcoll__cost_params().defer) && pcoll__nbr_native_usable(a)
                ? N_NATIVE
                : N_DIRECT;
-    return node_pays(a, s, flat) ? N_NODE : flat;
+    return node_aware(a, s, flat);
 }

@@ -24,7 +24,11 @@
  * virtual nodes of two ranks it may take `node` anywhere, and must on a
  * dense graph of short blocks (many edges between every pair of nodes) and
  * must not with 16 KiB blocks; without a shared segment its `node` runs as
- * `direct`, correctly.
+ * `direct`, correctly; never `multi` (the cost model never prefers it).
+ * `multi` runs on Cartesian grids on virtual nodes of two and of three ranks
+ * (one node up to np 2 or 3, several above) and without a shared segment,
+ * and is refused (PCOLL_ERR_UNSUPPORTED, every rank alike) on graphs and on
+ * grids with a periodic dimension of 1 or 2 ranks.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +40,10 @@
 #define MAXDEG 64 /* edges of a rank, at most (the graphs here have far fewer) */
 #define POISON_INT ((int)0xA5A5A5A5)
 
-/* Every algorithm; `node` on virtual nodes of one and of two ranks. */
-static const char *const algos[] = {"direct", "native", "auto", "node", "node"};
-static const char *const cores[] = {"-", "-", "-", "1", "2"}; /* "-": not set */
+/* Every algorithm; `node` on virtual nodes of one and of two ranks, `multi`
+ * on virtual nodes of two ranks (three for alltoallv: run_all). */
+static const char *const algos[] = {"direct", "native", "auto", "node", "node", "multi"};
+static const char *const cores[] = {"-", "-", "-", "1", "2", "2"}; /* "-": not set */
 #define NALGOS (int)(sizeof algos / sizeof *algos)
 
 static MPI_Datatype rvec; /* one int every two: extent 2 ints */
@@ -333,6 +338,7 @@ static void check_auto(const pcoll_plan_t *plan, const char *cpn, const char *ex
     PT_MPI(MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     PT_CHECK(i >= 0 && lo == hi, "auto took %s here (index %d), %d to %d over the ranks", name,
              i, lo, hi);
+    PT_CHECK(strcmp(name, "multi"), "auto took multi");
     if (!strcmp(cpn, "-"))
         PT_CHECK(!strcmp(name, "direct") || !strcmp(name, "native"),
                  "auto took %s on one node", name);
@@ -340,6 +346,12 @@ static void check_auto(const pcoll_plan_t *plan, const char *cpn, const char *ex
         PT_CHECK(strcmp(name, expect + 1), "auto took %s", name);
     else if (expect)
         PT_CHECK(!strcmp(name, expect), "auto took %s, not %s", name, expect);
+}
+
+/* Whether `multi` refuses c's communicator: not Cartesian, or folded. */
+static int multi_refused(const nb_case *c, const char *algo)
+{
+    return !strcmp(algo, "multi") && (strncmp(c->topo, "cart", 4) || c->folded);
 }
 
 /* A persistent plan of algo (on virtual nodes of cpn ranks; large: the _c
@@ -360,6 +372,11 @@ static void run_plan(nb_case *c, const char *algo, const char *cpn, int large,
     refill(c, 0);
     rc = large ? init_plan_c(c, info, &plan) : init_plan(c, info, &plan);
     MPI_Info_free(&info);
+    if (multi_refused(c, algo)) {
+        PT_RC(rc, PCOLL_ERR_UNSUPPORTED);
+        PT_CHECK(plan == NULL, "plan set on error");
+        return;
+    }
     /* native is refused alike on every rank where the MPI's started calls
      * are known to fill the wrong slots (core/defects.h). */
     if (rc == PCOLL_ERR_UNSUPPORTED && !strcmp(algo, "native") && (c->folded || by_hand())) {
@@ -400,7 +417,10 @@ static void run_oneshot(nb_case *c, const char *algo, const char *cpn)
         setenv("PCOLL_CORES_PER_NODE", cpn, 1);
     if (!strcmp(algo, "native") && by_hand())
         PT_CHECK(oneshot(c) == PCOLL_ERR_UNSUPPORTED, "native not refused on this MPI");
-    for (run = 0; run < 2 && !(!strcmp(algo, "native") && by_hand()); run++) {
+    if (multi_refused(c, algo))
+        PT_RC(oneshot(c), PCOLL_ERR_UNSUPPORTED);
+    for (run = 0; run < 2 && !(!strcmp(algo, "native") && by_hand()) && !multi_refused(c, algo);
+         run++) {
         refill(c, run);
         reference(c);
         PT_REQUIRE(oneshot(c));
@@ -418,16 +438,25 @@ static void run_all(MPI_Comm comm, const char *topo, int folded)
         for (zero = 0; zero < 2; zero++) {
             case_make(&c, comm, topo, folded, f, zero ? 0 : 3, zero);
             for (a = 0; a < NALGOS; a++) {
-                run_persistent(&c, algos[a], cores[a], 0);
-                /* A one-shot `node` call is planned collectively on every
-                 * call: alltoallv's form only, to keep the test short. */
-                if (strcmp(algos[a], "node") || f == F_A2AV)
-                    run_oneshot(&c, algos[a], cores[a]);
+                const char *cpn = strcmp(algos[a], "multi") || f != F_A2AV ? cores[a] : "3";
+                run_persistent(&c, algos[a], cpn, 0);
+                /* A one-shot `node` or `multi` call is planned
+                 * collectively on every call: alltoallv's form only, to
+                 * keep the test short. */
+                if ((strcmp(algos[a], "node") && strcmp(algos[a], "multi")) || f == F_A2AV)
+                    run_oneshot(&c, algos[a], cpn);
             }
             run_persistent(&c, "auto", "2", 0);
             if (!zero) {
                 run_persistent(&c, "auto", "-", 1);
                 run_persistent(&c, "node", "2", 1);
+                run_persistent(&c, "multi", "3", 1);
+            }
+            if (!zero && f == F_A2AW) {
+                /* Without a shared segment every rank is its own node. */
+                setenv("PCOLL_HIER_SHM", "0", 1);
+                run_persistent(&c, "multi", "3", 0);
+                unsetenv("PCOLL_HIER_SHM");
             }
             case_free(&c);
         }

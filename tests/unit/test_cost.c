@@ -7,7 +7,8 @@
  * where the model used to take radix 13 (1.7x slower).  And where several
  * steps do pay (2 ranks per node, 64 nodes, 8 B) the model must still take
  * them, and every choice lies in [2, N].  And the neighbourhood all-to-all's
- * `node` against the per-edge exchange (neighbor_node).
+ * `node` against the per-edge exchange (neighbor_node), and `multi` against
+ * `node` (neighbor_multi).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,25 @@ static void neighbor_node(const pcoll__cost_t *c)
           "neighbor: no node for 4 edges", 64, 12, 8, 4);
 }
 
+/* Neighbourhood `multi` (a node-aware run per dimension) is never predicted
+ * faster than `node` (one bundle per pair of nodes for every dimension at
+ * once, fewer barriers) on d = 2 ndims edges, at any block size. */
+static void neighbor_multi(const pcoll__cost_t *c)
+{
+    static const int shapes[][2] = {{2, 2}, {4, 3}, {16, 12}, {64, 12}, {200, 16}};
+    static const long long sizes[] = {0, 8, 256, 4096, 65536};
+    size_t i, j;
+    int nd;
+    for (i = 0; i < sizeof shapes / sizeof *shapes; i++)
+        for (j = 0; j < sizeof sizes / sizeof *sizes; j++)
+            for (nd = 1; nd <= 3; nd++) {
+                int N = shapes[i][0], m = shapes[i][1];
+                check(pcoll__cost_nbr_multi(c, N, m, nd, sizes[j]) >=
+                          pcoll__cost_nbr_node(c, N, m, 2 * nd, sizes[j]),
+                      "neighbor: multi never under node", N, m, sizes[j], nd);
+            }
+}
+
 int main(void)
 {
     static const int nodes[][2] = {{16, 12}, {64, 12}, {156, 12}, {4, 16}, {16, 16}};
@@ -106,6 +126,7 @@ int main(void)
         }
     }
     neighbor_node(&c);
+    neighbor_multi(&c);
     printf("cost model: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
