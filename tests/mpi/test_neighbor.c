@@ -562,6 +562,15 @@ static void dense_auto(void)
     case_free(&c);
     case_make(&c, comm, "dense", 0, F_A2A, 4096, 0);
     run_plan(&c, "auto", "2", 0, "!node");
+    /* `node` named with bundles of several 16 KiB blocks (tens of KiB
+     * between two nodes): nodes of 2 and of 3 (the last one smaller where 3
+     * does not divide p). */
+    run_plan(&c, "node", "2", 0, NULL);
+    run_plan(&c, "node", "3", 0, NULL);
+    case_free(&c);
+    /* Blocks of 1001 ints: bundles of no round size. */
+    case_make(&c, comm, "dense", 0, F_A2A, 1001, 0);
+    run_plan(&c, "node", "3", 0, NULL);
     case_free(&c);
     MPI_Comm_free(&comm);
     free(peers);
