@@ -11,9 +11,9 @@
  *   non-periodic border is MPI_PROC_NULL (nothing sent, its receive block
  *   untouched).  The block sent to the neighbour above arrives in that
  *   neighbour's slot of the one below, even where both are the same rank
- *   (a periodic dimension of size 1 or 2): builders start the sends of each
- *   dimension in the order pcoll__nbr_send_edge gives, above first, so that
- *   MPI's in-order matching puts it there.
+ *   (a periodic dimension of size 1 or 2): builders start the sends in the
+ *   order pcoll__nbr_send_edge gives, on such grids above first in each
+ *   dimension, so that MPI's in-order matching puts it there.
  * - graph (MPI_Graph_create): the neighbours of MPI_Graph_neighbors, the same
  *   list in both directions.
  * - distributed graph: the sources and destinations of
@@ -95,10 +95,14 @@ int pcoll__nbr_cart_folded(MPI_Comm comm);
 int pcoll__nbr_exchange(MPI_Comm comm, int tag, const pcoll__nbr_args_t *a, long long *send,
                         long long *recv);
 
-/* The out-edge the k-th send goes along (Cartesian: above before below). */
+/* The out-edge the k-th send goes along: edge order, but above before below
+ * on a Cartesian grid with a periodic dimension of 1 or 2 ranks, where the
+ * two are one rank and MPI's in-order matching must put the block sent up
+ * into the receiver's slot of the one below.  Elsewhere the neighbours of a
+ * Cartesian grid are distinct ranks and the order changes no result. */
 static inline int pcoll__nbr_send_edge(const pcoll__nbr_args_t *a, int k)
 {
-    return a->cart ? k ^ 1 : k;
+    return a->folded ? k ^ 1 : k;
 }
 
 /* The bytes of count items of type. */
