@@ -136,7 +136,9 @@ static int match_edges(pcoll__call_t *c)
 {
     const raw_t *r = c->raw;
     const pcoll__ip_nbr_args_t *a = args_of(c);
-    pcoll__nbr_args_t view = {.cart = a->cart, .indegree = a->indegree,
+    pcoll__nbr_args_t view = {.cart = a->cart,
+                              .folded = a->cart && pcoll__nbr_cart_folded(c->comm),
+                              .indegree = a->indegree,
                               .outdegree = a->outdegree, .sources = a->sources,
                               .dests = a->dests};
     long long *w = pcoll__malloc(sizeof *w * ((size_t)a->indegree + (size_t)a->outdegree + 1));
