@@ -327,7 +327,11 @@ static int nbr_key(pcoll__call_t *c, pcoll__key_t *k)
         for (e = 0; e < s[d].n; e++, counts++, displs++, types++) {
             *counts = count_at(r, &s[d], e), *displs = displ_at(r, &s[d], e);
             *types = type_at(r, &s[d], e);
-            pcoll__key_watch(k, *types);
+            /* One look per run of edges with one type (alltoall and
+             * alltoallv: one per direction): asking MPI whether a type is
+             * named costs more than the rest of the key. */
+            if (e == 0 || types[-1] != *types)
+                pcoll__key_watch(k, *types);
         }
     return PCOLL_SUCCESS;
 }
