@@ -475,14 +475,15 @@ static int lease_by_shape(pcoll__call_t *c)
  * theirs), the cache entry (evicted, or a datatype of its key freed), the
  * shape entry (evicted) and, for a shape's plan, the memo of the call's
  * arguments (a datatype of the call freed: its handle may come back for a
- * type of another size).  Not with verbose output (the path prints) nor
- * where buffers may be device memory (a freed host buffer's address may
- * come back as device memory: the path asks). */
+ * type of another size): every such event counts as a change of the
+ * context (core/comm.h), so a repeat compares one count.  Not with verbose
+ * output (the path prints) nor where buffers may be device memory (a freed
+ * host buffer's address may come back as device memory: the path asks). */
 typedef struct repeat {
     const pcoll__coll_t *coll; /* NULL: nothing remembered */
     MPI_Comm comm;
     pcoll__ctx_t *ctx;
-    unsigned long detached, env;
+    unsigned long detached, changes, env;
     int nwords;
     uintptr_t words[PCOLL__CALL_WORDS];
     size_t nbytes; /* of array: the descriptor's arrays, end to end */
@@ -490,7 +491,7 @@ typedef struct repeat {
     /* The cache's plan (plan.e), else a shape's (shape, memo, views). */
     pcoll__cache_ref_t plan, shape, memo;
     pcoll__view_t v[2];
-    int stale, same; /* the shape entry's stale flag, and same_layouts then */
+    int same; /* same_layouts of v */
     unsigned long count; /* calls served as repeats */
 } repeat_t;
 
@@ -557,15 +558,18 @@ static PCOLL__NOINLINE void remember_in(repeat_t *r, const pcoll__call_t *c,
     r->shape = e ? (pcoll__cache_ref_t){e, e->born} : (pcoll__cache_ref_t){NULL, 0};
     if (!plan) {
         r->v[0] = v[0], r->v[1] = v[1];
-        r->stale = atomic_load_explicit(&e->stale, memory_order_acquire);
-        r->same = pcoll__shape_same(e->aux, r->stale, v);
+        r->same = same_layouts(e, v);
     }
     r->ctx = c->ctx;
+    memset(r->words, 0, sizeof r->words);
     if ((r->nwords = c->coll->words(c->raw, r->words)) == 0 ||
         !same_arrays(r, c->coll, c->raw, 1))
         return;
     r->comm = c->comm;
+    /* The context's changes from the entries' last change: a later one
+     * (another call's eviction, a type freed) is seen. */
     r->detached = pcoll__ctx_detached();
+    r->changes = pcoll__ctx_changes(c->ctx);
     r->env = pcoll__opts_epoch();
     r->coll = c->coll;
 }
@@ -581,34 +585,28 @@ static void remember(const pcoll__call_t *c, const pcoll_plan_t *plan, pcoll__ca
 static PCOLL__NOINLINE int repeated(repeat_t *r, const pcoll__coll_t *coll, const void *raw,
                                     MPI_Comm comm, int *rc)
 {
-    uintptr_t w[PCOLL__CALL_WORDS], diff = 0;
+    uintptr_t w[PCOLL__CALL_WORDS] = {0}, diff = 0;
     pcoll__ctx_t *ctx = r->ctx;
     pcoll__cache_entry_t *e = r->shape.e;
-    int i, n;
-    if (r->coll != coll || r->comm != comm || (n = coll->words(raw, w)) != r->nwords)
+    int i;
+    if (r->comm != comm || coll->words(raw, w) != r->nwords)
         return 0;
-    for (i = 0; i < n; i++)
+    /* Every word, the unused ones zero on both sides: no loop bound to test. */
+    for (i = 0; i < PCOLL__CALL_WORDS; i++)
         diff |= w[i] ^ r->words[i];
-    /* The context first: the arrays' lengths are its size. */
-    if (diff || pcoll__ctx_detached() != r->detached || !same_arrays(r, coll, raw, 0) ||
-        pcoll__opts_epoch() != r->env ||
-        pcoll__gpu_maybe() || (e && !pcoll__cache_ref_valid(r->shape, PCOLL__REF_SHAPE)) ||
-        (r->plan.e ? !pcoll__cache_ref_valid(r->plan, PCOLL__REF_CACHE)
-                   : !pcoll__cache_ref_valid(r->memo, PCOLL__REF_MEMO)))
+    /* The context's changes only while it lives (nothing detached). */
+    if (diff || pcoll__ctx_detached() != r->detached || pcoll__ctx_changes(ctx) != r->changes ||
+        !same_arrays(r, coll, raw, 0) || pcoll__opts_epoch() != r->env || pcoll__gpu_maybe())
         return 0;
     if (e)
-        pcoll__cache_ref_use(ctx, r->shape, PCOLL__REF_SHAPE);
+        pcoll__shape_ref_use(ctx, r->shape);
     r->count++;
     pcoll__set_verbose(0);
     if (r->plan.e) {
-        pcoll__cache_ref_use(ctx, r->plan, PCOLL__REF_CACHE);
+        pcoll__cache_ref_use(ctx, r->plan);
         *rc = pcoll__plan_run(r->plan.e->plan);
         return 1;
     }
-    /* The layouts compare as they did unless a type of the record was freed
-     * since (the words hold the handles and counts). */
-    if ((i = atomic_load_explicit(&e->stale, memory_order_acquire)) != r->stale)
-        r->stale = i, r->same = pcoll__shape_same(e->aux, i, r->v);
     *rc = pcoll__shape_run(e->aux, r->same, r->v, NULL);
     pcoll__last_run_algorithm = e->plan->algorithm;
     return 1;
@@ -699,17 +697,26 @@ static int run_call(pcoll__call_t *c)
     return rc;
 }
 
-int pcoll__entry(const pcoll__coll_t *coll, pcoll__mode_t mode, const char *fn, const void *raw,
-                 MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
+/* Every call that is not a repeat (out of line: the repeats' path then
+ * sets up no frame for the call's record). */
+static PCOLL__NOINLINE int entry_call(const pcoll__coll_t *coll, pcoll__mode_t mode,
+                                      const char *fn, const void *raw, MPI_Comm comm,
+                                      MPI_Info info, pcoll_plan_t **plan)
 {
     pcoll__call_t c;
-    repeat_t *r = &repeat;
-    int rc;
-    if (mode == PCOLL__ONESHOT && r->coll == coll && repeated(r, coll, raw, comm, &rc))
-        return rc;
     /* The argument space is cleared only where a plan is built. */
     memset(&c, 0, offsetof(pcoll__call_t, args));
     c.coll = coll, c.mode = mode, c.fn = fn, c.raw = raw;
     c.comm = comm, c.info = info, c.plan = plan;
     return run_call(&c);
+}
+
+int pcoll__entry(const pcoll__coll_t *coll, pcoll__mode_t mode, const char *fn, const void *raw,
+                 MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
+{
+    repeat_t *r = &repeat;
+    int rc;
+    if (mode == PCOLL__ONESHOT && r->coll == coll && repeated(r, coll, raw, comm, &rc))
+        return rc;
+    return entry_call(coll, mode, fn, raw, comm, info, plan);
 }

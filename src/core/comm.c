@@ -67,10 +67,10 @@ static _Thread_local struct {
     unsigned long detached;
 } last_known;
 
-/* Empty an entry: its fields change under the lock (type_delete may be
- * reading them from another thread), its plan is freed after (that calls
- * MPI). */
-static void cache_drop(pcoll__cache_entry_t *e)
+/* Empty an entry of ctx: its fields change under the lock (type_delete may
+ * be reading them from another thread), its plan is freed after (that calls
+ * MPI); an entry that held a key counts as a change of ctx. */
+static void cache_drop(pcoll__ctx_t *ctx, pcoll__cache_entry_t *e)
 {
     pcoll_plan_t *plan = e->plan;
     void (*destroy)(pcoll_plan_t *plan) = e->destroy;
@@ -79,6 +79,8 @@ static void cache_drop(pcoll__cache_entry_t *e)
     pthread_mutex_lock(&list_lock);
     memset(e, 0, sizeof *e);
     pthread_mutex_unlock(&list_lock);
+    if (key)
+        atomic_fetch_add_explicit(&ctx->changes, 1, memory_order_release);
     /* The record first: it may still run the plan (shapes). */
     if (aux)
         aux_free(aux);
@@ -89,14 +91,18 @@ static void cache_drop(pcoll__cache_entry_t *e)
     pcoll__free(key);
 }
 
-/* Mark the entries of n naming type stale (list_lock held). */
-static void mark_stale(pcoll__cache_entry_t *entries, int n, MPI_Datatype type)
+/* Mark the entries of ctx's n naming type stale, a change of ctx
+ * (list_lock held). */
+static void mark_stale(pcoll__ctx_t *ctx, pcoll__cache_entry_t *entries, int n,
+                       MPI_Datatype type)
 {
     int i, t;
     for (i = 0; i < n; i++)
         for (t = 0; t < entries[i].ntypes; t++)
-            if (entries[i].types[t] == type)
+            if (entries[i].types[t] == type) {
                 atomic_store_explicit(&entries[i].stale, 1, memory_order_release);
+                atomic_fetch_add_explicit(&ctx->changes, 1, memory_order_release);
+            }
 }
 
 static pcoll__ctx_t *first_context(void)
@@ -138,10 +144,10 @@ static void ctx_detach(pcoll__ctx_t *ctx)
     pcoll__ctx_t **p;
     int i, init = 0, last;
     for (i = 0; i < PCOLL__CACHE_SIZE; i++)
-        cache_drop(&ctx->cache[i]);
+        cache_drop(ctx, &ctx->cache[i]);
     for (i = 0; i < PCOLL__SHAPES; i++)
-        cache_drop(&ctx->shape[i]);
-    cache_drop(&ctx->memo);
+        cache_drop(ctx, &ctx->shape[i]);
+    cache_drop(ctx, &ctx->memo);
     atomic_fetch_add_explicit(&detached, 1, memory_order_release);
     pthread_mutex_lock(&list_lock);
     for (p = &contexts; *p; p = &(*p)->next)
@@ -173,9 +179,9 @@ static int type_delete(MPI_Datatype type, int keyval, void *value, void *extra)
     (void)keyval, (void)value, (void)extra;
     pthread_mutex_lock(&list_lock);
     for (ctx = contexts; ctx; ctx = ctx->next) {
-        mark_stale(ctx->cache, PCOLL__CACHE_SIZE, type);
-        mark_stale(ctx->shape, PCOLL__SHAPES, type);
-        mark_stale(&ctx->memo, 1, type);
+        mark_stale(ctx, ctx->cache, PCOLL__CACHE_SIZE, type);
+        mark_stale(ctx, ctx->shape, PCOLL__SHAPES, type);
+        mark_stale(ctx, &ctx->memo, 1, type);
     }
     pthread_mutex_unlock(&list_lock);
     return MPI_SUCCESS;
@@ -414,7 +420,7 @@ pcoll_plan_t *pcoll__cache_find(pcoll__ctx_t *ctx, const void *key, size_t keyle
     for (i = 0; i < PCOLL__CACHE_SIZE; i++) {
         pcoll__cache_entry_t *e = &ctx->cache[i];
         if (atomic_load_explicit(&e->stale, memory_order_acquire))
-            cache_drop(e);
+            cache_drop(ctx, e);
         else if (e->plan && e->keylen == keylen && memcmp(e->key, key, keylen) == 0) {
             e->stamp = ++ctx->clock;
             return e->plan;
@@ -437,8 +443,8 @@ static void watch_type(MPI_Datatype type)
 
 /* The entry of the n to reuse: an empty one, else the least recently used
  * (emptied), holding a copy of key; NULL when memory runs out. */
-static pcoll__cache_entry_t *take_entry(pcoll__cache_entry_t *entries, int n, const void *key,
-                                        size_t keylen)
+static pcoll__cache_entry_t *take_entry(pcoll__ctx_t *ctx, pcoll__cache_entry_t *entries, int n,
+                                        const void *key, size_t keylen)
 {
     pcoll__cache_entry_t *e = &entries[0];
     void *copy = pcoll__malloc(keylen);
@@ -448,7 +454,7 @@ static pcoll__cache_entry_t *take_entry(pcoll__cache_entry_t *entries, int n, co
     for (i = 1; i < n && e->key; i++)
         if (!entries[i].key || entries[i].stamp < e->stamp)
             e = &entries[i];
-    cache_drop(e);
+    cache_drop(ctx, e);
     memcpy(copy, key, keylen);
     e->key = copy;
     e->keylen = keylen;
@@ -475,7 +481,7 @@ int pcoll__cache_add(pcoll__ctx_t *ctx, const void *key, size_t keylen,
 {
     pcoll__cache_entry_t *e;
     if (ntypes > PCOLL__CACHE_TYPES ||
-        !(e = take_entry(ctx->cache, PCOLL__CACHE_SIZE, key, keylen)))
+        !(e = take_entry(ctx, ctx->cache, PCOLL__CACHE_SIZE, key, keylen)))
         return pcoll__error(PCOLL_ERR_NOMEM, "plan cache key");
     e->plan = plan;
     e->destroy = destroy;
@@ -494,32 +500,12 @@ pcoll__cache_ref_t pcoll__cache_ref(pcoll__ctx_t *ctx, const pcoll_plan_t *plan)
     return (pcoll__cache_ref_t){NULL, 0};
 }
 
-int pcoll__cache_ref_valid(pcoll__cache_ref_t r, pcoll__ref_kind_t kind)
-{
-    if (!r.e || !r.e->key || r.e->born != r.born)
-        return 0;
-    if (kind == PCOLL__REF_SHAPE)
-        return 1;
-    return (kind == PCOLL__REF_MEMO || r.e->plan) &&
-           !atomic_load_explicit(&r.e->stale, memory_order_acquire);
-}
-
 pcoll__cache_ref_t pcoll__shape_memo_ref(pcoll__ctx_t *ctx, const void *key, size_t keylen)
 {
     pcoll__cache_entry_t *m = &ctx->memo;
     if (!m->key || m->keylen != keylen || memcmp(m->key, key, keylen) != 0)
         return (pcoll__cache_ref_t){NULL, 0};
     return (pcoll__cache_ref_t){m, m->born};
-}
-
-void pcoll__cache_ref_use(pcoll__ctx_t *ctx, pcoll__cache_ref_t r, pcoll__ref_kind_t kind)
-{
-    if (kind == PCOLL__REF_SHAPE) {
-        r.e->stamp = ++ctx->shape_clock;
-        r.e->calls++;
-    } else if (kind == PCOLL__REF_CACHE) {
-        r.e->stamp = ++ctx->clock;
-    }
 }
 
 pcoll__cache_entry_t *pcoll__shape_get(pcoll__ctx_t *ctx, const void *key, size_t keylen,
@@ -532,7 +518,7 @@ pcoll__cache_entry_t *pcoll__shape_get(pcoll__ctx_t *ctx, const void *key, size_
             memcmp(ctx->shape[i].key, key, keylen) == 0)
             e = &ctx->shape[i];
     if (!e) {
-        if (!add || !(e = take_entry(ctx->shape, PCOLL__SHAPES, key, keylen)))
+        if (!add || !(e = take_entry(ctx, ctx->shape, PCOLL__SHAPES, key, keylen)))
             return NULL;
         e->born = ctx->shape_clock + 1;
     }
@@ -554,7 +540,7 @@ void pcoll__shape_remember(pcoll__ctx_t *ctx, pcoll__cache_entry_t *e, const voi
                            size_t keylen, const MPI_Datatype *types, int ntypes)
 {
     pcoll__cache_entry_t *m;
-    if (ntypes > PCOLL__CACHE_TYPES || !(m = take_entry(&ctx->memo, 1, key, keylen)))
+    if (ntypes > PCOLL__CACHE_TYPES || !(m = take_entry(ctx, &ctx->memo, 1, key, keylen)))
         return;
     ctx->memo_shape = (int)(e - ctx->shape);
     ctx->memo_born = e->born;

@@ -85,6 +85,9 @@ typedef struct pcoll__ctx {
      * above keys them (every buffer and handle; its types watched): the
      * shape it had, as long as that entry keeps the key it had then. */
     pcoll__cache_entry_t memo;
+    /* Changes of the entries above: one that held a key emptied (evicted,
+     * replaced, dropped) or a type of one freed (any thread). */
+    atomic_ulong changes;
     int memo_shape;
     unsigned long long memo_born;
     struct pcoll__node *nodes; /* cached node topologies (core/node.h) */
@@ -100,6 +103,12 @@ int pcoll__ctx_known(MPI_Comm comm, pcoll__ctx_t **ctx);
  * by MPI_Finalize): a context known for a communicator stays its context
  * while this count does not move. */
 unsigned long pcoll__ctx_detached(void);
+/* The count of ctx's changes (a repeated call's plan stands while it does
+ * not move; read only while ctx lives: pcoll__ctx_detached unmoved). */
+static inline unsigned long pcoll__ctx_changes(pcoll__ctx_t *ctx)
+{
+    return atomic_load_explicit(&ctx->changes, memory_order_acquire);
+}
 void pcoll__ctx_retain(pcoll__ctx_t *ctx);
 void pcoll__ctx_release(pcoll__ctx_t *ctx);   /* NULL-safe */
 /* The tag for a new persistent plan. */
@@ -116,20 +125,24 @@ typedef struct pcoll__cache_ref {
     unsigned long long born;
 } pcoll__cache_ref_t;
 
-/* What a ref names: an entry of the cache, of the shapes, or the memo of
- * the last call looked up by shape. */
-typedef enum { PCOLL__REF_CACHE, PCOLL__REF_SHAPE, PCOLL__REF_MEMO } pcoll__ref_kind_t;
-
 /* The cache entry holding plan ({NULL, 0} when none does). */
 pcoll__cache_ref_t pcoll__cache_ref(pcoll__ctx_t *ctx, const pcoll_plan_t *plan);
 /* The memo when it holds key ({NULL, 0} otherwise). */
 pcoll__cache_ref_t pcoll__shape_memo_ref(pcoll__ctx_t *ctx, const void *key, size_t keylen);
-/* Whether r's entry still holds what it held: its key (the cache: a plan,
- * and the cache and the memo: no datatype of the key freed).  Reads only. */
-int pcoll__cache_ref_valid(pcoll__cache_ref_t r, pcoll__ref_kind_t kind);
-/* Count a use of r's valid entry as pcoll__cache_find (the cache) or
- * pcoll__shape_get (a shape) counts it; nothing for the memo. */
-void pcoll__cache_ref_use(pcoll__ctx_t *ctx, pcoll__cache_ref_t r, pcoll__ref_kind_t kind);
+/* A ref's entry holds what it held while ctx's changes (pcoll__ctx_changes)
+ * stay as they were.  A use of a cache entry's ref, as pcoll__cache_find
+ * counts one; of a shape's, as pcoll__shape_get and the shape's lookup do. */
+static inline void pcoll__cache_ref_use(pcoll__ctx_t *ctx, pcoll__cache_ref_t r)
+{
+    r.e->stamp = ++ctx->clock;
+}
+
+static inline void pcoll__shape_ref_use(pcoll__ctx_t *ctx, pcoll__cache_ref_t r)
+{
+    r.e->stamp = ++ctx->shape_clock;
+    r.e->calls++;
+}
+
 /* Hand plan to the cache under key; types are the datatypes the key names;
  * the cache frees the plan with destroy (given by the plan's owner, so that
  * contexts and plans, which hold each other, do not call each other). */

@@ -8,6 +8,7 @@
 #include "core/comm.h"
 #include "core/native.h"
 #include "core/pmpi.h"
+#include "core/progress.h"
 #include "model/cost.h"
 
 typedef struct native {
@@ -114,9 +115,14 @@ int pcoll__native_plan(pcoll_plan_t *plan, const pcoll__native_calls_t *calls,
      * moves nothing there: its request.  An intercommunicator never holds
      * one rank alone, whatever its local group's size (a group of one
      * deciding otherwise than the other group would start a request that
-     * the other's blocking calls never match). */
+     * the other's blocking calls never match).  Only where one thread at a
+     * time calls pcoll: elsewhere another thread's pass over the active
+     * list (or the progress thread's) could make a deferred blocking call
+     * while this thread makes another on the same communicator. */
     n->deferred = plan->together && (plan->size > 1 || plan->ctx->remote) &&
-                  pcoll__cost_params().defer && !(calls->init && calls->keep_init);
+                  pcoll__cost_params().defer && !(calls->init && calls->keep_init) &&
+                  pcoll__progress_serial();
+    plan->lazy = n->deferred && !plan->no_comm;
     if (!calls->init || !plan->together || plan->no_comm || n->deferred)
         return PCOLL_SUCCESS;
     /* Collective: every rank of a persistent init gets here together. */

@@ -167,14 +167,27 @@ int pcoll_start(pcoll_plan_t *plan)
     if (plan->state == PCOLL__ACTIVE)
         return pcoll__error(PCOLL_ERR_STATE, "pcoll_start: plan is already active");
     plan->state = PCOLL__ACTIVE;
+    if (pcoll__progress_set_aside(plan))
+        return PCOLL_SUCCESS;
     if ((rc = pcoll__plan_begin(plan)) == PCOLL_SUCCESS)
         pcoll__progress_add(plan, plan->no_comm);
     return finish(plan, rc, 0);
 }
 
+/* The whole run of a plan set aside at its start (progress.h). */
+static int run_aside(pcoll_plan_t *plan)
+{
+    return finish(plan, plan->ops->run(plan), 1);
+}
+
 int pcoll__plan_poll(pcoll_plan_t *plan, int *flag)
 {
-    int rc = pcoll__progress_collect(plan, flag);
+    int rc;
+    if (pcoll__progress_take_aside(plan)) {
+        *flag = 1;
+        return run_aside(plan);
+    }
+    rc = pcoll__progress_collect(plan, flag);
     return finish(plan, rc, *flag);
 }
 
@@ -201,6 +214,8 @@ int pcoll_wait(pcoll_plan_t *plan)
         return pcoll__error(PCOLL_ERR_ARG, "pcoll_wait: NULL plan");
     if (plan->state != PCOLL__ACTIVE)
         return pcoll__error(PCOLL_ERR_STATE, "pcoll_wait: plan is not active");
+    if (pcoll__progress_take_aside(plan))
+        return run_aside(plan);
     for (;;) {
         int flag = 0, rc;
         if (pcoll__progress_claim_alone(plan)) {
@@ -216,21 +231,6 @@ int pcoll_wait(pcoll_plan_t *plan)
 }
 
 PCOLL__THREAD_LOCAL const char *pcoll__last_run_algorithm = "";
-
-int pcoll__plan_run(pcoll_plan_t *plan)
-{
-    int rc;
-    /* Not on the active list (every rank must choose run alike: MPI's
-     * blocking and non-blocking collectives do not match each other). */
-    if (plan && plan->ops->run && !plan->no_comm && plan->state == PCOLL__INACTIVE)
-        rc = plan->ops->run(plan);
-    else if ((rc = pcoll_start(plan)) == PCOLL_SUCCESS)
-        rc = pcoll_wait(plan);
-    /* Recorded last, so an outer plan's name wins over its children's. */
-    if (plan)
-        pcoll__last_run_algorithm = plan->algorithm;
-    return rc;
-}
 
 int pcoll_plan_free(pcoll_plan_t **plan)
 {

@@ -52,6 +52,8 @@ struct pcoll_plan {
     int no_comm;             /* runs complete at once without communicating */
     int together;            /* planned by every rank together (persistent init):
                                 building may call collective MPI functions */
+    int lazy;                /* its start begins nothing: the whole run (ops->run)
+                                is made in the wait or test after it */
     int normalize;           /* keep user types normalized (pcoll_normalize); the
                                 default comes from PCOLL_NORMALIZE */
     pcoll__sched_t sched;
@@ -94,8 +96,6 @@ int pcoll__plan_keep_type(pcoll_plan_t *plan, MPI_Datatype *type);
 int pcoll__plan_on_free(pcoll_plan_t *plan, void (*fn)(void *arg), void *arg);
 /* Release everything; NULL and half-built plans accepted; ignores the state. */
 void pcoll__plan_destroy(pcoll_plan_t *plan);
-/* Start and wait (the one-shot path). */
-int pcoll__plan_run(pcoll_plan_t *plan);
 
 /* A run driven by its parent (a child plan, which is never on the active
  * list: its parent is): begin, one non-blocking step, to the end. */
@@ -111,5 +111,22 @@ int pcoll__plan_poll(pcoll_plan_t *plan, int *flag);
  * reports.  One per thread (PCOLL__THREAD_LOCAL, base/status.h), so that a
  * thread reads the choice of its own last call. */
 extern PCOLL__THREAD_LOCAL const char *pcoll__last_run_algorithm;
+
+/* Start and wait (the one-shot path): one whole run (ops->run) where the
+ * plan has one and is not active, the algorithm's name recorded last (an
+ * outer plan's name wins over its children's).  Not on the active list:
+ * every rank must choose run alike (MPI's blocking and non-blocking
+ * collectives do not match each other). */
+static inline int pcoll__plan_run(pcoll_plan_t *plan)
+{
+    int rc;
+    if (plan && plan->ops->run && !plan->no_comm && plan->state == PCOLL__INACTIVE)
+        rc = plan->ops->run(plan);
+    else if ((rc = pcoll_start(plan)) == PCOLL_SUCCESS)
+        rc = pcoll_wait(plan);
+    if (plan)
+        pcoll__last_run_algorithm = plan->algorithm;
+    return rc;
+}
 
 #endif

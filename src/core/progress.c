@@ -45,6 +45,11 @@ static int one_thread(void)
     return s;
 }
 
+int pcoll__progress_serial(void)
+{
+    return one_thread();
+}
+
 static int unlocked(void)
 {
     return atomic_load_explicit(&serial, memory_order_relaxed) == 1;
@@ -107,6 +112,27 @@ static void unlink_plan(pcoll_plan_t *plan)
     count_active(-1);
 }
 
+/* The lazy plan set aside (one thread at a time only: no lock). */
+static pcoll_plan_t *aside;
+
+int pcoll__progress_set_aside(pcoll_plan_t *plan)
+{
+    if (!plan->lazy || one_thread() != 1 || head || aside)
+        return 0;
+    aside = plan;
+    return 1;
+}
+
+int pcoll__progress_take_aside(pcoll_plan_t *plan)
+{
+    if (!aside || aside != plan)
+        return 0;
+    aside = NULL;
+    return 1;
+}
+
+static void link_plan(pcoll_plan_t *plan);
+
 void pcoll__progress_add(pcoll_plan_t *plan, int over)
 {
     pcoll__active_t *a = &plan->active;
@@ -114,7 +140,22 @@ void pcoll__progress_add(pcoll_plan_t *plan, int over)
     a->rc = PCOLL_SUCCESS;
     if (over)
         return;
-    one_thread();
+    if (one_thread() == 1 && aside) {
+        pcoll_plan_t *first = aside;
+        aside = NULL;
+        /* A lazy start communicates nothing and cannot fail. */
+        first->ops->start(first);
+        first->active.over = 0;
+        first->active.rc = PCOLL_SUCCESS;
+        link_plan(first);
+    }
+    link_plan(plan);
+}
+
+/* Put plan at the head of the list. */
+static void link_plan(pcoll_plan_t *plan)
+{
+    pcoll__active_t *a = &plan->active;
     lock_list();
     a->prev = NULL;
     a->next = head;

@@ -11,6 +11,7 @@
  * counted).
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,19 +62,23 @@ static const char *log_target(void)
 }
 
 /* Whether calls are counted: PCOLL_DROPIN_LOG as the first wrapped call
- * found it (unset, a call costs nothing here). */
-static int logging;
+ * found it (unset, a call costs nothing here); -1 before. */
+static atomic_int logging = -1;
 static pthread_once_t logging_once = PTHREAD_ONCE_INIT;
 
 static void read_logging(void)
 {
-    logging = log_target() != NULL;
+    atomic_store_explicit(&logging, log_target() != NULL, memory_order_release);
 }
 
 static int counting(void)
 {
-    pthread_once(&logging_once, read_logging);
-    return logging;
+    int on = atomic_load_explicit(&logging, memory_order_acquire);
+    if (on < 0) {
+        pthread_once(&logging_once, read_logging);
+        on = atomic_load_explicit(&logging, memory_order_acquire);
+    }
+    return on;
 }
 
 void pcoll__dropin_log_served(int coll, int form, const pcoll_plan_t *plan)

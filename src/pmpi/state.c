@@ -7,6 +7,7 @@
  */
 #include <stdarg.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 
 enum { UNKNOWN, ON, OFF };
 
-static int state = UNKNOWN;
+static atomic_int state = UNKNOWN;
 static pthread_once_t switch_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock;
 static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
@@ -27,13 +28,17 @@ static void read_switch(void)
     const char *v = getenv("PCOLL_DROPIN");
     int off = v && (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "false") ||
                     !strcmp(v, "no"));
-    state = off ? OFF : ON;
+    atomic_store_explicit(&state, off ? OFF : ON, memory_order_release);
 }
 
 int pcoll__dropin_enabled(void)
 {
-    pthread_once(&switch_once, read_switch);
-    return state == ON;
+    int s = atomic_load_explicit(&state, memory_order_acquire);
+    if (s == UNKNOWN) {
+        pthread_once(&switch_once, read_switch);
+        s = atomic_load_explicit(&state, memory_order_acquire);
+    }
+    return s == ON;
 }
 
 static void make_lock(void)

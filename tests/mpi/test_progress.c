@@ -13,6 +13,13 @@
  *   - an alltoall (pairwise), a reduce_scatter_block (ring) and an in-place
  *     alltoallv (pcoll_alltoallv_inplace_init, the engine with its own loop);
  *   - the same wait orders completed with pcoll_test loops on odd ranks;
+ *   - `native` plans (where the cost model defers, PCOLL_COST_DEFER=1 or
+ *     Open MPI's default, their blocking call is made in their wait or
+ *     test): two of them, a `native` started before a pairwise one, and a
+ *     `native` started before a one-shot pcoll_alltoall (scattered) and
+ *     completed after it.  A deferred plan started alone, one thread at a
+ *     time, is set aside, not listed: the check is that no plan is active
+ *     after its start, and that a plan started after it lists both;
  *   - the option pcoll_progress: a malformed value is PCOLL_ERR_ARG, and
  *     "thread" below MPI_THREAD_MULTIPLE is PCOLL_ERR_UNSUPPORTED.
  * Every result is compared with the native MPI collective on the same input;
@@ -32,7 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/plan.h" /* pcoll__plan_poll */
+#include "core/plan.h"     /* pcoll__plan_poll */
+#include "core/progress.h" /* pcoll__progress_active */
 #include "harness.h"
 
 #define COUNT 100 /* ints per block: 400 bytes */
@@ -210,6 +218,61 @@ static void same_algorithm(const char *algorithm, int by_test)
     job_free(&jobs[1]);
 }
 
+/* A native plan, then a pairwise one started after it (the first one,
+ * set aside where it defers, is listed when the second starts); and a
+ * native plan with a one-shot call between its start and its wait. */
+static void native_first(void)
+{
+    const char *defer = getenv("PCOLL_COST_DEFER");
+    int deferred = defer && !strcmp(defer, "1") && pt_size > 1, single = 0;
+    job_t jobs[2], one;
+    memset(jobs, 0, sizeof jobs);
+    memset(&one, 0, sizeof one);
+    MPI_Query_thread(&single);
+    deferred = deferred && single < MPI_THREAD_MULTIPLE;
+    pt_case("native, then pairwise%s", deferred ? " (native set aside)" : "");
+    job_alltoall(&jobs[0], "native");
+    job_alltoall(&jobs[1], "pairwise");
+    for (int run = 0; run < RUNS; run++) {
+        for (int k = 0; k < 2; k++) {
+            jobs[k].fill(&jobs[k], run);
+            jobs[k].native(&jobs[k]);
+        }
+        PT_REQUIRE(pcoll_start(jobs[0].plan));
+        if (deferred)
+            PT_CHECK(pcoll__progress_active() == 0, "%d plans listed after a deferred start",
+                     pcoll__progress_active());
+        PT_REQUIRE(pcoll_start(jobs[1].plan));
+        if (deferred)
+            PT_CHECK(pcoll__progress_active() == 2, "%d plans listed after a second start",
+                     pcoll__progress_active());
+        complete(&jobs[pt_rank % 2], pt_rank % 4 == 1);
+        complete(&jobs[1 - pt_rank % 2], pt_rank % 4 == 3);
+        for (int k = 0; k < 2; k++)
+            check(&jobs[k]);
+    }
+    pt_case("native, a one-shot call between its start and its wait");
+    job_alloc(&one, "one-shot scattered", (long)COUNT * pt_size, (long)COUNT * pt_size);
+    one.native = native_alltoall;
+    setenv("PCOLL_ALLTOALL_ALGORITHM", "scattered", 1);
+    for (int run = 0; run < RUNS; run++) {
+        jobs[0].fill(&jobs[0], run);
+        jobs[0].native(&jobs[0]);
+        one.fill(&one, run + 1);
+        one.native(&one);
+        PT_REQUIRE(pcoll_start(jobs[0].plan));
+        PT_REQUIRE(pcoll_alltoall(one.send, COUNT, MPI_INT, one.recv, COUNT, MPI_INT,
+                                  MPI_COMM_WORLD));
+        complete(&jobs[0], pt_rank % 2);
+        check(&jobs[0]);
+        check(&one);
+    }
+    unsetenv("PCOLL_ALLTOALL_ALGORITHM");
+    job_free(&one);
+    job_free(&jobs[0]);
+    job_free(&jobs[1]);
+}
+
 static void mixed(void)
 {
     job_t jobs[3];
@@ -277,6 +340,9 @@ int main(int argc, char **argv)
     for (size_t a = 0; a < sizeof algorithms / sizeof *algorithms; a++)
         same_algorithm(algorithms[a], 0);
     same_algorithm("pairwise", 1);
+    same_algorithm("native", 0);
+    same_algorithm("native", 1);
+    native_first();
     mixed();
     if (threaded) {
         thread_alone();
