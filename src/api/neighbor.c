@@ -139,21 +139,35 @@ static int check_side(const pcoll__call_t *c, const side_t *s, const void *buf, 
     return rc;
 }
 
-/* The scratch of both directions' arrays and the neighbour lists, in
- * c->tmp[0] (freed with the call). */
-static int edge_scratch(pcoll__call_t *c, int in, int out, edges_t e[2], int **ranks)
+/* The scratch of both directions' arrays, in c->tmp[0] (freed with the
+ * call). */
+static int edge_scratch(pcoll__call_t *c, int in, int out, edges_t e[2])
 {
     size_t n = (size_t)in + (size_t)out;
-    char *m = pcoll__malloc(n * (sizeof(MPI_Count) + sizeof(MPI_Aint) + sizeof(MPI_Datatype) +
-                                 sizeof(int)) +
+    char *m = pcoll__malloc(n * (sizeof(MPI_Count) + sizeof(MPI_Aint) + sizeof(MPI_Datatype)) +
                             1);
     if (!(c->tmp[0] = m))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: edge arrays", c->fn);
     e[0].counts = (MPI_Count *)(void *)m, e[1].counts = e[0].counts + out;
     e[0].displs = (MPI_Aint *)(void *)(e[0].counts + n), e[1].displs = e[0].displs + out;
     e[0].types = (MPI_Datatype *)(void *)(e[0].displs + n), e[1].types = e[0].types + out;
-    *ranks = (int *)(void *)(e[0].types + n);
     return PCOLL_SUCCESS;
+}
+
+/* The communicator's topology: its context's, asked of MPI once (a
+ * one-shot call has the context; a persistent init or non-blocking call
+ * takes it where it exists), else read for this call alone, its neighbour
+ * lists in c->tmp[1] (freed with the call). */
+static int topo_of(pcoll__call_t *c, pcoll__ctx_topo_t *t)
+{
+    pcoll__ctx_t *ctx = c->ctx;
+    int rc;
+    if (!ctx && !pcoll__ctx_known(c->comm, &ctx))
+        ctx = NULL;
+    rc = pcoll__nbr_topo(ctx, c->comm, c->fn, t);
+    if (rc == PCOLL_SUCCESS && !ctx)
+        c->tmp[1] = t->ranks;
+    return rc;
 }
 
 /* The largest message of any edge in bytes. */
@@ -176,17 +190,17 @@ static long long largest(const pcoll__nbr_args_t *a)
 }
 
 /* The fields of the arguments that come from the call and the topology. */
-static void fill(pcoll__call_t *c, int topo, int in, int out, const edges_t e[2], const int *ranks)
+static void fill(pcoll__call_t *c, const pcoll__ctx_topo_t *t, const edges_t e[2])
 {
     const raw_t *r = c->raw;
     pcoll__nbr_args_t *a = args_of(c);
     MPI_Aint lb;
     a->sendbuf = r->sendbuf, a->recvbuf = r->recvbuf;
     a->form = r->form, a->wide = r->wide;
-    a->cart = topo == MPI_CART;
-    a->folded = a->cart && pcoll__nbr_cart_folded(c->comm);
-    a->indegree = in, a->outdegree = out;
-    a->sources = ranks, a->dests = ranks + in;
+    a->cart = t->kind == MPI_CART;
+    a->folded = t->folded;
+    a->indegree = t->indegree, a->outdegree = t->outdegree;
+    a->sources = t->ranks, a->dests = t->ranks + t->indegree;
     a->scounts = e[0].counts, a->sdispls = e[0].displs;
     a->rcounts = e[1].counts, a->rdispls = e[1].displs;
     a->sendcount = r->sendcount, a->recvcount = r->recvcount;
@@ -208,20 +222,20 @@ static void fill(pcoll__call_t *c, int topo, int in, int out, const edges_t e[2]
 static int nbr_check(pcoll__call_t *c)
 {
     const raw_t *r = c->raw;
+    pcoll__ctx_topo_t t;
     edges_t e[2];
     side_t ss, rs;
-    int topo, in, out, *ranks = NULL, rc;
-    PCOLL_CHECK(pcoll__nbr_degrees(c->comm, c->fn, &topo, &in, &out), rc, fail);
+    int rc;
+    PCOLL_CHECK(topo_of(c, &t), rc, fail);
     if (r->sendbuf == MPI_IN_PLACE || r->recvbuf == MPI_IN_PLACE)
         return pcoll__error(PCOLL_ERR_ARG, "%s: MPI_IN_PLACE (MPI allows none here)", c->fn);
-    PCOLL_CHECK(edge_scratch(c, in, out, e, &ranks), rc, fail);
-    PCOLL_CHECK(pcoll__nbr_neighbors(c->comm, topo, in, out, ranks, ranks + in), rc, fail);
+    PCOLL_CHECK(edge_scratch(c, t.indegree, t.outdegree, e), rc, fail);
     if (r->form == PCOLL__NBR_ALLTOALL && (r->sendcount < 0 || r->recvcount < 0))
         return pcoll__error(PCOLL_ERR_ARG, "%s: a count is negative", c->fn);
-    ss = side_of(r, 1, out), rs = side_of(r, 0, in);
+    ss = side_of(r, 1, t.outdegree), rs = side_of(r, 0, t.indegree);
     PCOLL_CHECK(check_side(c, &rs, r->recvbuf, "receive", &e[1]), rc, fail);
     PCOLL_CHECK(check_side(c, &ss, r->sendbuf, "send", &e[0]), rc, fail);
-    fill(c, topo, in, out, e, ranks);
+    fill(c, &t, e);
 fail:
     return rc;
 }
@@ -305,14 +319,15 @@ static int nbr_key(pcoll__call_t *c, pcoll__key_t *k)
     MPI_Count *counts;
     MPI_Aint *displs;
     MPI_Datatype *types;
-    int topo, in, out, rc, d, e;
+    pcoll__ctx_topo_t t;
+    int rc, d, e;
     size_t n;
-    if ((rc = pcoll__nbr_degrees(c->comm, c->fn, &topo, &in, &out)) != PCOLL_SUCCESS)
+    if ((rc = pcoll__nbr_topo(c->ctx, c->comm, c->fn, &t)) != PCOLL_SUCCESS)
         return rc;
-    s[0] = side_of(r, 1, out), s[1] = side_of(r, 0, in);
+    s[0] = side_of(r, 1, t.outdegree), s[1] = side_of(r, 0, t.indegree);
     if (side_null(r, &s[0]) || side_null(r, &s[1]))
         return pcoll__error(PCOLL_ERR_ARG, "%s: counts, displacements or types are NULL", c->fn);
-    n = (size_t)in + (size_t)out;
+    n = (size_t)t.indegree + (size_t)t.outdegree;
     if (!(kr = pcoll__key_put(k, sizeof *kr + n * (sizeof *counts + sizeof *displs +
                                                    sizeof *types))))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);

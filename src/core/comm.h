@@ -50,6 +50,18 @@ typedef struct pcoll__cache_entry {
     void (*aux_free)(void *aux);
 } pcoll__cache_entry_t;
 
+/* A communicator's neighbourhood topology as the neighbourhood collectives
+ * read it (neighbor/topo.c: at their first call with the context, then
+ * never again: a communicator's topology never changes in its life).
+ * kind: MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH; folded: Cartesian with a
+ * periodic dimension of 1 or 2 ranks; ranks: the sources (indegree) then
+ * the destinations (outdegree), in MPI's order, owned by the context. */
+typedef struct pcoll__ctx_topo {
+    int known; /* 0: not read yet (or the communicator has none) */
+    int kind, indegree, outdegree, folded;
+    int *ranks;
+} pcoll__ctx_topo_t;
+
 typedef struct pcoll__ctx {
     MPI_Comm user;           /* MPI_COMM_NULL once the user's comm is gone */
     MPI_Comm dup;
@@ -88,6 +100,7 @@ typedef struct pcoll__ctx {
     int memo_shape;
     unsigned long long memo_born;
     struct pcoll__node *nodes; /* cached node topologies (core/node.h) */
+    pcoll__ctx_topo_t topo;    /* the neighbourhood topology, once read */
     struct pcoll__ctx *next;
 } pcoll__ctx_t;
 
