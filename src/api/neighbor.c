@@ -309,45 +309,90 @@ static int nbr_agree(pcoll__call_t *c, int local)
 
 /* ---- one-shot key, choice, preparation ----------------------------------------- */
 
-/* The key: the form, buffers, types and counts of the call, then every
- * edge's count, displacement and (alltoallw) type as the check reads them. */
+/* The arrays a call reads, as it gave them (NULL where missing), into
+ * at[] and bytes[] for in- and out-degree in and out: the counts and
+ * displacements of the send side, then of the receive side, then
+ * alltoallw's types of both; returns how many (none for alltoall).  Their
+ * element sizes follow from the form. */
+static int edge_arrays(const raw_t *r, int in, int out, const void *at[], size_t bytes[])
+{
+    int aint = r->wide || r->form == PCOLL__NBR_ALLTOALLW;
+    size_t nc = r->wide ? sizeof(MPI_Count) : sizeof(int);
+    size_t nd = aint ? sizeof(MPI_Aint) : sizeof(int);
+    if (r->form == PCOLL__NBR_ALLTOALL)
+        return 0;
+    at[0] = r->wide ? (const void *)r->wscounts : (const void *)r->scounts;
+    at[1] = aint ? (const void *)r->wsdispls : (const void *)r->sdispls;
+    at[2] = r->wide ? (const void *)r->wrcounts : (const void *)r->rcounts;
+    at[3] = aint ? (const void *)r->wrdispls : (const void *)r->rdispls;
+    bytes[0] = nc * (size_t)out, bytes[1] = nd * (size_t)out;
+    bytes[2] = nc * (size_t)in, bytes[3] = nd * (size_t)in;
+    if (r->form != PCOLL__NBR_ALLTOALLW)
+        return 4;
+    at[4] = r->stypes, bytes[4] = sizeof(MPI_Datatype) * (size_t)out;
+    at[5] = r->rtypes, bytes[5] = sizeof(MPI_Datatype) * (size_t)in;
+    return 6;
+}
+
+/* The scalars of a call in its key. */
+typedef struct key_head {
+    const void *sendbuf;
+    void *recvbuf;
+    MPI_Count sendcount, recvcount;
+    MPI_Datatype sendtype, recvtype;
+    int form, wide, negative_ok;
+} key_head_t;
+
+/* Watch the types of a call: its two (alltoall, alltoallv: one where they
+ * are one) or one look per run of edges with one type (alltoallw): asking
+ * MPI whether a type is named costs more than the rest of the key. */
+static void key_types(pcoll__key_t *k, const raw_t *r, int in, int out)
+{
+    int d, e;
+    if (r->form != PCOLL__NBR_ALLTOALLW) {
+        pcoll__key_watch(k, r->sendtype);
+        if (r->recvtype != r->sendtype)
+            pcoll__key_watch(k, r->recvtype);
+        return;
+    }
+    for (d = 0; d < 2; d++) {
+        const MPI_Datatype *t = d ? r->rtypes : r->stypes;
+        for (e = 0; e < (d ? in : out); e++)
+            if (e == 0 || t[e] != t[e - 1])
+                pcoll__key_watch(k, t[e]);
+    }
+}
+
+/* The key: the form, buffers, types and counts of the call, then its
+ * arrays byte for byte (the check of a miss reads them; a hit's arrays
+ * equal those of a checked call). */
 static int nbr_key(pcoll__call_t *c, pcoll__key_t *k)
 {
     const raw_t *r = c->raw;
-    side_t s[2];
-    raw_t *kr;
-    MPI_Count *counts;
-    MPI_Aint *displs;
-    MPI_Datatype *types;
+    const void *at[6];
+    size_t bytes[6], len = 0;
     pcoll__ctx_topo_t t;
-    int rc, d, e;
-    size_t n;
+    key_head_t *h;
+    unsigned char *p;
+    int rc, n, i;
     if ((rc = pcoll__nbr_topo(c->ctx, c->comm, c->fn, &t)) != PCOLL_SUCCESS)
         return rc;
-    s[0] = side_of(r, 1, t.outdegree), s[1] = side_of(r, 0, t.indegree);
-    if (side_null(r, &s[0]) || side_null(r, &s[1]))
-        return pcoll__error(PCOLL_ERR_ARG, "%s: counts, displacements or types are NULL", c->fn);
-    n = (size_t)t.indegree + (size_t)t.outdegree;
-    if (!(kr = pcoll__key_put(k, sizeof *kr + n * (sizeof *counts + sizeof *displs +
-                                                   sizeof *types))))
+    n = edge_arrays(r, t.indegree, t.outdegree, at, bytes);
+    for (i = 0; i < n; len += bytes[i++])
+        if (bytes[i] && !at[i])
+            return pcoll__error(PCOLL_ERR_ARG, "%s: counts, displacements or types are NULL",
+                                c->fn);
+    if (!(h = pcoll__key_put(k, sizeof *h + len)))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
-    kr->form = r->form, kr->wide = r->wide, kr->negative_ok = r->negative_ok;
-    kr->sendbuf = r->sendbuf, kr->recvbuf = r->recvbuf;
-    kr->sendcount = r->sendcount, kr->recvcount = r->recvcount;
-    kr->sendtype = r->sendtype, kr->recvtype = r->recvtype;
-    counts = (MPI_Count *)(void *)(kr + 1);
-    displs = (MPI_Aint *)(void *)(counts + n);
-    types = (MPI_Datatype *)(void *)(displs + n);
-    for (d = 0; d < 2; d++)
-        for (e = 0; e < s[d].n; e++, counts++, displs++, types++) {
-            *counts = count_at(r, &s[d], e), *displs = displ_at(r, &s[d], e);
-            *types = type_at(r, &s[d], e);
-            /* One look per run of edges with one type (alltoall and
-             * alltoallv: one per direction): asking MPI whether a type is
-             * named costs more than the rest of the key. */
-            if (e == 0 || types[-1] != *types)
-                pcoll__key_watch(k, *types);
-        }
+    h->form = r->form, h->wide = r->wide, h->negative_ok = r->negative_ok;
+    h->sendbuf = r->sendbuf, h->recvbuf = r->recvbuf;
+    h->sendcount = r->sendcount, h->recvcount = r->recvcount;
+    h->sendtype = r->sendtype, h->recvtype = r->recvtype;
+    p = (unsigned char *)(h + 1);
+    for (i = 0; i < n; p += bytes[i++])
+        if (bytes[i])
+            memcpy(p, at[i], bytes[i]);
+    key_types(k, r, t.indegree, t.outdegree);
     return PCOLL_SUCCESS;
 }
 
