@@ -4,7 +4,10 @@
  * large-count, and the drop-in's), through the entry path.  The forms
  * differ only in how a call gives each edge's count, displacement and type;
  * the check turns all three into one argument struct (neighbor/neighbor.h),
- * with the communicator's neighbours read from its topology.
+ * with the communicator's neighbours read from its topology (once per
+ * communicator context).  A one-shot call with the arguments of the
+ * thread's last one, its arrays equal byte for byte, runs that call's plan
+ * again (entry.c "Repeats").
  *
  * A communicator without a topology is PCOLL_ERR_ARG on every rank (MPI:
  * MPI_ERR_TOPOLOGY).  Persistent init: one reduction of the verdicts (and
@@ -30,6 +33,10 @@
 #include "select/select.h"
 
 _Static_assert(sizeof(pcoll__nbr_args_t) <= PCOLL__ARGS_MAX, "neighbor arguments");
+
+/* The arrays a call may read (edge_arrays). */
+#define NBR_ARRAYS 6
+_Static_assert(NBR_ARRAYS <= PCOLL__CALL_ARRAYS, "neighbor arrays");
 
 typedef pcoll__nbr_raw_t raw_t;
 
@@ -369,8 +376,8 @@ static void key_types(pcoll__key_t *k, const raw_t *r, int in, int out)
 static int nbr_key(pcoll__call_t *c, pcoll__key_t *k)
 {
     const raw_t *r = c->raw;
-    const void *at[6];
-    size_t bytes[6], len = 0;
+    const void *at[NBR_ARRAYS];
+    size_t bytes[NBR_ARRAYS], len = 0;
     pcoll__ctx_topo_t t;
     key_head_t *h;
     unsigned char *p;
@@ -457,6 +464,31 @@ fail:
     return rc;
 }
 
+/* Repeats (entry.c): the call's scalars as words; its arrays, whose
+ * lengths are the degrees of the context's topology (read by the key of
+ * the call remembered), as arrays. */
+static int nbr_words(const void *raw, uintptr_t w[])
+{
+    const raw_t *r = raw;
+    w[0] = (uintptr_t)r->sendbuf, w[1] = (uintptr_t)r->recvbuf;
+    w[2] = (uintptr_t)r->sendtype, w[3] = (uintptr_t)r->recvtype;
+    w[4] = (uintptr_t)r->sendcount, w[5] = (uintptr_t)r->recvcount;
+    w[6] = (uintptr_t)(unsigned)r->form << 2 | (uintptr_t)(unsigned)r->negative_ok << 1 |
+           (uintptr_t)(unsigned)r->wide;
+    return 7;
+}
+
+static int nbr_arrays(const void *raw, const pcoll__ctx_t *ctx, int p, const void *at[],
+                      size_t bytes[])
+{
+    (void)p;
+    if (!ctx->topo.known) {
+        at[0] = NULL, bytes[0] = 1;
+        return 1;
+    }
+    return edge_arrays(raw, ctx->topo.indegree, ctx->topo.outdegree, at, bytes);
+}
+
 static const pcoll__coll_t neighbor = {
     .name = "neighbor_alltoall",
     .table = &pcoll__neighbor_table,
@@ -466,6 +498,8 @@ static const pcoll__coll_t neighbor = {
     .key = nbr_key,
     .choose = nbr_choose,
     .prepare = nbr_prepare,
+    .words = nbr_words,
+    .arrays = nbr_arrays,
 };
 
 int pcoll__neighbor_dropin(pcoll__mode_t mode, const pcoll__nbr_raw_t *r, MPI_Comm comm,
