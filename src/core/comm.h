@@ -13,10 +13,11 @@
  * Threads (include/pcoll.h "Threads"): a context belongs to its communicator,
  * which one thread at a time uses, so what is per communicator (the cache's
  * keys, plans and clock, the tag counter, the reference count, the node
- * topologies) takes no lock.  What is per process is synchronized in comm.c:
- * the keyvals (made once), the list of contexts, and the fields of every
- * cache entry that a datatype's delete callback, run by whichever thread
- * frees the type, reads or writes in every context (types, ntypes, stale).
+ * topologies, the neighbourhood topology) takes no lock.  What is per
+ * process is synchronized in comm.c: the keyvals (made once), the list of
+ * contexts, and the fields of every cache entry that a datatype's delete
+ * callback, run by whichever thread frees the type, reads or writes in
+ * every context (types, ntypes, stale).
  */
 #ifndef PCOLL_CORE_COMM_H
 #define PCOLL_CORE_COMM_H
