@@ -753,9 +753,11 @@ static int a2av_words(const void *raw, uintptr_t w[])
     return 5;
 }
 
-static int a2av_arrays(const void *raw, int p, const void *at[], size_t bytes[])
+static int a2av_arrays(const void *raw, const pcoll__ctx_t *ctx, int p, const void *at[],
+                       size_t bytes[])
 {
     const raw_t *r = raw;
+    (void)ctx;
     size_t nc = (r->wide ? sizeof(MPI_Count) : sizeof(int)) * (size_t)p;
     size_t nd = (r->wide ? sizeof(MPI_Aint) : sizeof(int)) * (size_t)p;
     int k;

@@ -517,7 +517,7 @@ static int arrays_match(repeat_t *r, const pcoll__coll_t *coll, const void *raw,
     const void *at[PCOLL__CALL_ARRAYS] = {NULL};
     size_t bytes[PCOLL__CALL_ARRAYS] = {0}, off = 0;
     int i, n;
-    n = coll->arrays(raw, blocks_of(coll, r->ctx), at, bytes);
+    n = coll->arrays(raw, r->ctx, blocks_of(coll, r->ctx), at, bytes);
     for (i = 0; i < n; off += bytes[i++]) {
         if (!bytes[i])
             continue;

@@ -147,16 +147,19 @@ struct pcoll__coll {
      * 0 for a call never repeated. */
     int (*words)(const void *raw, uintptr_t w[]);
     /* Optional, with words: the arrays the call also reads (reduce_scatter's
-     * counts, alltoallv's counts and displacements: p entries each), at
-     * most PCOLL__CALL_ARRAYS, into at[] and bytes[] (0: not read); returns
-     * how many.  Two calls are the same call only where these bytes are
-     * equal too (at most PCOLL__CALL_ARRAY in all: longer ones are never
-     * repeated). */
-    int (*arrays)(const void *raw, int p, const void *at[], size_t bytes[]);
+     * counts, alltoallv's counts and displacements: p entries each, p the
+     * blocks of a call on ctx's communicator; the neighbourhood calls':
+     * the degrees of ctx's topology), at most PCOLL__CALL_ARRAYS, into at[]
+     * and bytes[] (0: not read; at NULL with bytes: never repeated);
+     * returns how many.  Two calls are the same call only where these
+     * bytes are equal too (at most PCOLL__CALL_ARRAY in all: longer ones
+     * are never repeated). */
+    int (*arrays)(const void *raw, const pcoll__ctx_t *ctx, int p, const void *at[],
+                  size_t bytes[]);
 };
 
 #define PCOLL__CALL_WORDS 8
-#define PCOLL__CALL_ARRAYS 4
+#define PCOLL__CALL_ARRAYS 6
 #define PCOLL__CALL_ARRAY 512
 /* One-shot calls this thread ran as repeats (entry.c "Repeats"). */
 unsigned long pcoll__repeats(void);

@@ -4,7 +4,10 @@
  * large-count, and the drop-in's), through the entry path.  The forms
  * differ only in how a call gives each edge's count, displacement and type;
  * the check turns all three into one argument struct (neighbor/neighbor.h),
- * with the communicator's neighbours read from its topology.
+ * with the communicator's neighbours read from its topology (once per
+ * communicator context).  A one-shot call with the arguments of the
+ * thread's last one, its arrays equal byte for byte, runs that call's plan
+ * again (entry.c "Repeats").
  *
  * A communicator without a topology is PCOLL_ERR_ARG on every rank (MPI:
  * MPI_ERR_TOPOLOGY).  Persistent init: one reduction of the verdicts (and
@@ -30,6 +33,10 @@
 #include "select/select.h"
 
 _Static_assert(sizeof(pcoll__nbr_args_t) <= PCOLL__ARGS_MAX, "neighbor arguments");
+
+/* The arrays a call may read (edge_arrays). */
+#define NBR_ARRAYS 6
+_Static_assert(NBR_ARRAYS <= PCOLL__CALL_ARRAYS, "neighbor arrays");
 
 typedef pcoll__nbr_raw_t raw_t;
 
@@ -139,21 +146,35 @@ static int check_side(const pcoll__call_t *c, const side_t *s, const void *buf, 
     return rc;
 }
 
-/* The scratch of both directions' arrays and the neighbour lists, in
- * c->tmp[0] (freed with the call). */
-static int edge_scratch(pcoll__call_t *c, int in, int out, edges_t e[2], int **ranks)
+/* The scratch of both directions' arrays, in c->tmp[0] (freed with the
+ * call). */
+static int edge_scratch(pcoll__call_t *c, int in, int out, edges_t e[2])
 {
     size_t n = (size_t)in + (size_t)out;
-    char *m = pcoll__malloc(n * (sizeof(MPI_Count) + sizeof(MPI_Aint) + sizeof(MPI_Datatype) +
-                                 sizeof(int)) +
+    char *m = pcoll__malloc(n * (sizeof(MPI_Count) + sizeof(MPI_Aint) + sizeof(MPI_Datatype)) +
                             1);
     if (!(c->tmp[0] = m))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: edge arrays", c->fn);
     e[0].counts = (MPI_Count *)(void *)m, e[1].counts = e[0].counts + out;
     e[0].displs = (MPI_Aint *)(void *)(e[0].counts + n), e[1].displs = e[0].displs + out;
     e[0].types = (MPI_Datatype *)(void *)(e[0].displs + n), e[1].types = e[0].types + out;
-    *ranks = (int *)(void *)(e[0].types + n);
     return PCOLL_SUCCESS;
+}
+
+/* The communicator's topology: its context's, asked of MPI once (a
+ * one-shot call has the context; a persistent init or non-blocking call
+ * takes it where it exists), else read for this call alone, its neighbour
+ * lists in c->tmp[1] (freed with the call). */
+static int topo_of(pcoll__call_t *c, pcoll__ctx_topo_t *t)
+{
+    pcoll__ctx_t *ctx = c->ctx;
+    int rc;
+    if (!ctx && !pcoll__ctx_known(c->comm, &ctx))
+        ctx = NULL;
+    rc = pcoll__nbr_topo(ctx, c->comm, c->fn, t);
+    if (rc == PCOLL_SUCCESS && !ctx)
+        c->tmp[1] = t->ranks;
+    return rc;
 }
 
 /* The largest message of any edge in bytes. */
@@ -176,17 +197,17 @@ static long long largest(const pcoll__nbr_args_t *a)
 }
 
 /* The fields of the arguments that come from the call and the topology. */
-static void fill(pcoll__call_t *c, int topo, int in, int out, const edges_t e[2], const int *ranks)
+static void fill(pcoll__call_t *c, const pcoll__ctx_topo_t *t, const edges_t e[2])
 {
     const raw_t *r = c->raw;
     pcoll__nbr_args_t *a = args_of(c);
     MPI_Aint lb;
     a->sendbuf = r->sendbuf, a->recvbuf = r->recvbuf;
     a->form = r->form, a->wide = r->wide;
-    a->cart = topo == MPI_CART;
-    a->folded = a->cart && pcoll__nbr_cart_folded(c->comm);
-    a->indegree = in, a->outdegree = out;
-    a->sources = ranks, a->dests = ranks + in;
+    a->cart = t->kind == MPI_CART;
+    a->folded = t->folded;
+    a->indegree = t->indegree, a->outdegree = t->outdegree;
+    a->sources = t->ranks, a->dests = t->ranks + t->indegree;
     a->scounts = e[0].counts, a->sdispls = e[0].displs;
     a->rcounts = e[1].counts, a->rdispls = e[1].displs;
     a->sendcount = r->sendcount, a->recvcount = r->recvcount;
@@ -208,20 +229,20 @@ static void fill(pcoll__call_t *c, int topo, int in, int out, const edges_t e[2]
 static int nbr_check(pcoll__call_t *c)
 {
     const raw_t *r = c->raw;
+    pcoll__ctx_topo_t t;
     edges_t e[2];
     side_t ss, rs;
-    int topo, in, out, *ranks = NULL, rc;
-    PCOLL_CHECK(pcoll__nbr_degrees(c->comm, c->fn, &topo, &in, &out), rc, fail);
+    int rc;
+    PCOLL_CHECK(topo_of(c, &t), rc, fail);
     if (r->sendbuf == MPI_IN_PLACE || r->recvbuf == MPI_IN_PLACE)
         return pcoll__error(PCOLL_ERR_ARG, "%s: MPI_IN_PLACE (MPI allows none here)", c->fn);
-    PCOLL_CHECK(edge_scratch(c, in, out, e, &ranks), rc, fail);
-    PCOLL_CHECK(pcoll__nbr_neighbors(c->comm, topo, in, out, ranks, ranks + in), rc, fail);
+    PCOLL_CHECK(edge_scratch(c, t.indegree, t.outdegree, e), rc, fail);
     if (r->form == PCOLL__NBR_ALLTOALL && (r->sendcount < 0 || r->recvcount < 0))
         return pcoll__error(PCOLL_ERR_ARG, "%s: a count is negative", c->fn);
-    ss = side_of(r, 1, out), rs = side_of(r, 0, in);
+    ss = side_of(r, 1, t.outdegree), rs = side_of(r, 0, t.indegree);
     PCOLL_CHECK(check_side(c, &rs, r->recvbuf, "receive", &e[1]), rc, fail);
     PCOLL_CHECK(check_side(c, &ss, r->sendbuf, "send", &e[0]), rc, fail);
-    fill(c, topo, in, out, e, ranks);
+    fill(c, &t, e);
 fail:
     return rc;
 }
@@ -295,44 +316,90 @@ static int nbr_agree(pcoll__call_t *c, int local)
 
 /* ---- one-shot key, choice, preparation ----------------------------------------- */
 
-/* The key: the form, buffers, types and counts of the call, then every
- * edge's count, displacement and (alltoallw) type as the check reads them. */
+/* The arrays a call reads, as it gave them (NULL where missing), into
+ * at[] and bytes[] for in- and out-degree in and out: the counts and
+ * displacements of the send side, then of the receive side, then
+ * alltoallw's types of both; returns how many (none for alltoall).  Their
+ * element sizes follow from the form. */
+static int edge_arrays(const raw_t *r, int in, int out, const void *at[], size_t bytes[])
+{
+    int aint = r->wide || r->form == PCOLL__NBR_ALLTOALLW;
+    size_t nc = r->wide ? sizeof(MPI_Count) : sizeof(int);
+    size_t nd = aint ? sizeof(MPI_Aint) : sizeof(int);
+    if (r->form == PCOLL__NBR_ALLTOALL)
+        return 0;
+    at[0] = r->wide ? (const void *)r->wscounts : (const void *)r->scounts;
+    at[1] = aint ? (const void *)r->wsdispls : (const void *)r->sdispls;
+    at[2] = r->wide ? (const void *)r->wrcounts : (const void *)r->rcounts;
+    at[3] = aint ? (const void *)r->wrdispls : (const void *)r->rdispls;
+    bytes[0] = nc * (size_t)out, bytes[1] = nd * (size_t)out;
+    bytes[2] = nc * (size_t)in, bytes[3] = nd * (size_t)in;
+    if (r->form != PCOLL__NBR_ALLTOALLW)
+        return 4;
+    at[4] = r->stypes, bytes[4] = sizeof(MPI_Datatype) * (size_t)out;
+    at[5] = r->rtypes, bytes[5] = sizeof(MPI_Datatype) * (size_t)in;
+    return 6;
+}
+
+/* The scalars of a call in its key. */
+typedef struct key_head {
+    const void *sendbuf;
+    void *recvbuf;
+    MPI_Count sendcount, recvcount;
+    MPI_Datatype sendtype, recvtype;
+    int form, wide, negative_ok;
+} key_head_t;
+
+/* Watch the types of a call: its two (alltoall, alltoallv: one where they
+ * are one) or one look per run of edges with one type (alltoallw): asking
+ * MPI whether a type is named costs more than the rest of the key. */
+static void key_types(pcoll__key_t *k, const raw_t *r, int in, int out)
+{
+    int d, e;
+    if (r->form != PCOLL__NBR_ALLTOALLW) {
+        pcoll__key_watch(k, r->sendtype);
+        if (r->recvtype != r->sendtype)
+            pcoll__key_watch(k, r->recvtype);
+        return;
+    }
+    for (d = 0; d < 2; d++) {
+        const MPI_Datatype *t = d ? r->rtypes : r->stypes;
+        for (e = 0; e < (d ? in : out); e++)
+            if (e == 0 || t[e] != t[e - 1])
+                pcoll__key_watch(k, t[e]);
+    }
+}
+
+/* The key: the form, buffers, types and counts of the call, then its
+ * arrays byte for byte (the check of a miss reads them; a hit's arrays
+ * equal those of a checked call). */
 static int nbr_key(pcoll__call_t *c, pcoll__key_t *k)
 {
     const raw_t *r = c->raw;
-    side_t s[2];
-    raw_t *kr;
-    MPI_Count *counts;
-    MPI_Aint *displs;
-    MPI_Datatype *types;
-    int topo, in, out, rc, d, e;
-    size_t n;
-    if ((rc = pcoll__nbr_degrees(c->comm, c->fn, &topo, &in, &out)) != PCOLL_SUCCESS)
+    const void *at[NBR_ARRAYS];
+    size_t bytes[NBR_ARRAYS], len = 0;
+    pcoll__ctx_topo_t t;
+    key_head_t *h;
+    unsigned char *p;
+    int rc, n, i;
+    if ((rc = pcoll__nbr_topo(c->ctx, c->comm, c->fn, &t)) != PCOLL_SUCCESS)
         return rc;
-    s[0] = side_of(r, 1, out), s[1] = side_of(r, 0, in);
-    if (side_null(r, &s[0]) || side_null(r, &s[1]))
-        return pcoll__error(PCOLL_ERR_ARG, "%s: counts, displacements or types are NULL", c->fn);
-    n = (size_t)in + (size_t)out;
-    if (!(kr = pcoll__key_put(k, sizeof *kr + n * (sizeof *counts + sizeof *displs +
-                                                   sizeof *types))))
+    n = edge_arrays(r, t.indegree, t.outdegree, at, bytes);
+    for (i = 0; i < n; len += bytes[i++])
+        if (bytes[i] && !at[i])
+            return pcoll__error(PCOLL_ERR_ARG, "%s: counts, displacements or types are NULL",
+                                c->fn);
+    if (!(h = pcoll__key_put(k, sizeof *h + len)))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: cache key", c->fn);
-    kr->form = r->form, kr->wide = r->wide, kr->negative_ok = r->negative_ok;
-    kr->sendbuf = r->sendbuf, kr->recvbuf = r->recvbuf;
-    kr->sendcount = r->sendcount, kr->recvcount = r->recvcount;
-    kr->sendtype = r->sendtype, kr->recvtype = r->recvtype;
-    counts = (MPI_Count *)(void *)(kr + 1);
-    displs = (MPI_Aint *)(void *)(counts + n);
-    types = (MPI_Datatype *)(void *)(displs + n);
-    for (d = 0; d < 2; d++)
-        for (e = 0; e < s[d].n; e++, counts++, displs++, types++) {
-            *counts = count_at(r, &s[d], e), *displs = displ_at(r, &s[d], e);
-            *types = type_at(r, &s[d], e);
-            /* One look per run of edges with one type (alltoall and
-             * alltoallv: one per direction): asking MPI whether a type is
-             * named costs more than the rest of the key. */
-            if (e == 0 || types[-1] != *types)
-                pcoll__key_watch(k, *types);
-        }
+    h->form = r->form, h->wide = r->wide, h->negative_ok = r->negative_ok;
+    h->sendbuf = r->sendbuf, h->recvbuf = r->recvbuf;
+    h->sendcount = r->sendcount, h->recvcount = r->recvcount;
+    h->sendtype = r->sendtype, h->recvtype = r->recvtype;
+    p = (unsigned char *)(h + 1);
+    for (i = 0; i < n; p += bytes[i++])
+        if (bytes[i])
+            memcpy(p, at[i], bytes[i]);
+    key_types(k, r, t.indegree, t.outdegree);
     return PCOLL_SUCCESS;
 }
 
@@ -397,6 +464,31 @@ fail:
     return rc;
 }
 
+/* Repeats (entry.c): the call's scalars as words; its arrays, whose
+ * lengths are the degrees of the context's topology (read by the key of
+ * the call remembered), as arrays. */
+static int nbr_words(const void *raw, uintptr_t w[])
+{
+    const raw_t *r = raw;
+    w[0] = (uintptr_t)r->sendbuf, w[1] = (uintptr_t)r->recvbuf;
+    w[2] = (uintptr_t)r->sendtype, w[3] = (uintptr_t)r->recvtype;
+    w[4] = (uintptr_t)r->sendcount, w[5] = (uintptr_t)r->recvcount;
+    w[6] = (uintptr_t)(unsigned)r->form << 2 | (uintptr_t)(unsigned)r->negative_ok << 1 |
+           (uintptr_t)(unsigned)r->wide;
+    return 7;
+}
+
+static int nbr_arrays(const void *raw, const pcoll__ctx_t *ctx, int p, const void *at[],
+                      size_t bytes[])
+{
+    (void)p;
+    if (!ctx->topo.known) {
+        at[0] = NULL, bytes[0] = 1;
+        return 1;
+    }
+    return edge_arrays(raw, ctx->topo.indegree, ctx->topo.outdegree, at, bytes);
+}
+
 static const pcoll__coll_t neighbor = {
     .name = "neighbor_alltoall",
     .table = &pcoll__neighbor_table,
@@ -406,6 +498,8 @@ static const pcoll__coll_t neighbor = {
     .key = nbr_key,
     .choose = nbr_choose,
     .prepare = nbr_prepare,
+    .words = nbr_words,
+    .arrays = nbr_arrays,
 };
 
 int pcoll__neighbor_dropin(pcoll__mode_t mode, const pcoll__nbr_raw_t *r, MPI_Comm comm,

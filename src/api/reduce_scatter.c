@@ -434,9 +434,11 @@ static int rs_words(const void *raw, uintptr_t w[])
     return 7;
 }
 
-static int rs_arrays(const void *raw, int p, const void *at[], size_t bytes[])
+static int rs_arrays(const void *raw, const pcoll__ctx_t *ctx, int p, const void *at[],
+                     size_t bytes[])
 {
     const raw_t *r = raw;
+    (void)ctx;
     if (r->block)
         return 0;
     at[0] = r->wide ? (const void *)r->wcounts : (const void *)r->counts;

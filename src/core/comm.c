@@ -125,6 +125,7 @@ void pcoll__ctx_release(pcoll__ctx_t *ctx)
     if (!ctx || --ctx->refs > 0)
         return;
     pcoll__node_cache_free(ctx);
+    pcoll__free(ctx->topo.ranks);
     MPI_Finalized(&fini);
     if (!fini) {
         if (ctx->whole != ctx->dup)

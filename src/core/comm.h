@@ -13,10 +13,11 @@
  * Threads (include/pcoll.h "Threads"): a context belongs to its communicator,
  * which one thread at a time uses, so what is per communicator (the cache's
  * keys, plans and clock, the tag counter, the reference count, the node
- * topologies) takes no lock.  What is per process is synchronized in comm.c:
- * the keyvals (made once), the list of contexts, and the fields of every
- * cache entry that a datatype's delete callback, run by whichever thread
- * frees the type, reads or writes in every context (types, ntypes, stale).
+ * topologies, the neighbourhood topology) takes no lock.  What is per
+ * process is synchronized in comm.c: the keyvals (made once), the list of
+ * contexts, and the fields of every cache entry that a datatype's delete
+ * callback, run by whichever thread frees the type, reads or writes in
+ * every context (types, ntypes, stale).
  */
 #ifndef PCOLL_CORE_COMM_H
 #define PCOLL_CORE_COMM_H
@@ -49,6 +50,18 @@ typedef struct pcoll__cache_entry {
     void *aux;
     void (*aux_free)(void *aux);
 } pcoll__cache_entry_t;
+
+/* A communicator's neighbourhood topology as the neighbourhood collectives
+ * read it (neighbor/topo.c: at their first call with the context, then
+ * never again: a communicator's topology never changes in its life).
+ * kind: MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH; folded: Cartesian with a
+ * periodic dimension of 1 or 2 ranks; ranks: the sources (indegree) then
+ * the destinations (outdegree), in MPI's order, owned by the context. */
+typedef struct pcoll__ctx_topo {
+    int known; /* 0: not read yet (or the communicator has none) */
+    int kind, indegree, outdegree, folded;
+    int *ranks;
+} pcoll__ctx_topo_t;
 
 typedef struct pcoll__ctx {
     MPI_Comm user;           /* MPI_COMM_NULL once the user's comm is gone */
@@ -91,6 +104,7 @@ typedef struct pcoll__ctx {
     int memo_shape;
     unsigned long long memo_born;
     struct pcoll__node *nodes; /* cached node topologies (core/node.h) */
+    pcoll__ctx_topo_t topo;    /* the neighbourhood topology, once read */
     struct pcoll__ctx *next;
 } pcoll__ctx_t;
 

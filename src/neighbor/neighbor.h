@@ -87,6 +87,13 @@ int pcoll__nbr_neighbors(MPI_Comm comm, int topo, int indegree, int outdegree, i
  * same neighbour below and above). */
 int pcoll__nbr_cart_folded(MPI_Comm comm);
 
+/* comm's topology into *t: its context ctx's, read from MPI at the first
+ * call and kept in the context (ranks owned by it); where ctx is NULL (a
+ * communicator without a context yet), read from MPI with t->ranks
+ * allocated for the caller to free.  The errors of pcoll__nbr_degrees,
+ * nothing kept. */
+int pcoll__nbr_topo(pcoll__ctx_t *ctx, MPI_Comm comm, const char *fn, pcoll__ctx_topo_t *t);
+
 /* One neighbourhood exchange of a long long per edge (send[e] along
  * out-edge e, recv[e] from in-edge e; MPI_PROC_NULL slots untouched), made
  * of messages with tag on comm and paired as the algorithms pair the edges

@@ -1,7 +1,8 @@
 /*
  * The neighbours of a communicator with a topology, in MPI's order
  * (neighbor.h): local calls (every rank of the communicator sees the same
- * kind of topology); and the exchange of one value per edge that the
+ * kind of topology), asked once per communicator context
+ * (pcoll__nbr_topo); and the exchange of one value per edge that the
  * agreement and `node` make, paired as the algorithms pair the edges.
  */
 #include "base/mem.h"
@@ -89,6 +90,32 @@ int pcoll__nbr_cart_folded(MPI_Comm comm)
     for (d = 0; d < n; d++)
         folded |= periods[d] && dims[d] <= 2;
     return folded;
+}
+
+int pcoll__nbr_topo(pcoll__ctx_t *ctx, MPI_Comm comm, const char *fn, pcoll__ctx_topo_t *t)
+{
+    pcoll__ctx_topo_t r = {0};
+    int rc;
+    if (ctx && ctx->topo.known) {
+        *t = ctx->topo;
+        return PCOLL_SUCCESS;
+    }
+    PCOLL_CHECK(pcoll__nbr_degrees(comm, fn, &r.kind, &r.indegree, &r.outdegree), rc, fail);
+    r.ranks = pcoll__malloc(sizeof *r.ranks * ((size_t)r.indegree + (size_t)r.outdegree + 1));
+    if (!r.ranks)
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: the neighbour lists", fn);
+    PCOLL_CHECK(pcoll__nbr_neighbors(comm, r.kind, r.indegree, r.outdegree, r.ranks,
+                                     r.ranks + r.indegree),
+                rc, fail);
+    r.folded = r.kind == MPI_CART && pcoll__nbr_cart_folded(comm);
+    r.known = 1;
+    if (ctx)
+        ctx->topo = r;
+    *t = r;
+    return PCOLL_SUCCESS;
+fail:
+    pcoll__free(r.ranks);
+    return rc;
 }
 
 int pcoll__nbr_exchange(MPI_Comm comm, int tag, const pcoll__nbr_args_t *a, long long *b,

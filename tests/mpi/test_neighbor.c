@@ -29,10 +29,19 @@
  * (one node up to np 2 or 3, several above) and without a shared segment,
  * and is refused (PCOLL_ERR_UNSUPPORTED, every rank alike) on graphs and on
  * grids with a periodic dimension of 1 or 2 ranks.
+ * Repeats (src/api/entry.c "Repeats"): one-shot calls with the arguments of
+ * the thread's last call run its plan again; they must give MPI's result
+ * and stop repeating whenever the plan could differ: identical calls (every
+ * later one a repeat), one send count changed (and the receive counts it
+ * changes) or one displacement, an alltoallw send type freed and another
+ * of another layout made (MPI may give it the freed handle), and a
+ * communicator freed and one of another topology made with the same degrees
+ * and arrays (maybe the same handle).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/entry.h"
 #include "core/defects.h"
 #include "harness.h"
 
@@ -130,14 +139,11 @@ static void by_messages(MPI_Comm comm, const void *send, const int *scounts,
     PT_MPI(MPI_Waitall(n, req, MPI_STATUSES_IGNORE));
 }
 
-/* Per-edge send counts; the receive counts from the MPI's own exchange of
- * them (MPI_PROC_NULL slots keep 2: their blocks stay untouched). */
-static void make_counts(nb_case *c, int zero)
+/* The receive counts from the MPI's own exchange of the send counts
+ * (MPI_PROC_NULL slots keep 2: their blocks stay untouched). */
+static void exchange_counts(nb_case *c)
 {
-    int e, r;
-    MPI_Comm_rank(c->comm, &r);
-    for (e = 0; e < c->out; e++)
-        c->scounts[e] = zero ? 0 : c->form == F_A2A ? c->count : (r * 5 + e * 3) % 4;
+    int e;
     for (e = 0; e < c->in; e++)
         c->rcounts[e] = 2;
     if (by_hand()) {
@@ -152,6 +158,16 @@ static void make_counts(nb_case *c, int zero)
     } else {
         PT_MPI(MPI_Neighbor_alltoall(c->scounts, 1, MPI_INT, c->rcounts, 1, MPI_INT, c->comm));
     }
+}
+
+/* Per-edge send counts, and the receive counts they give. */
+static void make_counts(nb_case *c, int zero)
+{
+    int e, r;
+    MPI_Comm_rank(c->comm, &r);
+    for (e = 0; e < c->out; e++)
+        c->scounts[e] = zero ? 0 : c->form == F_A2A ? c->count : (r * 5 + e * 3) % 4;
+    exchange_counts(c);
     if (c->form == F_A2A)
         for (e = 0; e < c->in; e++)
             c->rcounts[e] = zero ? 0 : c->count;
@@ -183,6 +199,16 @@ static void make_layout(nb_case *c)
     c->rlen = c->form == F_A2A ? 2 * c->in * c->count + 2 : off + 2;
 }
 
+/* The layout of c's counts and its buffers (made again: same addresses
+ * where the sizes allow). */
+static void case_layout(nb_case *c)
+{
+    make_layout(c);
+    c->send = realloc(c->send, sizeof(int) * (size_t)c->slen);
+    c->recv = realloc(c->recv, sizeof(int) * (size_t)c->rlen);
+    c->ref = realloc(c->ref, sizeof(int) * (size_t)c->rlen);
+}
+
 static void case_make(nb_case *c, MPI_Comm comm, const char *topo, int folded, int form,
                       int count, int zero)
 {
@@ -198,10 +224,7 @@ static void case_make(nb_case *c, MPI_Comm comm, const char *topo, int folded, i
     c->stypes = calloc((size_t)n, sizeof(MPI_Datatype));
     c->rtypes = calloc((size_t)n, sizeof(MPI_Datatype));
     make_counts(c, zero);
-    make_layout(c);
-    c->send = malloc(sizeof(int) * (size_t)c->slen);
-    c->recv = malloc(sizeof(int) * (size_t)c->rlen);
-    c->ref = malloc(sizeof(int) * (size_t)c->rlen);
+    case_layout(c);
 }
 
 static void case_free(nb_case *c)
@@ -576,6 +599,168 @@ static void dense_auto(void)
     free(peers);
 }
 
+/* ---- repeats ---------------------------------------------------------------- */
+
+/* One one-shot call of c with new input (run) against the MPI's; whether
+ * it ran as a repeat of the call before. */
+static int repeat_call(nb_case *c, int run)
+{
+    unsigned long before = pcoll__repeats();
+    refill(c, run);
+    reference(c);
+    PT_REQUIRE(oneshot(c));
+    compare(c);
+    return pcoll__repeats() != before;
+}
+
+/* Three calls with c's arguments: the second and third are repeats. */
+static void repeat_same(nb_case *c, int run)
+{
+    int k;
+    repeat_call(c, run);
+    for (k = 1; k < 3; k++)
+        PT_CHECK(repeat_call(c, run + k), "call %d of the same arguments not a repeat", k + 1);
+}
+
+/* Send count 0 one item more on every rank (the receive counts it changes
+ * from the exchange), then back; the layouts' gaps have room for it.  The
+ * first call after each change is no repeat. */
+static void repeat_counts(nb_case *c)
+{
+    int k;
+    for (k = 0; k < 2 && c->out > 0; k++) {
+        pt_case("%s %s repeats, send count 0 %s", c->topo, forms[c->form],
+                k ? "back" : "one more");
+        c->scounts[0] += k ? -1 : 1;
+        exchange_counts(c);
+        PT_CHECK(!repeat_call(c, 10 + 2 * k), "a changed count ran as a repeat");
+        PT_CHECK(repeat_call(c, 11 + 2 * k), "the same counts again not a repeat");
+    }
+}
+
+/* The receive displacement of in-edge 0 one item (alltoallw: two ints)
+ * further on every rank: into its gap. */
+static void repeat_displs(nb_case *c)
+{
+    if (c->in == 0)
+        return;
+    pt_case("%s %s repeats, receive displacement 0 moved", c->topo, forms[c->form]);
+    c->rdispls[0]++;
+    c->rbytes[0] += 2 * (MPI_Aint)sizeof(int);
+    PT_CHECK(!repeat_call(c, 20), "a changed displacement ran as a repeat");
+    PT_CHECK(repeat_call(c, 21), "the same displacements again not a repeat");
+}
+
+/* Items of one int every stride ints. */
+static MPI_Datatype strided(int stride)
+{
+    MPI_Datatype t;
+    PT_MPI(MPI_Type_create_resized(MPI_INT, 0, stride * (MPI_Aint)sizeof(int), &t));
+    PT_MPI(MPI_Type_commit(&t));
+    return t;
+}
+
+/* alltoallw: the odd edges' send type (one int every three) freed and
+ * types of one int every two made until MPI gives one the freed handle
+ * (the call's arrays are then byte for byte the last call's): the plan of
+ * the freed type must not run. */
+static void repeat_types(nb_case *c)
+{
+    MPI_Datatype t = strided(3), old = t, spare[64];
+    int e, i, n = 0, again = 0;
+    pt_case("%s alltoallw repeats, a send type freed and made again", c->topo);
+    for (e = 1; e < c->out; e += 2)
+        c->stypes[e] = t;
+    repeat_same(c, 30);
+    PT_MPI(MPI_Type_free(&t));
+    while (n < 64 && !again) {
+        spare[n] = strided(2);
+        again = spare[n++] == old;
+    }
+    t = spare[--n];
+    for (i = 0; i < n; i++)
+        MPI_Type_free(&spare[i]);
+    if (!again)
+        pt_note("repeats: no new type took the freed handle");
+    for (e = 1; e < c->out; e += 2)
+        c->stypes[e] = t;
+    PT_CHECK(!repeat_call(c, 33), "a call of a freed type's handle ran as a repeat");
+    PT_CHECK(repeat_call(c, 34), "the new type's second call not a repeat");
+    for (e = 1; e < c->out; e += 2)
+        c->stypes[e] = svec;
+    MPI_Type_free(&t);
+}
+
+/* Every form on a 2-D periodic grid: identical calls, then changed
+ * arrays. */
+static void repeats_grid(void)
+{
+    int dims[2] = {0, 0}, periods[2] = {1, 1}, f;
+    MPI_Comm comm;
+    nb_case c;
+    MPI_Dims_create(pt_size, 2, dims);
+    PT_MPI(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &comm));
+    for (f = F_A2A; f <= F_A2AW; f++) {
+        case_make(&c, comm, "cart2d-periodic", dims[0] <= 2 || dims[1] <= 2, f, 3, 0);
+        pt_case("%s %s repeats, same arguments", c.topo, forms[f]);
+        repeat_same(&c, 0);
+        if (f != F_A2A) {
+            repeat_counts(&c);
+            repeat_displs(&c);
+        }
+        if (f == F_A2AW)
+            repeat_types(&c);
+        case_free(&c);
+    }
+    MPI_Comm_free(&comm);
+}
+
+/* A 1-D periodic grid and a distributed graph of the same degrees with the
+ * neighbours the other way round (up first). */
+static void ring_comm(int graph, MPI_Comm *comm)
+{
+    int r = pt_rank, p = pt_size, dims[1] = {pt_size}, periods[1] = {1};
+    int nb[2] = {(r + 1) % p, (r - 1 + p) % p}, w[2] = {1, 1};
+    if (graph)
+        PT_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, nb, w, 2, nb, w, MPI_INFO_NULL,
+                                              0, comm));
+    else
+        PT_MPI(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, comm));
+}
+
+/* A communicator freed and one of another topology made (up to 8 tries,
+ * until every rank gets the freed handle back), the call's arguments the
+ * same: the plan of the freed one must not run. */
+static void repeats_comms(void)
+{
+    MPI_Comm comm, old, spare[8];
+    nb_case c;
+    int e, n = 0, again = 0;
+    ring_comm(0, &comm);
+    case_make(&c, comm, "cart1d-periodic", pt_size <= 2, F_A2AV, 2, 0);
+    /* Two items on every edge: valid on either communicator. */
+    for (e = 0; e < 2; e++)
+        c.scounts[e] = c.rcounts[e] = 2;
+    case_layout(&c);
+    pt_case("repeats, a communicator freed and another made");
+    repeat_same(&c, 40);
+    old = comm;
+    PT_MPI(MPI_Comm_free(&comm));
+    while (n < 8 && !again) {
+        ring_comm(1, &spare[n]);
+        again = spare[n++] == old;
+        PT_MPI(MPI_Allreduce(MPI_IN_PLACE, &again, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
+    }
+    c.comm = spare[--n], c.topo = "dist-ring", c.folded = 0;
+    if (!again)
+        pt_note("repeats: no new communicator took the freed handle");
+    PT_CHECK(!repeat_call(&c, 43), "a call on a new communicator ran as a repeat");
+    PT_CHECK(repeat_call(&c, 44), "the new communicator's second call not a repeat");
+    while (n >= 0)
+        MPI_Comm_free(&spare[n--]);
+    case_free(&c);
+}
+
 /* ---- errors ----------------------------------------------------------------- */
 
 static void errors(void)
@@ -640,6 +825,8 @@ int main(int argc, char **argv)
     dist_asymmetric();
     graph_ring();
     dense_auto();
+    repeats_grid();
+    repeats_comms();
     errors();
     MPI_Type_free(&rvec);
     MPI_Type_free(&svec);
