@@ -79,16 +79,26 @@ void bench_time_interleaved(const bench_method_t *const *m, bench_target_t *cons
                             const bench_opts_t *o, MPI_Comm comm, double **samples, int *reps,
                             int *status)
 {
-    double total = 0, one, *local = NULL, est[BENCH_MAX_ROWS];
+    double total = 0, one, *local = NULL, *warm, est[BENCH_MAX_ROWS];
     size_t nrep;
     int rank, i, k, rc = PCOLL_SUCCESS, batch[BENCH_MAX_ROWS];
 
     MPI_Comm_rank(comm, &rank);
+    /* A row's estimate is its fastest warm-up call: its first calls may
+     * make a context, plan or decide a shape (tens of microseconds or
+     * more), which would size its batches at one call, each then timed
+     * with the barrier before it. */
+    warm = malloc(sizeof *warm * (size_t)(o->warmup > 0 ? o->warmup : 1));
     for (i = 0; i < n; i++) {
         samples[i] = NULL;
-        status[i] = timed_calls(m[i], t[i], o->warmup, comm, NULL, &one);
-        est[i] = o->warmup > 0 ? one / o->warmup : 0;
+        status[i] = timed_calls(m[i], t[i], o->warmup, comm, warm, &one);
+        est[i] = 0;
+        for (k = 0; warm && k < o->warmup; k++)
+            est[i] = k == 0 || warm[k] < est[i] ? warm[k] : est[i];
+        if (!warm)
+            est[i] = o->warmup > 0 ? one / o->warmup : 0;
     }
+    free(warm);
     MPI_Allreduce(MPI_IN_PLACE, est, n, MPI_DOUBLE, MPI_MAX, comm);
     /* A sample of a fast row is the mean of a batch of calls lasting about
      * BENCH_BATCH_SECONDS (the barrier before it, and a row that changes the
