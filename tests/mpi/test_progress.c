@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/defects.h"  /* pcoll__mpi_defect */
 #include "core/plan.h"     /* pcoll__plan_poll */
 #include "core/progress.h" /* pcoll__progress_active */
 #include "harness.h"
@@ -340,9 +341,16 @@ int main(int argc, char **argv)
     for (size_t a = 0; a < sizeof algorithms / sizeof *algorithms; a++)
         same_algorithm(algorithms[a], 0);
     same_algorithm("pairwise", 1);
-    same_algorithm("native", 0);
-    same_algorithm("native", 1);
-    native_first();
+    /* Where the MPI's own alltoall is known to be wrong on these ranks
+     * (core/defects.h), `native` refuses. */
+    if (pt_size > 12 && pcoll__mpi_defect(PCOLL__DEFECT_OMPI_ALLTOALL_BRUCK)) {
+        pt_case("native plans");
+        pt_skip("this MPI's alltoall is wrong here: native refuses");
+    } else {
+        same_algorithm("native", 0);
+        same_algorithm("native", 1);
+        native_first();
+    }
     mixed();
     if (threaded) {
         thread_alone();
