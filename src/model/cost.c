@@ -36,7 +36,7 @@ typedef struct mpi_defaults {
     const char *name;  /* in MPI_Get_library_version's text */
     double cpu, ddt, call, pcall, rs_bytes;
     double barrier;    /* the node barrier per rank, as a share of alpha */
-    int defer;
+    int defer, vself;
 } mpi_defaults_t;
 
 /* The node barrier against the MPI's messages: MPICH PCOLL__COST_NODE_BARRIER
@@ -45,8 +45,8 @@ typedef struct mpi_defaults {
  * unbound, 0.73 against 0.51 bound to cores: 1.4-1.6 times the call, which
  * the model prices alpha, so two barriers of two ranks cost 1.6 alpha). */
 static const mpi_defaults_t defaults[] = {
-    {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10, 0.4, 1},
-    {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7, 8.0e-7, 2.0e-10, PCOLL__COST_NODE_BARRIER, 0},
+    {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10, 0.4, 1, 0},
+    {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7, 8.0e-7, 2.0e-10, PCOLL__COST_NODE_BARRIER, 0, 1},
 };
 
 /* The defaults into c; barrier: its share of alpha. */
@@ -62,6 +62,7 @@ static void mpi_defaults(pcoll__cost_t *c)
     c->rs_bytes = 0.0;
     c->barrier = PCOLL__COST_NODE_BARRIER;
     c->defer = 0;
+    c->vself = 0;
     /* Allowed at any time: before MPI_Init, after MPI_Finalize, and in a
      * process that uses MPI sessions alone (which then gets its MPI's
      * defaults too). */
@@ -77,6 +78,7 @@ static void mpi_defaults(pcoll__cost_t *c)
             c->rs_bytes = defaults[i].rs_bytes;
             c->barrier = defaults[i].barrier;
             c->defer = defaults[i].defer;
+            c->vself = defaults[i].vself;
             return;
         }
 }
@@ -98,6 +100,7 @@ pcoll__cost_t pcoll__cost_params(void)
     c.barrier = env_or("PCOLL_COST_BARRIER", c.barrier * c.alpha);
     c.shm = env_or("PCOLL_COST_SHM", PCOLL__COST_SHM);
     c.defer = env_or("PCOLL_COST_DEFER", c.defer) > 0;
+    c.vself = env_or("PCOLL_COST_VSELF", c.vself) > 0;
     c.native_linear = 0;
     return c;
 }
@@ -199,7 +202,10 @@ double pcoll__cost_native_alltoall(const pcoll__cost_t *c, int p, long long n)
 double pcoll__cost_native_alltoallv(const pcoll__cost_t *c, int p, long long n)
 {
     pcoll__cost_t m = as_native(c);
-    return pcoll__cost_direct(&m, p, n) + c->call;
+    /* vself: the own block's bytes a message after the others, not a copy
+     * (measured from 64 KiB: its latency is not charged). */
+    double self = c->vself ? (double)n * (c->beta - c->gamma) : 0.0;
+    return pcoll__cost_direct(&m, p, n) + self + c->call;
 }
 
 double pcoll__cost_nbr_native(const pcoll__cost_t *c, int d, long long n)

@@ -39,6 +39,11 @@ typedef struct pcoll__cost {
                       cost more than its blocking ones at np 2 (8 B:
                       alltoall 2.28 against 2.14 us, reduce_scatter_block
                       4.04 against 2.23).  PCOLL_COST_DEFER (0 or 1). */
+    int vself;     /* the MPI's alltoallv sends a rank's own block as a
+                      message, after the others, not as a copy: MPICH 5 at
+                      np 2, 64 KiB to 1 MiB per peer, 2.7-2.9x its
+                      alltoallv without the own block, 2x its alltoall.
+                      PCOLL_COST_VSELF (0 or 1). */
     int native_linear; /* the MPI's collective runs as a direct exchange at
                       every size: the non-blocking form a started plan uses
                       where the MPI has no persistent collectives (SMPI's
