@@ -11,11 +11,15 @@
  * an MPI_Info naming it (persistent init; one that fails is left out), run
  * twice to warm up, then timed start+wait in rounds: a round runs every
  * candidate once, each after a barrier, and keeps the slowest rank's time
- * (MPI_Reduce MAX); a candidate's time is the median over the rounds.  The
- * fastest wins, but a pcoll algorithm must beat the native collective by 3%
- * to be chosen over it, and do so again in a second set of rounds against
- * native alone.  Consecutive sizes with the same winner become one
- * rule; the rules cover bytes 0 to 2^50, the boundaries at the geometric
+ * (MPI_Reduce MAX); a candidate's time is the median over the rounds.  Two
+ * references run among them: the native collective, and auto as the cost
+ * model chooses without a rules file.  The fastest wins where it beats both
+ * by 3%, and does so again in a second set of rounds against them alone;
+ * else the faster reference (the model's, unless native beats it by 3%).
+ * Where the model's own choice wins, no rule is written (--every-size: one
+ * naming the algorithm it ran), so a rules file never makes auto slower than
+ * it is without one, by this measure.  Consecutive sizes with the same
+ * winner become one rule; the rules cover bytes 0 to 2^50, the boundaries at the geometric
  * midpoints of the measured sizes, except the ranges of sizes whose times
  * spread too much to decide on (the winner's or native's 95% confidence
  * interval wider than --max-spread times its median: a loaded or
@@ -46,7 +50,7 @@
 /* ---- options ------------------------------------------------------------------ */
 
 typedef struct options {
-    int quick, progress, verbose, reps, rpn;
+    int quick, progress, verbose, every, reps, rpn;
     double max_time;                 /* seconds; 0: no limit */
     double max_spread;               /* widest CI / median a rule is made from */
     const char *out;
@@ -72,6 +76,8 @@ static const char usage[] =
     "  --max-spread F       no rule for a size where the winner's or native's 95%\n"
     "                       confidence interval is wider than F times its median\n"
     "                       (default 0.5; inf: a rule for every size)\n"
+    "  --every-size         a rule also where auto's own choice wins (naming the\n"
+    "                       algorithm it ran: a file that pins today's choices)\n"
     "  --progress           a progress line on stderr (automatic on a terminal)\n"
     "  --verbose            every candidate's time at every size on stdout\n";
 
@@ -231,6 +237,8 @@ static int parse_options(int argc, char **argv, options_t *o, char *why, size_t 
             o->progress = 1;
         } else if (strcmp(a, "--verbose") == 0) {
             o->verbose = 1;
+        } else if (strcmp(a, "--every-size") == 0) {
+            o->every = 1;
         } else if (i + 1 == argc) {
             snprintf(why, n, "%s: unknown option, or its value is missing", a);
             return -1;
@@ -393,6 +401,8 @@ typedef struct cand {
     int radix, ports, throttle, cores_per_node; /* 0: not set */
     long long aux_bytes;
     int direct;           /* native through the MPI call itself, not a pcoll plan */
+    int model;            /* auto without a rules file: the cost model's choice */
+    char picked[40];      /* the model's: the algorithm its plan runs */
     pcoll_plan_t *plan;
     int ok;               /* planned (or direct) */
     double median;        /* rank 0: seconds */
@@ -402,7 +412,9 @@ typedef struct cand {
 /* "bruck_radix r=4" */
 static const char *label(const cand_t *c, char *buf, size_t n)
 {
-    int k = snprintf(buf, n, "%s", c->algo);
+    int k = c->model ? snprintf(buf, n, "auto=%s", c->picked) : snprintf(buf, n, "%s", c->algo);
+    if (c->model)
+        return buf;
     if (c->radix)
         k += snprintf(buf + k, n - (size_t)k, " r=%d", c->radix);
     if (c->throttle)
@@ -459,7 +471,9 @@ static void add_variants(cand_t *list, int *n, const char *algo, int p, int rpn,
 }
 
 /* Every algorithm of c's table but auto and the device-buffer ones (gpu_*:
- * host buffers here; docs/gpu.md), with variants, then native. */
+ * host buffers here; docs/gpu.md), with variants, then native, then auto
+ * as the cost model chooses without a rules file (the reference a rule
+ * must beat). */
 static int make_cands(const coll_t *c, int p, int rpn, long long rank_bytes, cand_t *list)
 {
     const char *name;
@@ -474,6 +488,8 @@ static int make_cands(const coll_t *c, int p, int rpn, long long rank_bytes, can
     }
     if (!native && (k = add(list, &n, "native")))
         k->direct = 1;
+    if ((k = add(list, &n, "auto")))
+        k->model = 1;
     return n;
 }
 
@@ -504,6 +520,8 @@ static void plan(const coll_t *c, const bufs_t *b, cand_t *k)
     info_set_int(info, "pcoll_aux_bytes", k->aux_bytes);
     k->ok = c->init(b, info, &k->plan) == PCOLL_SUCCESS;
     MPI_Info_free(&info);
+    if (k->ok && k->model)
+        snprintf(k->picked, sizeof k->picked, "%s", pcoll_plan_algorithm(k->plan));
     if (!k->ok && strcmp(k->algo, "native") == 0)
         k->direct = k->ok = 1;
 }
@@ -608,24 +626,34 @@ typedef struct result {
     cand_t best;
     double native;   /* seconds; 0: not measured */
     double native_spread;
+    double model;    /* the cost model's choice (auto without rules), seconds; 0: none */
     int noisy;       /* the times spread too much: no rule (--max-spread) */
 } result_t;
 
-/* The fastest; a pcoll algorithm over native only when MARGIN faster.
- * Returns the winner's index (-1: none). */
+/* The fastest, where it is MARGIN faster than the reference (the cost
+ * model's own choice, or native where that is MARGIN faster than the
+ * model's) and than native; else the reference.  The model's choice makes
+ * no rule: a rules file then never loses to auto without one.  Returns the
+ * winner's index (-1: none). */
 static int choose(const cand_t *k, int n, result_t *res)
 {
-    int i, best = -1, native = -1;
+    int i, best = -1, native = -1, model = -1, ref;
     for (i = 0; i < n; i++) {
         if (!k[i].ok)
             continue;
-        if (strcmp(k[i].algo, "native") == 0)
+        if (k[i].model)
+            model = i;
+        else if (strcmp(k[i].algo, "native") == 0)
             native = i;
         if (best < 0 || k[i].median < k[best].median)
             best = i;
     }
-    if (native >= 0 && best != native && !(k[best].median < MARGIN * k[native].median))
-        best = native;
+    ref = model >= 0 && !(native >= 0 && k[native].median < MARGIN * k[model].median) ? model
+                                                                                     : native;
+    if (ref >= 0 && best != ref &&
+        !(k[best].median < MARGIN * k[ref].median &&
+          (native < 0 || best == native || k[best].median < MARGIN * k[native].median)))
+        best = ref;
     if (best < 0) { /* nothing ran: cannot happen while native is a candidate */
         memset(&res->best, 0, sizeof res->best);
         snprintf(res->best.algo, sizeof res->best.algo, "native");
@@ -635,35 +663,43 @@ static int choose(const cand_t *k, int n, result_t *res)
     res->best.plan = NULL;
     res->native = native >= 0 ? k[native].median : 0;
     res->native_spread = native >= 0 ? k[native].spread : 0;
+    res->model = model >= 0 ? k[model].median : 0;
     return best;
 }
 
-/* The index of native among the candidates (-1: none). */
-static int native_of(const cand_t *k, int n)
+/* The index of native (model 0) or of the model's choice (model 1) among
+ * the candidates (-1: none). */
+static int reference_of(const cand_t *k, int n, int model)
 {
     int i;
     for (i = 0; i < n; i++)
-        if (k[i].ok && strcmp(k[i].algo, "native") == 0)
+        if (k[i].ok && (model ? k[i].model : !k[i].model && strcmp(k[i].algo, "native") == 0))
             return i;
     return -1;
 }
 
-/* A pcoll winner must win again: a second set of rounds of it against
- * native alone, interleaved (a lucky first set, such as a node-aware
- * algorithm whose shared-memory barrier happened to meet its peers at once,
- * does not make a rule).  Collective; rank 0 updates *res. */
+/* A winner that makes a rule must win again: a second set of rounds of it
+ * against native and the model's choice alone, interleaved (a lucky first
+ * set, such as a node-aware algorithm whose shared-memory barrier happened
+ * to meet its peers at once, does not make a rule).  Collective; rank 0
+ * updates *res. */
 static void confirm(const tuner_t *t, const coll_t *c, const bufs_t *b, const cand_t *k, int n,
                     int best, long long bytes, result_t *res)
 {
-    int nat = native_of(k, n);
-    cand_t two[2];
+    int refs[2] = {reference_of(k, n, 0), reference_of(k, n, 1)}, i, m = 0;
+    cand_t set[3];
     MPI_Bcast(&best, 1, MPI_INT, 0, t->comm);
-    if (best < 0 || nat < 0 || best == nat)
+    if (best < 0 || best == refs[1])
         return;
-    two[0] = k[best], two[1] = k[nat];
-    rounds(t, c, b, two, 2, bytes);
+    set[m++] = k[best];
+    for (i = 0; i < 2; i++)
+        if (refs[i] >= 0 && refs[i] != best)
+            set[m++] = k[refs[i]];
+    if (m < 2)
+        return;
+    rounds(t, c, b, set, m, bytes);
     if (t->rank == 0)
-        choose(two, 2, res);
+        choose(set, m, res);
 }
 
 /* Rank 0: whether the winner's or native's times spread too much to make a
@@ -750,7 +786,7 @@ static int measure(tuner_t *t, const coll_t *c, long long bytes, result_t *res)
 
 static int same_choice(const cand_t *a, const cand_t *b)
 {
-    return strcmp(a->algo, b->algo) == 0 && a->radix == b->radix && a->ports == b->ports &&
+    return strcmp(a->model ? a->picked : a->algo, b->model ? b->picked : b->algo) == 0 && a->radix == b->radix && a->ports == b->ports &&
            a->throttle == b->throttle && a->cores_per_node == b->cores_per_node &&
            a->aux_bytes == b->aux_bytes;
 }
@@ -772,7 +808,14 @@ static void write_param(FILE *f, const char *key, long long v)
         fprintf(f, ", \"%s\": %lld", key, v);
 }
 
-/* One rule per run of sizes with the same choice, none for a noisy size;
+/* Whether size i makes no rule: its times spread, or the model's choice
+ * won (but with --every-size). */
+static int no_rule(const tuner_t *t, const result_t *r)
+{
+    return r->noisy || (r->best.model && !t->o.every);
+}
+
+/* One rule per run of sizes with the same choice, none where no_rule;
  * returns the rules written. */
 static int write_rules(FILE *f, const tuner_t *t, const coll_t *c, const result_t *res, int n,
                        int first)
@@ -781,14 +824,14 @@ static int write_rules(FILE *f, const tuner_t *t, const coll_t *c, const result_
     for (i = 0; i < n; i = j + 1) {
         const cand_t *b = &res[i].best;
         j = i;
-        if (res[i].noisy)
+        if (no_rule(t, &res[i]))
             continue;
-        for (; j + 1 < n && !res[j + 1].noisy && same_choice(&res[j + 1].best, b); j++)
+        for (; j + 1 < n && !no_rule(t, &res[j + 1]) && same_choice(&res[j + 1].best, b); j++)
             ;
         fprintf(f, "%s\n  {\"collective\": \"%s\", \"comm_size\": [%d, %d], "
                    "\"ranks_per_node\": [%d, %d], \"bytes\": [%lld, %lld], \"algorithm\": \"%s\"",
                 first && rules == 0 ? "" : ",", c->name, t->p, t->p, t->rpn, t->rpn,
-                i ? upper(res, n, i - 1) + 1 : 0, upper(res, n, j), b->algo);
+                i ? upper(res, n, i - 1) + 1 : 0, upper(res, n, j), b->model ? b->picked : b->algo);
         write_param(f, "radix", b->radix);
         write_param(f, "ports", b->ports);
         write_param(f, "throttle", b->throttle);
@@ -862,15 +905,16 @@ static void summary(const tuner_t *t, const coll_t *const *cs, result_t (*res)[M
     printf("pcoll-tune: %d ranks, %d per node, %d rounds per size\n", t->p, t->rpn, t->o.reps);
     if (t->oversub[0])
         printf("pcoll-tune: %s\n", t->oversub);
-    printf("%-20s %12s  %-24s %11s %11s %8s  %s\n", "collective", "bytes", "chosen", "time_us",
-           "native_us", "speedup", "rule");
+    printf("%-20s %12s  %-24s %11s %11s %11s %8s  %s\n", "collective", "bytes", "chosen",
+           "time_us", "native_us", "auto_us", "speedup", "rule");
     for (i = 0; i < t->o.ncolls; i++)
         for (j = 0; j < nres[i]; j++) {
             const result_t *r = &res[i][j];
-            printf("%-20s %12lld  %-24s %11.1f %11.1f %8.2f  %s\n", cs[i]->name, r->bytes,
-                   label(&r->best, buf, sizeof buf), r->best.median * 1e6, r->native * 1e6,
+            printf("%-20s %12lld  %-24s %11.1f %11.1f %11.1f %8.2f  %s\n", cs[i]->name,
+                   r->bytes, label(&r->best, buf, sizeof buf), r->best.median * 1e6,
+                   r->native * 1e6, r->model * 1e6,
                    r->best.median > 0 && r->native > 0 ? r->native / r->best.median : 0.0,
-                   r->noisy ? "none (times spread)" : "yes");
+                   r->noisy ? "none (times spread)" : no_rule(t, r) ? "none (auto's own)" : "yes");
         }
     if (barrier > 0)
         printf("cost model, one node (where no rule decides): export PCOLL_COST_BARRIER=%.3e%s",

@@ -25,7 +25,8 @@
  * A piece (s, d) of b bytes travels in the bundles when 0 < b <= piece
  * (1 KiB, less on very large nodes and communicators: the segment stays
  * under 32 MiB), else alone from s to d as a message of the user's types
- * (in place: packed into a private buffer first).  Sender and receiver
+ * (in place: packed into a private buffer first; a rank's piece to itself
+ * is copied, or stays in place).  Sender and receiver
  * both know b, so both choose alike, and the segment, made once, holds any
  * run: W at most m p piece bytes, R at most m (p - m) piece bytes.
  *
@@ -266,18 +267,43 @@ static int pack_alone(kept_t *k, MPI_Aint *at)
     return rc;
 }
 
-/* Start the messages of the pieces that travel alone (the one to itself
- * too, but not in place, where it stays). */
+/* Whether this rank's piece to itself, traveling alone, is copied (not in
+ * place, where it stays): plain bytes, or counts a typed copy takes.  Else
+ * a message to itself, which some MPIs send as slowly as one to another
+ * rank (MPICH: the model's vself). */
+static int self_copied(const kept_t *k)
+{
+    const pcoll__a2a_args_t *a = &k->a;
+    return !k->inplace && ((k->sdense && k->rdense) || (a->scounts[k->me] <= INT_MAX &&
+                                                        a->rcounts[k->me] <= INT_MAX));
+}
+
+static int copy_self(const kept_t *k)
+{
+    const pcoll__a2a_args_t *a = &k->a;
+    long long b = (long long)a->rcounts[k->me] * k->rsize;
+    if (k->sdense && k->rdense) {
+        memcpy(pcoll__a2a_rbuf(a, k->me), pcoll__a2a_sbuf(a, k->me), (size_t)b);
+        return PCOLL_SUCCESS;
+    }
+    return pcoll_typed_copy(pcoll__a2a_sbuf(a, k->me), (int)a->scounts[k->me], a->sendtype,
+                            pcoll__a2a_rbuf(a, k->me), (int)a->rcounts[k->me], a->recvtype);
+}
+
+/* Start the messages of the pieces that travel alone; the one to itself
+ * stays in place or is copied after them (self_copied), else it is a
+ * message too. */
 static int start_alone(kept_t *k)
 {
     const pcoll__a2a_args_t *a = &k->a;
     MPI_Aint *at = k->alone_at;
     int i, n, rc = PCOLL_SUCCESS, err = MPI_SUCCESS;
+    int self = k->inplace || self_copied(k);
     if (k->inplace && (rc = pack_alone(k, at)) != PCOLL_SUCCESS)
         return rc;
     for (i = 0; i < k->p && rc == PCOLL_SUCCESS && err == MPI_SUCCESS; i++) {
         MPI_Datatype type = a->recvtype;
-        if ((long long)a->rcounts[i] * k->rsize <= k->piece || (k->inplace && i == k->me))
+        if ((long long)a->rcounts[i] * k->rsize <= k->piece || (self && i == k->me))
             continue;
         if ((rc = items(k, a->rcounts[i], &type, &n)) == PCOLL_SUCCESS)
             err = MPI_Irecv(pcoll__a2a_rbuf(a, i), n, type, i, k->tag_alone, k->comm,
@@ -287,7 +313,7 @@ static int start_alone(kept_t *k)
         MPI_Datatype type = a->sendtype;
         long long b = k->inplace ? (long long)a->rcounts[i] * k->rsize
                                  : (long long)a->scounts[i] * k->ssize;
-        if (b <= k->piece || (k->inplace && i == k->me))
+        if (b <= k->piece || (self && i == k->me))
             continue;
         if (k->inplace) {
             type = MPI_PACKED;
@@ -302,6 +328,9 @@ static int start_alone(kept_t *k)
     }
     if (rc == PCOLL_SUCCESS && err != MPI_SUCCESS)
         rc = pcoll__error(PCOLL_ERR_MPI, "alltoallv hier: a message failed to start");
+    if (rc == PCOLL_SUCCESS && !k->inplace && self &&
+        (long long)a->rcounts[k->me] * k->rsize > k->piece)
+        rc = copy_self(k);
     return rc;
 }
 

@@ -191,21 +191,28 @@ double pcoll__cost_bruck_zerocopy(const pcoll__cost_t *c, int p, long long n)
            (double)blocks * n * (c->beta + c->ddt) + 2.0 * (double)blocks * c->delta;
 }
 
+/* vself: the own block a message after the others, not a copy: its bytes
+ * at beta - gamma (alltoallv, measured from 64 KiB, where the latency does
+ * not show), and its latency where the message is the exchange's last
+ * (alltoall's direct exchange up to PCOLL__COST_VSELF_ALLTOALL_MAX). */
+static double self_message(const pcoll__cost_t *c, long long n, int latency)
+{
+    return c->vself ? (double)n * (c->beta - c->gamma) + (latency ? c->alpha : 0.0) : 0.0;
+}
+
 double pcoll__cost_native_alltoall(const pcoll__cost_t *c, int p, long long n)
 {
     pcoll__cost_t m = as_native(c);
     if (!c->native_linear && p >= 8 && n <= PCOLL__COST_NATIVE_BRUCK_MAX)
         return pcoll__cost_bruck(&m, p, n, 2) + c->call;
-    return pcoll__cost_direct(&m, p, n) + c->call;
+    return pcoll__cost_direct(&m, p, n) + c->call +
+           (n <= PCOLL__COST_VSELF_ALLTOALL_MAX ? self_message(c, n, 1) : 0.0);
 }
 
 double pcoll__cost_native_alltoallv(const pcoll__cost_t *c, int p, long long n)
 {
     pcoll__cost_t m = as_native(c);
-    /* vself: the own block's bytes a message after the others, not a copy
-     * (measured from 64 KiB: its latency is not charged). */
-    double self = c->vself ? (double)n * (c->beta - c->gamma) : 0.0;
-    return pcoll__cost_direct(&m, p, n) + self + c->call;
+    return pcoll__cost_direct(&m, p, n) + self_message(c, n, 0) + c->call;
 }
 
 double pcoll__cost_nbr_native(const pcoll__cost_t *c, int d, long long n)

@@ -42,8 +42,11 @@ typedef struct pcoll__cost {
     int vself;     /* the MPI's alltoallv sends a rank's own block as a
                       message, after the others, not as a copy: MPICH 5 at
                       np 2, 64 KiB to 1 MiB per peer, 2.7-2.9x its
-                      alltoallv without the own block, 2x its alltoall.
-                      PCOLL_COST_VSELF (0 or 1). */
+                      alltoallv without the own block, 2x its alltoall;
+                      so does its alltoall's direct exchange up to
+                      PCOLL__COST_VSELF_ALLTOALL_MAX bytes per peer (np 2,
+                      16 / 32 KiB: 12.4 / 17.5 us, 14.2 at 64 KiB, where it
+                      copies the block).  PCOLL_COST_VSELF (0 or 1). */
     int native_linear; /* the MPI's collective runs as a direct exchange at
                       every size: the non-blocking form a started plan uses
                       where the MPI has no persistent collectives (SMPI's
@@ -97,6 +100,7 @@ pcoll__cost_t pcoll__cost_for(int started, int together, int persistent);
  * the MPI's cost per call.  With native_linear every one is a direct
  * exchange (reduce-scatter: the pairwise exchange). */
 #define PCOLL__COST_NATIVE_BRUCK_MAX 256
+#define PCOLL__COST_VSELF_ALLTOALL_MAX 32768
 double pcoll__cost_native_alltoall(const pcoll__cost_t *c, int p, long long n);
 double pcoll__cost_native_alltoallv(const pcoll__cost_t *c, int p, long long n);
 double pcoll__cost_native_rs(const pcoll__cost_t *c, int p, double n);

@@ -12,7 +12,7 @@
  * block a message: MPICH) against the direct exchange: at np 2 from 64 KiB
  * the direct exchange by more than the margin (measured 1.9x), at np 16
  * not (the own block is a sixteenth of the bytes), and nothing without
- * vself (native_vself).
+ * vself (native_vself), and its alltoall's up to 32 KiB per peer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +98,22 @@ static void native_vself(pcoll__cost_t c)
         c.vself = 0;
         check(pcoll__cost_native_alltoallv(&c, 2, n) < direct,
               "no vself: the MPI's alltoallv within the margin at np 2", 2, 2, n, 0);
+    }
+    /* alltoall: up to PCOLL__COST_VSELF_ALLTOALL_MAX only. */
+    for (i = 0; i < 3; i++) {
+        long long n = i == 2 ? 2 * PCOLL__COST_VSELF_ALLTOALL_MAX : 16384 << i;
+        double direct = pcoll__cost_direct(&c, 2, n) * (1.0 + c.margin);
+        int vself = i < 2;
+        c.vself = 1;
+        check((pcoll__cost_native_alltoall(&c, 2, n) > direct) == vself,
+              vself ? "vself: alltoall's direct exchange at np 2"
+                    : "vself: the MPI's alltoall within the margin at np 2 past its limit",
+              2, 2, n, 0);
+        check(pcoll__cost_native_alltoall(&c, 16, n) < pcoll__cost_direct(&c, 16, n) * (1.0 + c.margin),
+              "vself: the MPI's alltoall within the margin at np 16", 16, 16, n, 0);
+        c.vself = 0;
+        check(pcoll__cost_native_alltoall(&c, 2, n) < direct,
+              "no vself: the MPI's alltoall within the margin at np 2", 2, 2, n, 0);
     }
 }
 
