@@ -122,7 +122,7 @@ int pcoll__native_plan(pcoll_plan_t *plan, const pcoll__native_calls_t *calls,
     n->deferred = plan->together && (plan->size > 1 || plan->ctx->remote) &&
                   pcoll__cost_params().defer && !(calls->init && calls->keep_init) &&
                   pcoll__progress_serial();
-    plan->lazy = n->deferred && !plan->no_comm;
+    plan->solo = !plan->no_comm;
     if (!calls->init || !plan->together || plan->no_comm || n->deferred)
         return PCOLL_SUCCESS;
     /* Collective: every rank of a persistent init gets here together. */

@@ -167,25 +167,25 @@ int pcoll_start(pcoll_plan_t *plan)
     if (plan->state == PCOLL__ACTIVE)
         return pcoll__error(PCOLL_ERR_STATE, "pcoll_start: plan is already active");
     plan->state = PCOLL__ACTIVE;
-    if (pcoll__progress_set_aside(plan))
-        return PCOLL_SUCCESS;
-    if ((rc = pcoll__plan_begin(plan)) == PCOLL_SUCCESS)
+    if ((rc = pcoll__plan_begin(plan)) == PCOLL_SUCCESS && !pcoll__progress_set_aside(plan))
         pcoll__progress_add(plan, plan->no_comm);
     return finish(plan, rc, 0);
 }
 
-/* The whole run of a plan set aside at its start (progress.h). */
+/* The rest of the run of a plan set aside at its start (progress.h). */
 static int run_aside(pcoll_plan_t *plan)
 {
-    return finish(plan, plan->ops->run(plan), 1);
+    return finish(plan, pcoll__plan_block(plan), 1);
 }
 
 int pcoll__plan_poll(pcoll_plan_t *plan, int *flag)
 {
     int rc;
-    if (pcoll__progress_take_aside(plan)) {
-        *flag = 1;
-        return run_aside(plan);
+    if (pcoll__progress_is_aside(plan)) {
+        rc = plan->ops->test(plan, flag);
+        if (rc != PCOLL_SUCCESS || *flag)
+            pcoll__progress_take_aside(plan);
+        return finish(plan, rc, *flag);
     }
     rc = pcoll__progress_collect(plan, flag);
     return finish(plan, rc, *flag);

@@ -52,8 +52,10 @@ struct pcoll_plan {
     int no_comm;             /* runs complete at once without communicating */
     int together;            /* planned by every rank together (persistent init):
                                 building may call collective MPI functions */
-    int lazy;                /* its start begins nothing: the whole run (ops->run)
-                                is made in the wait or test after it */
+    int solo;                /* its run needs no pass over the active list: the
+                                MPI advances it (a `native` plan's request), or
+                                its start begins nothing and its wait or test
+                                makes the whole run (a deferred one) */
     int normalize;           /* keep user types normalized (pcoll_normalize); the
                                 default comes from PCOLL_NORMALIZE */
     pcoll__sched_t sched;

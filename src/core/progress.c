@@ -112,15 +112,21 @@ static void unlink_plan(pcoll_plan_t *plan)
     count_active(-1);
 }
 
-/* The lazy plan set aside (one thread at a time only: no lock). */
+/* The solo plan set aside (one thread at a time only: no lock; never set
+ * otherwise). */
 static pcoll_plan_t *aside;
 
 int pcoll__progress_set_aside(pcoll_plan_t *plan)
 {
-    if (!plan->lazy || one_thread() != 1 || head || aside)
+    if (!plan->solo || one_thread() != 1 || head || aside)
         return 0;
     aside = plan;
     return 1;
+}
+
+int pcoll__progress_is_aside(const pcoll_plan_t *plan)
+{
+    return aside == plan;
 }
 
 int pcoll__progress_take_aside(pcoll_plan_t *plan)
@@ -143,8 +149,6 @@ void pcoll__progress_add(pcoll_plan_t *plan, int over)
     if (one_thread() == 1 && aside) {
         pcoll_plan_t *first = aside;
         aside = NULL;
-        /* A lazy start communicates nothing and cannot fail. */
-        first->ops->start(first);
         first->active.over = 0;
         first->active.rc = PCOLL_SUCCESS;
         link_plan(first);

@@ -51,13 +51,15 @@ void pcoll__progress_release(pcoll_plan_t *plan, int rc);
  * MPI_THREAD_MULTIPLE; asked of MPI once), else 0. */
 int pcoll__progress_serial(void);
 
-/* A lazy plan (core/plan.h) started while no plan is listed and one
- * thread at a time calls pcoll: 1 when it is set aside, unlisted, its start
- * not made (its wait or test then makes the whole run: it advances no other
- * plan and needs no advancing); 0 when it must start as others do.  A plan
- * that starts while one is aside begins and lists the aside one first, as it
- * would have been.  take_aside: 1 when plan was aside (no longer). */
+/* A solo plan (core/plan.h) just begun while no plan is listed and one
+ * thread at a time calls pcoll: 1 when it is set aside, unlisted (its wait
+ * or test then ends the run with its own operations: it advances no other
+ * plan and needs no pass of pcoll's); 0 when it must be listed as others
+ * are.  A plan that starts while one is aside lists the aside one first, as
+ * it would have been.  is_aside: whether plan is; take_aside: 1 when plan
+ * was aside (no longer). */
 int pcoll__progress_set_aside(pcoll_plan_t *plan);
+int pcoll__progress_is_aside(const pcoll_plan_t *plan);
 int pcoll__progress_take_aside(pcoll_plan_t *plan);
 
 /* pcoll_progress=thread: start the progress thread (once per process; MPI
