@@ -772,6 +772,24 @@ static int a2av_arrays(const void *raw, const pcoll__ctx_t *ctx, int p, const vo
     return 4;
 }
 
+/* A repeat of `native` (entry.h forward): the int alltoallv form on an
+ * intracommunicator, as MPI's own call, its arrays checked as
+ * pcoll__a2av_check would (one-shot auto takes native by p and the MPI,
+ * whatever they hold; in place the send side is not read); a NULL buffer
+ * goes the full path, which checks it. */
+static int a2av_forward(const void *raw, const pcoll__ctx_t *ctx, MPI_Comm comm)
+{
+    const raw_t *r = raw;
+    int p = ctx->size, inplace = r->sendbuf == MPI_IN_PLACE;
+    if (r->wide || r->w || ctx->remote || !r->recvbuf || !r->sendbuf || !r->rcounts ||
+        !r->rdispls || (!inplace && (!r->scounts || !r->sdispls)) ||
+        !pcoll__counts_ok(r->rcounts, r->rdispls, p, r->negative_ok) ||
+        (!inplace && !pcoll__counts_ok(r->scounts, r->sdispls, p, r->negative_ok)))
+        return PCOLL__FORWARD_DECLINED;
+    return PCOLL__MPI(Alltoallv)(r->sendbuf, r->scounts, r->sdispls, r->sendtype, r->recvbuf,
+                                 r->rcounts, r->rdispls, r->recvtype, comm);
+}
+
 static const pcoll__coll_t alltoallv = {
     .name = "alltoallv",
     .table = &pcoll__alltoallv_table,
@@ -787,6 +805,7 @@ static const pcoll__coll_t alltoallv = {
     .binder = &a2av_binder,
     .words = a2av_words,
     .arrays = a2av_arrays,
+    .forward = a2av_forward,
 };
 
 int pcoll_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],

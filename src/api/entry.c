@@ -470,7 +470,11 @@ static int lease_by_shape(pcoll__call_t *c)
  * answer cannot change while the arguments do not: a plan from the cache by
  * arguments, the call having no shape or one decided for that cache; and a
  * shape's plan made together (no binder), run on the call's buffers as the
- * path runs it, the layouts compared again each time.  Checked again on
+ * path runs it, the layouts compared again each time.  A plan from the
+ * cache that is the table's `native`, for a collective whose one-shot
+ * choice reads none of its arrays (the descriptor's forward hook), is
+ * forwarded: the MPI's call on the call's arrays as they are, checked but
+ * not compared, so counts that change every call repeat too.  Checked again on
  * every repeat: the communicator's context (freed communicators detach
  * theirs), the cache entry (evicted, or a datatype of its key freed), the
  * shape entry (evicted) and, for a shape's plan, the memo of the call's
@@ -485,6 +489,8 @@ typedef struct repeat {
     pcoll__ctx_t *ctx;
     unsigned long detached, changes, env;
     int nwords;
+    int forward; /* the plan is `native`, run by the descriptor's forward */
+    int kept;    /* the arrays are in array (same_arrays can compare) */
     uintptr_t words[PCOLL__CALL_WORDS];
     size_t nbytes; /* of array: the descriptor's arrays, end to end */
     unsigned char array[PCOLL__CALL_ARRAY];
@@ -561,9 +567,12 @@ static PCOLL__NOINLINE void remember_in(repeat_t *r, const pcoll__call_t *c,
         r->same = same_layouts(e, v);
     }
     r->ctx = c->ctx;
+    r->forward = plan && c->coll->forward && strcmp(plan->algorithm, "native") == 0;
     memset(r->words, 0, sizeof r->words);
-    if ((r->nwords = c->coll->words(c->raw, r->words)) == 0 ||
-        !same_arrays(r, c->coll, c->raw, 1))
+    if ((r->nwords = c->coll->words(c->raw, r->words)) == 0)
+        return;
+    r->kept = same_arrays(r, c->coll, c->raw, 1);
+    if (!r->kept && !r->forward)
         return;
     r->comm = c->comm;
     /* The context's changes from the entries' last change: a later one
@@ -582,6 +591,24 @@ static void remember(const pcoll__call_t *c, const pcoll_plan_t *plan, pcoll__ca
 
 /* Run a repeat of the thread's last remembered call, its use counted: 1
  * with *rc its code, 0 when this call is not one. */
+/* A repeat of a `native` plan: the MPI's call on the call's own arrays
+ * (the descriptor's forward); 0 where it declines. */
+static int forwarded(repeat_t *r, const pcoll__coll_t *coll, const void *raw, int *rc)
+{
+    const pcoll_plan_t *plan = r->plan.e->plan;
+    int err = coll->forward(raw, r->ctx, plan->comm);
+    if (err == PCOLL__FORWARD_DECLINED)
+        return 0;
+    pcoll__cache_ref_use(r->ctx, r->plan);
+    r->count++;
+    pcoll__set_verbose(0);
+    pcoll__last_run_algorithm = plan->algorithm;
+    *rc = err == MPI_SUCCESS ? PCOLL_SUCCESS
+                             : pcoll__error(PCOLL_ERR_MPI, "%s native: call (MPI %d)",
+                                            plan->collective, err);
+    return 1;
+}
+
 static PCOLL__NOINLINE int repeated(repeat_t *r, const pcoll__coll_t *coll, const void *raw,
                                     MPI_Comm comm, int *rc)
 {
@@ -596,7 +623,11 @@ static PCOLL__NOINLINE int repeated(repeat_t *r, const pcoll__coll_t *coll, cons
         diff |= w[i] ^ r->words[i];
     /* The context's changes only while it lives (nothing detached). */
     if (diff || pcoll__ctx_detached() != r->detached || pcoll__ctx_changes(ctx) != r->changes ||
-        !same_arrays(r, coll, raw, 0) || pcoll__opts_epoch() != r->env || pcoll__gpu_maybe())
+        pcoll__opts_epoch() != r->env || pcoll__gpu_maybe())
+        return 0;
+    if (r->forward && forwarded(r, coll, raw, rc))
+        return 1;
+    if (!r->kept || !same_arrays(r, coll, raw, 0))
         return 0;
     if (e)
         pcoll__shape_ref_use(ctx, r->shape);

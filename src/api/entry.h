@@ -156,7 +156,28 @@ struct pcoll__coll {
      * are never repeated). */
     int (*arrays)(const void *raw, const pcoll__ctx_t *ctx, int p, const void *at[],
                   size_t bytes[]);
+    /* Optional, with arrays, for a collective whose one-shot choice reads
+     * none of them: a repeat whose plan is the table's `native` makes the
+     * MPI's call with the call's own arrays on comm (the plan's), and
+     * compares no array.  Returns the MPI's error code, or
+     * PCOLL__FORWARD_DECLINED where it cannot (a negative count: the full
+     * path then checks the call; a form it does not forward). */
+    int (*forward)(const void *raw, const pcoll__ctx_t *ctx, MPI_Comm comm);
 };
+
+#define PCOLL__FORWARD_DECLINED (-1)
+
+/* For forward: whether n int counts are all >= 0, and n displacements too
+ * unless negative ones are accepted (the checks' rule). */
+static inline int pcoll__counts_ok(const int *counts, const int *displs, int n, int negative_ok)
+{
+    int i, bad = 0;
+    for (i = 0; i < n; i++)
+        bad |= counts[i];
+    for (i = 0; i < n && !negative_ok; i++)
+        bad |= displs[i];
+    return bad >= 0;
+}
 
 #define PCOLL__CALL_WORDS 8
 #define PCOLL__CALL_ARRAYS 6

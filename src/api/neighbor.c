@@ -489,6 +489,24 @@ static int nbr_arrays(const void *raw, const pcoll__ctx_t *ctx, int p, const voi
     return edge_arrays(raw, ctx->topo.indegree, ctx->topo.outdegree, at, bytes);
 }
 
+/* A repeat of `native` (entry.h forward): the int alltoallv form, as MPI's
+ * own call, its arrays checked as nbr_check would (one-shot auto takes
+ * native whatever they hold); a NULL buffer (MPI_BOTTOM, or none where
+ * every count was 0) goes the full path, which checks it. */
+static int nbr_forward(const void *raw, const pcoll__ctx_t *ctx, MPI_Comm comm)
+{
+    const raw_t *r = raw;
+    int in = ctx->topo.indegree, out = ctx->topo.outdegree;
+    if (r->form != PCOLL__NBR_ALLTOALLV || r->wide || !ctx->topo.known || !r->sendbuf ||
+        !r->recvbuf ||
+        (out > 0 && (!r->scounts || !r->sdispls)) || (in > 0 && (!r->rcounts || !r->rdispls)) ||
+        !pcoll__counts_ok(r->scounts, r->sdispls, out, r->negative_ok) ||
+        !pcoll__counts_ok(r->rcounts, r->rdispls, in, r->negative_ok))
+        return PCOLL__FORWARD_DECLINED;
+    return PCOLL__MPI(Neighbor_alltoallv)(r->sendbuf, r->scounts, r->sdispls, r->sendtype,
+                                          r->recvbuf, r->rcounts, r->rdispls, r->recvtype, comm);
+}
+
 static const pcoll__coll_t neighbor = {
     .name = "neighbor_alltoall",
     .table = &pcoll__neighbor_table,
@@ -500,6 +518,7 @@ static const pcoll__coll_t neighbor = {
     .prepare = nbr_prepare,
     .words = nbr_words,
     .arrays = nbr_arrays,
+    .forward = nbr_forward,
 };
 
 int pcoll__neighbor_dropin(pcoll__mode_t mode, const pcoll__nbr_raw_t *r, MPI_Comm comm,

@@ -35,7 +35,9 @@
  *   counts      pcoll_reduce_scatter (and _c) with one counts array whose
  *               values change every other call: only calls with the
  *               values of the call before repeat;
- *   arrays      the same with pcoll_alltoallv's (and _c's) four arrays.
+ *   arrays      the same with pcoll_alltoallv's (and _c's) four arrays;
+ *   forward     the same with `native`: the int form's calls all repeat,
+ *               the arrays forwarded to the MPI's call as they are.
  *
  * Usage: test_oneshot_repeat
  */
@@ -500,6 +502,50 @@ static void case_vector(void)
     pt_case_end();
 }
 
+/* The same with `native`: the int form's repeats forward the arrays as
+ * they are to the MPI's call (src/api/entry.c "Repeats"), so every call
+ * after the first repeats, whatever its counts; the large-count form is
+ * not forwarded (as above). */
+static void case_forward(void)
+{
+    int sc[64], sd[64], rc[64], rd[64];
+    pt_case("alltoallv arrays, native forwarded");
+    setenv("PCOLL_ALLTOALLV_ALGORITHM", "native", 1);
+    for (int wide = 0; wide < 2; wide++)
+        for (int run = 0; run < 6; run++) {
+            int at = 0, rat = 0;
+            for (int i = 0; i < np; i++) {
+                sc[i] = 1 + (me + i + run / 2) % 4;
+                rc[i] = 1 + (i + me + run / 2) % 4;
+                sd[i] = at, at += sc[i];
+                rd[i] = rat, rat += rc[i];
+            }
+            int repeated = v_call(sc, sd, rc, rd, wide, run);
+            int want = wide ? run % 2 : run > 0;
+            PT_CHECK(repeated == want, "form %d call %d: %s", wide, run,
+                     repeated ? "repeated" : "not repeated");
+            PT_CHECK(strcmp(pcoll__last_run_algorithm, "native") == 0, "ran %s",
+                     pcoll__last_run_algorithm);
+        }
+    /* A negative count after forwarded repeats: refused on every rank,
+     * as the first call's check refuses it, and the MPI never sees it. */
+    {
+        static int sb[256], rb[256];
+        unsigned long before;
+        for (int k = 0; k < 2; k++)
+            PT_REQUIRE(pcoll_alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, MPI_COMM_WORLD));
+        before = pcoll__repeats();
+        PT_REQUIRE(pcoll_alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, MPI_COMM_WORLD));
+        PT_CHECK(pcoll__repeats() == before + 1, "the same call again not forwarded");
+        sc[np - 1] = -1;
+        int rc_bad = pcoll_alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, MPI_COMM_WORLD);
+        PT_CHECK(rc_bad == PCOLL_ERR_ARG && pcoll__repeats() == before + 1,
+                 "a negative count after forwarded repeats: %s", pcoll_err_name(rc_bad));
+    }
+    unsetenv("PCOLL_ALLTOALLV_ALGORITHM");
+    pt_case_end();
+}
+
 int main(int argc, char **argv)
 {
     pt_init(&argc, &argv);
@@ -518,6 +564,7 @@ int main(int argc, char **argv)
     case_evicted();
     case_split();
     case_inplace();
+    case_forward();
     ops_rounds("ring");
     ops_rounds("pairwise");
     case_block();
