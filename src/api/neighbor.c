@@ -167,13 +167,9 @@ static int edge_scratch(pcoll__call_t *c, int in, int out, edges_t e[2])
  * lists in c->tmp[1] (freed with the call). */
 static int topo_of(pcoll__call_t *c, pcoll__ctx_topo_t *t)
 {
-    pcoll__ctx_t *ctx = c->ctx;
-    int rc;
-    if (!ctx && !pcoll__ctx_known(c->comm, &ctx))
-        ctx = NULL;
-    rc = pcoll__nbr_topo(ctx, c->comm, c->fn, t);
-    if (rc == PCOLL_SUCCESS && !ctx)
-        c->tmp[1] = t->ranks;
+    int *owned, rc = pcoll__nbr_topo_of(c->ctx, c->comm, c->fn, t, &owned);
+    if (owned)
+        c->tmp[1] = owned;
     return rc;
 }
 

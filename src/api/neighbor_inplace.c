@@ -15,6 +15,7 @@
  * no one-shot form.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "alltoallv/inplace/inplace.h"
 #include "api/entry.h"
@@ -103,17 +104,20 @@ static int nip_check(pcoll__call_t *c)
 {
     const raw_t *r = c->raw;
     pcoll__ip_nbr_args_t *a = args_of(c);
-    int topo, in, out, size, nbuf, rc;
+    pcoll__ctx_topo_t t;
+    int in, out, size, nbuf, rc, *owned = NULL;
     long long cap;
     c->inplace = 1;
     a->buf = r->buf, a->type = r->type;
-    PCOLL_CHECK(pcoll__nbr_degrees(c->comm, c->fn, &topo, &in, &out), rc, fail);
-    a->indegree = in, a->outdegree = out, a->cart = topo == MPI_CART;
+    PCOLL_CHECK(pcoll__nbr_topo_of(c->ctx, c->comm, c->fn, &t, &owned), rc, fail);
+    c->tmp[1] = owned;
+    in = t.indegree, out = t.outdegree;
+    a->indegree = in, a->outdegree = out, a->cart = t.kind == MPI_CART, a->folded = t.folded;
     PCOLL_CHECK(pcoll__ip_check_type(r->type, &size, c->fn), rc, fail);
     if ((in > 0 && (!r->rcounts || !r->rdispls)) || (out > 0 && (!r->scounts || !r->sdispls)))
         return pcoll__error(PCOLL_ERR_ARG, "%s: a count or displacement array is NULL", c->fn);
     PCOLL_CHECK(scratch(c, in, out), rc, fail);
-    PCOLL_CHECK(pcoll__nbr_neighbors(c->comm, topo, in, out, a->sources, a->dests), rc, fail);
+    memcpy(a->sources, t.ranks, sizeof *t.ranks * ((size_t)in + (size_t)out));
     PCOLL_CHECK(merge(c), rc, fail);
     if (a->buf == MPI_IN_PLACE || (!a->buf && has_items(a, c->p)))
         return pcoll__error(PCOLL_ERR_ARG, "%s: buf is %s", c->fn,
@@ -137,7 +141,7 @@ static int match_edges(pcoll__call_t *c)
     const raw_t *r = c->raw;
     const pcoll__ip_nbr_args_t *a = args_of(c);
     pcoll__nbr_args_t view = {.cart = a->cart,
-                              .folded = a->cart && pcoll__nbr_cart_folded(c->comm),
+                              .folded = a->folded,
                               .indegree = a->indegree,
                               .outdegree = a->outdegree, .sources = a->sources,
                               .dests = a->dests};

@@ -93,6 +93,12 @@ int pcoll__nbr_cart_folded(MPI_Comm comm);
  * allocated for the caller to free.  The errors of pcoll__nbr_degrees,
  * nothing kept. */
 int pcoll__nbr_topo(pcoll__ctx_t *ctx, MPI_Comm comm, const char *fn, pcoll__ctx_topo_t *t);
+/* The same where ctx may be NULL before the call has its context: the
+ * context comm already has, if any (a persistent init's checks come before
+ * it takes one); *owned: t->ranks where the caller must free them (no
+ * context), else NULL. */
+int pcoll__nbr_topo_of(pcoll__ctx_t *ctx, MPI_Comm comm, const char *fn, pcoll__ctx_topo_t *t,
+                       int **owned);
 
 /* One neighbourhood exchange of a long long per edge (send[e] along
  * out-edge e, recv[e] from in-edge e; MPI_PROC_NULL slots untouched), made

@@ -118,6 +118,17 @@ fail:
     return rc;
 }
 
+int pcoll__nbr_topo_of(pcoll__ctx_t *ctx, MPI_Comm comm, const char *fn, pcoll__ctx_topo_t *t,
+                       int **owned)
+{
+    int rc;
+    if (!ctx && !pcoll__ctx_known(comm, &ctx))
+        ctx = NULL;
+    rc = pcoll__nbr_topo(ctx, comm, fn, t);
+    *owned = rc == PCOLL_SUCCESS && !ctx ? t->ranks : NULL;
+    return rc;
+}
+
 int pcoll__nbr_exchange(MPI_Comm comm, int tag, const pcoll__nbr_args_t *a, long long *b,
                         long long *got)
 {

@@ -279,7 +279,7 @@ int pcoll__alltoallv_inplace_preferred(const pcoll__cost_t *c, int p, long long 
 typedef struct pcoll__ip_nbr_args {
     void *buf;
     MPI_Datatype type;
-    int indegree, outdegree, cart;
+    int indegree, outdegree, cart, folded;
     int *sources, *dests; /* ranks or MPI_PROC_NULL, one per edge */
     int *spos, *rpos;     /* per edge: pcoll__ip_nbr_merge's pos */
     int *scounts, *sdispls, *rcounts, *rdispls; /* p ranks each */
