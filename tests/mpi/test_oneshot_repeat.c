@@ -476,57 +476,54 @@ static int v_call(const int *sc, const int *sd, const int *rc, const int *rd, in
     return pcoll__repeats() != before;
 }
 
+/* Counts that change every other call (run / 2), blocks end to end. */
+static void v_counts(int *sc, int *sd, int *rc, int *rd, int run)
+{
+    int at = 0, rat = 0;
+    for (int i = 0; i < np; i++) {
+        sc[i] = 1 + (me + i + run / 2) % 4; /* rank me sends to i */
+        rc[i] = 1 + (i + me + run / 2) % 4; /* what i sends to me */
+        sd[i] = at, at += sc[i];
+        rd[i] = rat, rat += rc[i];
+    }
+}
+
 /* pcoll_alltoallv and its large-count form with the same four arrays,
  * whose counts (and so displacements) change every other call, buffers and
- * types equal: a call repeats only while the arrays hold what they held
- * (calls 1, 3, 5), and every result is right. */
+ * types equal, run by algorithm: a call repeats only while the arrays hold
+ * what they held (calls 1, 3, 5), and every result is right; with `native`
+ * (forwarded) the int form's repeats hand the arrays as they are to the
+ * MPI's call (src/api/entry.c "Repeats"), so every call after the first
+ * repeats, whatever its counts (the large-count form is not forwarded). */
+static void vector_runs(const char *algorithm, int forwarded, int *sc, int *sd, int *rc, int *rd)
+{
+    setenv("PCOLL_ALLTOALLV_ALGORITHM", algorithm, 1);
+    for (int wide = 0; wide < 2; wide++)
+        for (int run = 0; run < 6; run++) {
+            v_counts(sc, sd, rc, rd, run);
+            int repeated = v_call(sc, sd, rc, rd, wide, run);
+            int want = forwarded && !wide ? run > 0 : run % 2;
+            PT_CHECK(repeated == want, "form %d call %d: %s", wide, run,
+                     repeated ? "repeated with other counts" : "not repeated");
+            PT_CHECK(strcmp(pcoll__last_run_algorithm, algorithm) == 0, "ran %s",
+                     pcoll__last_run_algorithm);
+        }
+}
+
 static void case_vector(void)
 {
     int sc[64], sd[64], rc[64], rd[64];
     pt_case("alltoallv arrays");
-    setenv("PCOLL_ALLTOALLV_ALGORITHM", "scattered", 1);
-    for (int wide = 0; wide < 2; wide++)
-        for (int run = 0; run < 6; run++) {
-            int at = 0, rat = 0;
-            for (int i = 0; i < np; i++) {
-                sc[i] = 1 + (me + i + run / 2) % 4; /* rank me sends to i */
-                rc[i] = 1 + (i + me + run / 2) % 4; /* what i sends to me */
-                sd[i] = at, at += sc[i];
-                rd[i] = rat, rat += rc[i];
-            }
-            int repeated = v_call(sc, sd, rc, rd, wide, run);
-            PT_CHECK(repeated == run % 2, "form %d call %d: %s", wide, run,
-                     repeated ? "repeated with other counts" : "not repeated");
-        }
+    vector_runs("scattered", 0, sc, sd, rc, rd);
     unsetenv("PCOLL_ALLTOALLV_ALGORITHM");
     pt_case_end();
 }
 
-/* The same with `native`: the int form's repeats forward the arrays as
- * they are to the MPI's call (src/api/entry.c "Repeats"), so every call
- * after the first repeats, whatever its counts; the large-count form is
- * not forwarded (as above). */
 static void case_forward(void)
 {
     int sc[64], sd[64], rc[64], rd[64];
     pt_case("alltoallv arrays, native forwarded");
-    setenv("PCOLL_ALLTOALLV_ALGORITHM", "native", 1);
-    for (int wide = 0; wide < 2; wide++)
-        for (int run = 0; run < 6; run++) {
-            int at = 0, rat = 0;
-            for (int i = 0; i < np; i++) {
-                sc[i] = 1 + (me + i + run / 2) % 4;
-                rc[i] = 1 + (i + me + run / 2) % 4;
-                sd[i] = at, at += sc[i];
-                rd[i] = rat, rat += rc[i];
-            }
-            int repeated = v_call(sc, sd, rc, rd, wide, run);
-            int want = wide ? run % 2 : run > 0;
-            PT_CHECK(repeated == want, "form %d call %d: %s", wide, run,
-                     repeated ? "repeated" : "not repeated");
-            PT_CHECK(strcmp(pcoll__last_run_algorithm, "native") == 0, "ran %s",
-                     pcoll__last_run_algorithm);
-        }
+    vector_runs("native", 1, sc, sd, rc, rd);
     /* A negative count after forwarded repeats: refused on every rank,
      * as the first call's check refuses it, and the MPI never sees it. */
     {
