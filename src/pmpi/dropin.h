@@ -15,6 +15,8 @@
 #ifndef PCOLL_PMPI_DROPIN_H
 #define PCOLL_PMPI_DROPIN_H
 
+#include <stdatomic.h>
+
 #include "api/entry.h"
 #include "pcoll.h"
 
@@ -75,9 +77,20 @@ int pcoll__dropin_raise(MPI_Comm comm, int rc);
 
 /* ---- outcome.c ------------------------------------------------------------- */
 
+/* 1 once a wrapped call found the drop-in on and its log off (each read
+ * once per process): a call then asks neither again (the two inline
+ * functions below). */
+extern atomic_int pcoll__dropin_plain;
+
 /* Whether a collective on comm may go to pcoll: the drop-in is on and comm
  * is a communicator (an intracommunicator or an intercommunicator). */
-int pcoll__dropin_serves(MPI_Comm comm);
+int pcoll__dropin_serves_slow(MPI_Comm comm);
+static inline int pcoll__dropin_serves(MPI_Comm comm)
+{
+    return atomic_load_explicit(&pcoll__dropin_plain, memory_order_relaxed)
+               ? comm != MPI_COMM_NULL
+               : pcoll__dropin_serves_slow(comm);
+}
 
 /* After pcoll's call for one collective returned rc (plan: the plan made
  * for the non-blocking and persistent forms, else NULL).  Returns 1 when the
@@ -87,8 +100,19 @@ int pcoll__dropin_serves(MPI_Comm comm);
  * return code: MPI_SUCCESS once the call is served -- for the non-blocking
  * and persistent forms *request then stands for the plan -- or an error
  * raised on comm's error handler. */
-int pcoll__dropin_finish(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll, int form,
-                         MPI_Request *request, int *err);
+int pcoll__dropin_finish_slow(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll, int form,
+                              MPI_Request *request, int *err);
+static inline int pcoll__dropin_finish(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll,
+                                       int form, MPI_Request *request, int *err)
+{
+    /* A blocking call served, nothing to count. */
+    if (rc == PCOLL_SUCCESS && form == PCOLL__DROPIN_BLOCKING &&
+        atomic_load_explicit(&pcoll__dropin_plain, memory_order_relaxed)) {
+        *err = MPI_SUCCESS;
+        return 0;
+    }
+    return pcoll__dropin_finish_slow(rc, plan, comm, coll, form, request, err);
+}
 /* pcoll's mode for the form of an MPI call (blocking: one-shot;
  * non-blocking: a local plan; persistent: an init). */
 static inline pcoll__mode_t pcoll__dropin_mode(int form)
@@ -103,6 +127,8 @@ static inline pcoll__mode_t pcoll__dropin_mode(int form)
 /* A call served (plan: the plan it made; NULL: a one-shot call, named by
  * the last run's algorithm); counted only when PCOLL_DROPIN_LOG is set. */
 void pcoll__dropin_log_served(int coll, int form, const pcoll_plan_t *plan);
+/* Whether calls are counted (PCOLL_DROPIN_LOG, read once). */
+int pcoll__dropin_logging(void);
 void pcoll__dropin_log_fell(int coll, int form, int reason);
 
 /* ---- requests.c ---------------------------------------------------------------- */

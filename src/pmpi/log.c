@@ -81,6 +81,11 @@ static int counting(void)
     return on;
 }
 
+int pcoll__dropin_logging(void)
+{
+    return counting();
+}
+
 void pcoll__dropin_log_served(int coll, int form, const pcoll_plan_t *plan)
 {
     int slot;

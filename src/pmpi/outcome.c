@@ -11,13 +11,18 @@
 #include "pmpi/dropin.h"
 #include "select/select.h"
 
-int pcoll__dropin_serves(MPI_Comm comm)
+atomic_int pcoll__dropin_plain;
+
+int pcoll__dropin_serves_slow(MPI_Comm comm)
 {
     /* MPI_COMM_NULL: MPI reports the error.  Any other handle goes to pcoll,
      * which checks it where it has no context for it (an invalid one is
      * PCOLL_ERR_ARG: the MPI's call then reports it); every collective the
      * drop-in wraps serves intercommunicators too. */
-    return pcoll__dropin_enabled() && comm != MPI_COMM_NULL;
+    int on = pcoll__dropin_enabled();
+    if (on && !pcoll__dropin_logging())
+        atomic_store_explicit(&pcoll__dropin_plain, 1, memory_order_relaxed);
+    return on && comm != MPI_COMM_NULL;
 }
 
 /* Refusals that depend only on arguments every rank shares (or that every
@@ -71,8 +76,8 @@ static void say_setting(MPI_Comm comm, int coll)
                 pcoll_last_error());
 }
 
-int pcoll__dropin_finish(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll, int form,
-                         MPI_Request *request, int *err)
+int pcoll__dropin_finish_slow(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll, int form,
+                              MPI_Request *request, int *err)
 {
     int reason;
     *err = MPI_SUCCESS;
