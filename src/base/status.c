@@ -21,7 +21,7 @@
 /* The message of this thread's last error. */
 static PCOLL__THREAD_LOCAL char last_error[512];
 /* The info key pcoll_verbose of the call in progress on this thread. */
-static PCOLL__THREAD_LOCAL_SMALL int call_verbose;
+static PCOLL__THREAD_LOCAL int call_verbose;
 
 const char *pcoll_strerror(int rc)
 {

@@ -18,17 +18,6 @@
 #define PCOLL__THREAD_LOCAL _Thread_local
 #endif
 
-/* The same for a few bytes read on every call (a flag, a pointer): in the
- * static TLS block (the initial-exec model), one load away, where the
- * general model asks the dynamic linker (__tls_get_addr) each time.  A
- * library loaded with dlopen takes such variables from the surplus glibc
- * keeps for this (hundreds of bytes): large ones stay general. */
-#if !defined(SMPI_H) && (defined(__GNUC__) || defined(__clang__))
-#define PCOLL__THREAD_LOCAL_SMALL _Thread_local __attribute__((tls_model("initial-exec")))
-#else
-#define PCOLL__THREAD_LOCAL_SMALL PCOLL__THREAD_LOCAL
-#endif
-
 /* A function kept out of its callers: code that takes a thread-local
  * variable's address once and hands it on, so that a shared library does
  * not ask the dynamic linker for it again after every call it makes. */

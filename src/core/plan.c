@@ -230,7 +230,7 @@ int pcoll_wait(pcoll_plan_t *plan)
     }
 }
 
-PCOLL__THREAD_LOCAL_SMALL const char *pcoll__last_run_algorithm = "";
+PCOLL__THREAD_LOCAL const char *pcoll__last_run_algorithm = "";
 
 int pcoll_plan_free(pcoll_plan_t **plan)
 {

@@ -110,9 +110,9 @@ int pcoll__plan_poll(pcoll_plan_t *plan, int *flag);
 
 /* The algorithm of the plan pcoll__plan_run completed last on this thread
  * ("" before any): the one-shot calls' choice, which the drop-in layer's log
- * reports.  One per thread (PCOLL__THREAD_LOCAL_SMALL, base/status.h), so that a
+ * reports.  One per thread (PCOLL__THREAD_LOCAL, base/status.h), so that a
  * thread reads the choice of its own last call. */
-extern PCOLL__THREAD_LOCAL_SMALL const char *pcoll__last_run_algorithm;
+extern PCOLL__THREAD_LOCAL const char *pcoll__last_run_algorithm;
 
 /* Start and wait (the one-shot path): one whole run (ops->run) where the
  * plan has one and is not active, the algorithm's name recorded last (an
