@@ -7,15 +7,16 @@
 # timings).
 # -D: MPIEXEC, NPFLAG, PREFLAGS (a list), TUNE, CHECK (unit_rules), OUT.
 file(REMOVE "${OUT}")
-execute_process(COMMAND "${MPIEXEC}" ${NPFLAG} 2 ${PREFLAGS} "${TUNE}" --quick --reps 3 --every-size
+execute_process(COMMAND "${MPIEXEC}" ${NPFLAG} 2 ${PREFLAGS} "${TUNE}" --quick --reps 3 --every-size --verbose
                         --sizes 8,4096 --max-spread inf --out "${OUT}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "pcoll-tune: exit status ${rc}")
 endif()
-# auto without a rules file runs among the candidates: the reference a rule
-# must beat, timed in the summary's auto_us column.
+# auto without a rules file runs among the candidates (--verbose lists each
+# one's time: auto's as "auto=<what it ran>"): the reference a rule must
+# beat, timed in the summary's auto_us column.
 if(NOT out MATCHES "auto_us" OR NOT out MATCHES "auto=")
   message(FATAL_ERROR "pcoll-tune did not time auto's own choice")
 endif()
