@@ -268,26 +268,27 @@ static int pack_alone(kept_t *k, MPI_Aint *at)
 }
 
 /* Whether this rank's piece to itself, traveling alone, is copied (not in
- * place, where it stays): plain bytes, or counts a typed copy takes.  Else
- * a message to itself, which some MPIs send as slowly as one to another
- * rank (MPICH: the model's vself). */
+ * place, where it stays): plain bytes on one side at least (a memcpy, or one
+ * MPI_Pack / MPI_Unpack between the user's buffers, as the bundled pieces
+ * are copied: nothing allocated), counts an int holds.  Else a message to
+ * itself, which some MPIs send as slowly as one to another rank (MPICH: the
+ * model's vself). */
 static int self_copied(const kept_t *k)
 {
     const pcoll__a2a_args_t *a = &k->a;
-    return !k->inplace && ((k->sdense && k->rdense) || (a->scounts[k->me] <= INT_MAX &&
-                                                        a->rcounts[k->me] <= INT_MAX));
+    return !k->inplace && (k->sdense || k->rdense) &&
+           (long long)a->rcounts[k->me] * k->rsize <= INT_MAX && a->scounts[k->me] <= INT_MAX &&
+           a->rcounts[k->me] <= INT_MAX;
 }
 
 static int copy_self(const kept_t *k)
 {
     const pcoll__a2a_args_t *a = &k->a;
     long long b = (long long)a->rcounts[k->me] * k->rsize;
-    if (k->sdense && k->rdense) {
-        memcpy(pcoll__a2a_rbuf(a, k->me), pcoll__a2a_sbuf(a, k->me), (size_t)b);
-        return PCOLL_SUCCESS;
-    }
-    return pcoll_typed_copy(pcoll__a2a_sbuf(a, k->me), (int)a->scounts[k->me], a->sendtype,
-                            pcoll__a2a_rbuf(a, k->me), (int)a->rcounts[k->me], a->recvtype);
+    if (k->rdense)
+        return pack(k, pcoll__a2a_sbuf(a, k->me), a->scounts[k->me], a->sendtype, k->sdense,
+                    pcoll__a2a_rbuf(a, k->me), b);
+    return unpack(k, pcoll__a2a_sbuf(a, k->me), b, pcoll__a2a_rbuf(a, k->me), a->rcounts[k->me]);
 }
 
 /* Start the messages of the pieces that travel alone; the one to itself
