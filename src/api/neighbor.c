@@ -403,7 +403,11 @@ static int nbr_choose(pcoll__call_t *c)
 {
     pcoll__nbr_args_t *a = args_of(c);
     pcoll__shape_t shape = pcoll__call_shape(c);
-    a->started = c->mode != PCOLL__ONESHOT;
+    /* A persistent plan whose native run would be the blocking call
+     * (deferred) starts nothing of the MPI's. */
+    a->started = c->mode == PCOLL__LOCAL ||
+                 (c->mode == PCOLL__PERSISTENT &&
+                  !pcoll__nbr_native_defers(!c->opts.no_comm, c->p));
     a->node_fallback = pcoll__algo_is_auto(&pcoll__neighbor_table, a->opts.algorithm);
     return pcoll__select_neighbor(a, &shape);
 }

@@ -95,6 +95,12 @@ static const pcoll__plan_ops_t native_ops = {
     .run = native_run,
 };
 
+int pcoll__native_defers(const pcoll__native_calls_t *calls, int together, int size, int remote)
+{
+    return together && (size > 1 || remote) && pcoll__cost_params().defer &&
+           !(calls->init && calls->keep_init) && pcoll__progress_serial();
+}
+
 int pcoll__native_plan(pcoll_plan_t *plan, const pcoll__native_calls_t *calls,
                        const void *args, size_t bytes)
 {
@@ -119,9 +125,7 @@ int pcoll__native_plan(pcoll_plan_t *plan, const pcoll__native_calls_t *calls,
      * time calls pcoll: elsewhere another thread's pass over the active
      * list (or the progress thread's) could make a deferred blocking call
      * while this thread makes another on the same communicator. */
-    n->deferred = plan->together && (plan->size > 1 || plan->ctx->remote) &&
-                  pcoll__cost_params().defer && !(calls->init && calls->keep_init) &&
-                  pcoll__progress_serial();
+    n->deferred = pcoll__native_defers(calls, plan->together, plan->size, plan->ctx->remote);
     plan->solo = !plan->no_comm;
     if (!calls->init || !plan->together || plan->no_comm || n->deferred)
         return PCOLL_SUCCESS;

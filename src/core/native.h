@@ -46,6 +46,12 @@ typedef struct pcoll__native_calls {
     int keep_init;
 } pcoll__native_calls_t;
 
+/* Whether a plan with calls, made together (persistent init) or not, on a
+ * communicator of size ranks (remote: an intercommunicator's remote group,
+ * 0 for an intracommunicator) is deferred: its run is then the blocking
+ * call, never a started one.  The same answer on every rank. */
+int pcoll__native_defers(const pcoll__native_calls_t *calls, int together, int size, int remote);
+
 /* Make plan call the MPI's collective with a copy of args (bytes of them,
  * owned by the plan; what they point to must live as long as the plan). */
 int pcoll__native_plan(pcoll_plan_t *plan, const pcoll__native_calls_t *calls,

@@ -5,7 +5,8 @@
  * displacements) as ints where every one fits, else MPI-4's large-count
  * call (an MPI without it cannot serve such sizes: refused).  Refused on a
  * Cartesian communicator with a periodic dimension of 1 or 2 ranks for
- * plans that start, where the MPI's started calls fill the wrong slots, and
+ * plans that start the MPI's call (not the deferred ones, whose run is the
+ * blocking call), where the MPI's started calls fill the wrong slots, and
  * everywhere on an MPI whose calls match a repeated neighbour's messages in
  * the wrong order (core/defects.h); auto then takes `direct`.
  *
@@ -148,6 +149,11 @@ static int as_ints(pcoll_plan_t *plan, nargs_t *n)
         RC(n)[i] = (int)a->rcounts[i], RD(n)[i] = (int)a->rdispls[i];
     }
     return ok;
+}
+
+int pcoll__nbr_native_defers(int together, int p)
+{
+    return pcoll__native_defers(&calls, together, p, 0);
 }
 
 int pcoll__nbr_native_usable(const pcoll__nbr_args_t *a)

@@ -37,8 +37,9 @@ typedef struct pcoll__nbr_args {
     int wide;                 /* a large-count (_c) form */
     int cart;                 /* Cartesian: sends in pcoll__nbr_send_edge's order */
     int folded;               /* Cartesian, a periodic dimension of 1 or 2 ranks */
-    int started;              /* the plan will be started (persistent, non-blocking),
-                                 not only run by a one-shot call */
+    int started;              /* the plan will start the MPI's call (persistent
+                                 without deferral, non-blocking), not only make
+                                 the blocking call */
     int indegree, outdegree;
     const int *sources, *dests; /* ranks (or MPI_PROC_NULL), one per edge */
     /* Per edge: count, displacement in units of sext / rext bytes (items of
@@ -73,6 +74,10 @@ int pcoll__nbr_node(pcoll_plan_t *plan, const void *args);
 /* Whether `native` may run on these arguments (the same answer on every
  * rank: the topology, the form and the agreed sizes decide). */
 int pcoll__nbr_native_usable(const pcoll__nbr_args_t *a);
+/* Whether a `native` plan made together (or not) on p ranks makes the
+ * MPI's blocking call in its wait (core/native.h, deferred plans): such a
+ * plan is not started in the MPI's sense. */
+int pcoll__nbr_native_defers(int together, int p);
 
 /* The topology of comm: MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH in *topo and
  * the degrees; PCOLL_ERR_ARG naming fn for a communicator without one (MPI

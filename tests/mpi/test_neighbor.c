@@ -43,6 +43,7 @@
 
 #include "api/entry.h"
 #include "core/defects.h"
+#include "neighbor/neighbor.h"
 #include "harness.h"
 
 #define RUNS 3
@@ -95,6 +96,15 @@ static void degrees(MPI_Comm comm, int *in, int *out)
 static int by_hand(void)
 {
     return pcoll__mpi_defect(PCOLL__DEFECT_MPICH_NEIGHBOR_ORDER);
+}
+
+/* Whether a persistent `native` plan on c's communicator is deferred (its
+ * run the MPI's blocking call: core/native.h). */
+static int defers(const nb_case *c)
+{
+    int p;
+    MPI_Comm_size(c->comm, &p);
+    return pcoll__nbr_native_defers(1, p);
 }
 
 /* The neighbours of comm in MPI's order (in and out: the degrees). */
@@ -401,8 +411,10 @@ static void run_plan(nb_case *c, const char *algo, const char *cpn, int large,
         return;
     }
     /* native is refused alike on every rank where the MPI's started calls
-     * are known to fill the wrong slots (core/defects.h). */
-    if (rc == PCOLL_ERR_UNSUPPORTED && !strcmp(algo, "native") && (c->folded || by_hand())) {
+     * are known to fill the wrong slots (core/defects.h), unless its plan
+     * makes the blocking call in wait (deferred), which fills them right. */
+    if (rc == PCOLL_ERR_UNSUPPORTED && !strcmp(algo, "native") &&
+        ((c->folded && !defers(c)) || by_hand())) {
         pt_skip("native refused: the MPI's started calls are wrong on this topology");
         return;
     }

@@ -62,7 +62,8 @@ void bench_usage(FILE *out)
           "of sizes >= N (one memory under every rank; outputs not checked, rows\n"
           "\"folded\"; 1: every size).\n"
           "\n"
-          "Exit status: 0, 1 if a result was wrong or a call failed, 2 for bad options.\n"
+          "Exit status: 0, 1 if a result of pcoll's was wrong or a call failed, 2 for bad\n"
+          "options (a wrong result of the MPI's own row is named under the table).\n"
           "docs/benchmarking.md explains the columns and the statistics.\n",
           out);
 }
