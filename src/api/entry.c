@@ -589,8 +589,6 @@ static void remember(const pcoll__call_t *c, const pcoll_plan_t *plan, pcoll__ca
     remember_in(&repeat, c, plan, e, v, k);
 }
 
-/* Run a repeat of the thread's last remembered call, its use counted: 1
- * with *rc its code, 0 when this call is not one. */
 /* A repeat of a `native` plan: the MPI's call on the call's own arrays
  * (the descriptor's forward); 0 where it declines. */
 static int forwarded(repeat_t *r, const pcoll__coll_t *coll, const void *raw, int *rc)
@@ -599,6 +597,10 @@ static int forwarded(repeat_t *r, const pcoll__coll_t *coll, const void *raw, in
     int err = coll->forward(raw, r->ctx, plan->comm);
     if (err == PCOLL__FORWARD_DECLINED)
         return 0;
+    /* Counted as every repeat is: the shape table's order must stay the
+     * same on every rank, forwarded here or not. */
+    if (r->shape.e)
+        pcoll__shape_ref_use(r->ctx, r->shape);
     pcoll__cache_ref_use(r->ctx, r->plan);
     r->count++;
     pcoll__set_verbose(0);
@@ -609,6 +611,8 @@ static int forwarded(repeat_t *r, const pcoll__coll_t *coll, const void *raw, in
     return 1;
 }
 
+/* Run a repeat of the thread's last remembered call, its use counted: 1
+ * with *rc its code, 0 when this call is not one. */
 static PCOLL__NOINLINE int repeated(repeat_t *r, const pcoll__coll_t *coll, const void *raw,
                                     MPI_Comm comm, int *rc)
 {

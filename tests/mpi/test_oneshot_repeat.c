@@ -37,7 +37,10 @@
  *               values of the call before repeat;
  *   arrays      the same with pcoll_alltoallv's (and _c's) four arrays;
  *   forward     the same with `native`: the int form's calls all repeat,
- *               the arrays forwarded to the MPI's call as they are.
+ *               the arrays forwarded to the MPI's call as they are;
+ *   forward shapes  auto's alltoallv (native) with even ranks repeating
+ *               (forwarded) and odd ranks not: the shape table counts every
+ *               call alike on every rank.
  *
  * Usage: test_oneshot_repeat
  */
@@ -46,6 +49,7 @@
 #include <string.h>
 
 #include "api/entry.h"
+#include "core/comm.h"
 #include "core/plan.h"
 #include "harness.h"
 
@@ -545,6 +549,61 @@ static void case_forward(void)
     pt_case_end();
 }
 
+/* The shape table of comm's context as a list every rank can compare:
+ * per slot, its calls (-1: empty) and its place in the order of last use. */
+static void shape_signature(MPI_Comm comm, int sig[2 * PCOLL__SHAPES])
+{
+    pcoll__ctx_t *ctx = NULL;
+    PT_CHECK(pcoll__ctx_known(comm, &ctx), "no context for the communicator");
+    for (int i = 0; i < PCOLL__SHAPES; i++) {
+        const pcoll__cache_entry_t *e = ctx ? &ctx->shape[i] : NULL;
+        int later = 0;
+        for (int j = 0; e && e->key && j < PCOLL__SHAPES; j++)
+            later += ctx->shape[j].key && ctx->shape[j].stamp > e->stamp;
+        sig[2 * i] = e && e->key ? e->calls : -1;
+        sig[2 * i + 1] = e && e->key ? later : -1;
+    }
+}
+
+/* auto's one-shot alltoallv with even ranks repeating their call (native:
+ * forwarded to the MPI's) and odd ranks alternating two receive buffers
+ * (every call the full path): the shape table must count every call on
+ * every rank alike, or the ranks evict different shapes later and one of
+ * them decides a shape (communicating) alone. */
+static void case_forward_shapes(void)
+{
+    static int sb[64 * 4], rb[2][64 * 4];
+    int sc[64], sd[64], rc[64], rd[64], sig[2 * PCOLL__SHAPES], lo[2 * PCOLL__SHAPES],
+        hi[2 * PCOLL__SHAPES];
+    unsigned long before;
+    MPI_Comm d;
+    pt_case("alltoallv auto, forwarded repeats counted in the shape table");
+    unsetenv("PCOLL_ALLTOALLV_ALGORITHM");
+    setenv("PCOLL_COST_CALL", "0", 1); /* auto's one-shot choice: native, on every MPI */
+    PT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+    v_counts(sc, sd, rc, rd, 0);
+    for (int i = 0; i < 64 * 4; i++)
+        sb[i] = me * 1000 + i;
+    before = pcoll__repeats();
+    for (int run = 0; run < 6; run++)
+        PT_REQUIRE(pcoll_alltoallv(sb, sc, sd, MPI_INT, rb[me % 2 ? run % 2 : 0], rc, rd, MPI_INT,
+                                   d));
+    PT_CHECK(strcmp(pcoll__last_run_algorithm, "native") == 0, "auto ran %s",
+             pcoll__last_run_algorithm);
+    /* Decided and remembered at the second call: the next four repeat. */
+    PT_CHECK(me % 2 || pcoll__repeats() - before == 4, "%lu of 6 calls repeated",
+             pcoll__repeats() - before);
+    shape_signature(d, sig);
+    PT_MPI(MPI_Allreduce(sig, lo, 2 * PCOLL__SHAPES, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    PT_MPI(MPI_Allreduce(sig, hi, 2 * PCOLL__SHAPES, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    for (int i = 0; i < 2 * PCOLL__SHAPES; i++)
+        PT_CHECK(lo[i] == hi[i], "shape slot %d: %s %d here, %d to %d over the ranks", i / 2,
+                 i % 2 ? "order" : "calls", sig[i], lo[i], hi[i]);
+    PT_MPI(MPI_Comm_free(&d));
+    unsetenv("PCOLL_COST_CALL");
+    pt_case_end();
+}
+
 int main(int argc, char **argv)
 {
     pt_init(&argc, &argv);
@@ -564,6 +623,7 @@ int main(int argc, char **argv)
     case_split();
     case_inplace();
     case_forward();
+    case_forward_shapes();
     ops_rounds("ring");
     ops_rounds("pairwise");
     case_block();
