@@ -739,6 +739,13 @@ static int a2av_hold(const void *args, int p, void **copy)
     return PCOLL_SUCCESS;
 }
 
+/* The bytes this rank receives: the choice weighs the mean block of the
+ * rank that receives most. */
+static long long a2av_volume(pcoll__call_t *c)
+{
+    return received(&args_of(c)->a, c->p);
+}
+
 static const pcoll__shape_binder_t a2av_binder = {a2av_span, a2av_bind, a2av_hold,
                                                   a2av_release};
 
@@ -803,6 +810,7 @@ static const pcoll__coll_t alltoallv = {
     .shape = a2av_shape,
     .keep = a2av_keep,
     .binder = &a2av_binder,
+    .volume = a2av_volume,
     .words = a2av_words,
     .arrays = a2av_arrays,
     .forward = a2av_forward,

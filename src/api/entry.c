@@ -116,6 +116,11 @@ static int read_options(pcoll__call_t *c)
  * (not on the one-shot path's cache hits). */
 static void fresh_args(pcoll__call_t *c)
 {
+    /* A check made again drops the temporaries of the one before. */
+    for (int k = 0; k < 2; k++) {
+        pcoll__free(c->tmp[k]);
+        c->tmp[k] = NULL;
+    }
     memset(c->args, 0, sizeof c->args);
     memcpy(c->args + c->coll->opts_offset, &c->opts, sizeof c->opts);
 }
@@ -150,6 +155,9 @@ static int run_call(pcoll__call_t *c);
 /* What a shape's decision returns when the choice does not plan
  * collectively (every rank alike): the shape takes the cache by arguments. */
 #define SHAPE_FLAT 1
+/* ... and when a shape decided again chose the algorithm of the plan it
+ * holds: the plan stays. */
+#define SHAPE_SAME 2
 
 /* Build and commit a plan for c's algorithm on c->ctx with the given tag. */
 static int build(pcoll__call_t *c, int tag, pcoll_plan_t **out)
@@ -200,9 +208,10 @@ static int persistent_on(pcoll__call_t *c, int local)
         return rc;
     c->algo = c->coll->choose(c);
     if (c->shaping && c->coll->keep)
-        return c->coll->table->algos[c->algo].flags & PCOLL__ALGO_KEPT
-                   ? c->coll->keep(c, c->plan)
-                   : SHAPE_FLAT;
+        return !(c->coll->table->algos[c->algo].flags & PCOLL__ALGO_KEPT) ? SHAPE_FLAT
+               : c->kept && strcmp(c->kept, c->coll->table->algos[c->algo].name) == 0
+                   ? SHAPE_SAME
+                   : c->coll->keep(c, c->plan);
     if (c->shaping && (c->coll->table->algos[c->algo].flags &
                        (PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_REBIND)) !=
                           (PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_REBIND))
@@ -315,6 +324,8 @@ static int shape_plan(pcoll__call_t *c, pcoll__cache_entry_t *e, const pcoll__vi
     if ((clear = all_clear(c, bad)) <= 0) {
         for (k = 0; k < 2; k++)
             pcoll__region_release(&reg[k]);
+        if (clear == 0 && e->plan)
+            pcoll__shape_undecide(c->ctx, e);
         return clear < 0 ? pcoll__error(PCOLL_ERR_MPI, "%s: shape agreement", c->fn)
                          : SHAPE_FLAT;
     }
@@ -325,9 +336,15 @@ static int shape_plan(pcoll__call_t *c, pcoll__cache_entry_t *e, const pcoll__vi
     d.raw = c->coll->keep ? c->raw : raw;
     d.comm = c->comm, d.info = MPI_INFO_NULL, d.plan = &plan;
     d.regions = c->coll->keep ? NULL : reg, d.shaping = 1;
+    d.kept = e->plan ? e->plan->algorithm : NULL;
     rc = run_call(&d);
     for (k = 0; k < 2; k++)
         pcoll__region_release(&reg[k]);
+    if (rc == SHAPE_SAME)
+        return PCOLL_SUCCESS;
+    /* Decided again otherwise: the plan held so far goes. */
+    if (e->plan && (rc == PCOLL_SUCCESS || rc == SHAPE_FLAT))
+        pcoll__shape_undecide(c->ctx, e);
     if (rc == PCOLL_SUCCESS && !c->coll->keep &&
         (clear = all_clear(c, plan->sched.unbound || plan->ops != &pcoll__sched_ops)) <= 0)
         rc = clear < 0 ? pcoll__error(PCOLL_ERR_MPI, "%s: shape agreement", c->fn) : SHAPE_FLAT;
@@ -397,26 +414,76 @@ static int same_layouts(pcoll__cache_entry_t *e, const pcoll__view_t v[2])
     return pcoll__shape_same(e->aux, atomic_load_explicit(&e->stale, memory_order_acquire), v);
 }
 
+/* Shapes without sizes (the descriptor's keep and volume) under auto may
+ * be decided again as their calls go on, since the counts of the call that
+ * decided may not be the program's: at call 64, then every time the count
+ * of calls has grown 8 times (512, 4096, ...), one reduction asks whether
+ * some rank's volume left half to twice what it was at the last decision,
+ * and only then is the shape decided again (the agreement and the choice;
+ * a choice that stands keeps the plan).  Every rank counts a shape's calls
+ * alike (repeats too), so every rank asks at the same call. */
+static unsigned long long next_recheck(unsigned long long calls)
+{
+    return calls < 8 ? 64 : calls * 8;
+}
+
+static int recheck_due(const pcoll__cache_entry_t *e)
+{
+    return e->verdict != SHAPE_UNDECIDED && e->recheck && e->calls >= e->recheck;
+}
+
+/* This rank's volume of the call (the descriptor's, from its checked
+ * arguments), -1 where the check refuses the call. */
+static long long volume_of(pcoll__call_t *c)
+{
+    fresh_args(c);
+    return c->coll->check(c) == PCOLL_SUCCESS ? c->coll->volume(c) : -1;
+}
+
+/* At a shape's recheck: 1 where some rank's volume left half to twice
+ * what it was at the last decision (or its call is refused: the decision
+ * then fails alike everywhere), 0 where none did, an error; one reduction.
+ * *volume: this rank's. */
+static int moved(pcoll__call_t *c, const pcoll__cache_entry_t *e, long long *volume)
+{
+    long long v = *volume = volume_of(c), w = e->volume;
+    int clear = all_clear(c, v < 0 || w < 0 || v / 2 > w || w / 2 > v);
+    return clear < 0 ? pcoll__error(PCOLL_ERR_MPI, "%s: shape agreement", c->fn) : !clear;
+}
+
 /* Serve a one-shot call (key a: args_key) by its shape; SHAPE_FLAT when
  * the shape takes the cache by arguments. */
 static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
 {
     pcoll__view_t v[2];
-    int rc, wanted = requests_collective(c);
+    int rc, decide, wanted = requests_collective(c);
+    long long volume = -1;
     pcoll__cache_entry_t *e = shape_of(c, a, 1, &rc);
     if (!e) {
         c->repeatable = rc == SHAPE_FLAT;
         return rc;
     }
+    if (recheck_due(e) && (rc = moved(c, e, &volume)) <= 0) {
+        if (rc < 0)
+            return rc;
+        e->recheck = next_recheck(e->calls);
+    }
+    /* Decided again: a shape that took the cache by arguments forgets it
+     * (its repeats stop: they would forward to the plan found before). */
+    if (recheck_due(e) && e->verdict == SHAPE_ARGS)
+        pcoll__shape_undecide(c->ctx, e);
     /* The call's buffers: only where the shape's plan may take them. */
-    if (e->verdict == SHAPE_PLAN ||
-        (e->verdict == SHAPE_UNDECIDED && (wanted || e->calls >= PCOLL__SHAPE_CALLS)))
+    decide = (e->verdict == SHAPE_UNDECIDED && (wanted || e->calls >= PCOLL__SHAPE_CALLS)) ||
+             recheck_due(e);
+    if (e->verdict == SHAPE_PLAN || decide)
         call_views(c, v);
-    if (e->verdict == SHAPE_UNDECIDED && (wanted || e->calls >= PCOLL__SHAPE_CALLS)) {
+    if (decide) {
         rc = shape_plan(c, e, v);
         if (rc != PCOLL_SUCCESS && rc != SHAPE_FLAT)
             return rc;
         e->verdict = rc == SHAPE_FLAT ? SHAPE_ARGS : SHAPE_PLAN;
+        e->recheck = c->coll->volume && !wanted ? next_recheck(e->calls) : 0;
+        e->volume = e->recheck ? (volume >= 0 ? volume : volume_of(c)) : -1;
     }
     if (e->verdict != SHAPE_PLAN) {
         if (wanted && e->verdict == SHAPE_ARGS)
@@ -628,6 +695,9 @@ static PCOLL__NOINLINE int repeated(repeat_t *r, const pcoll__coll_t *coll, cons
     /* The context's changes only while it lives (nothing detached). */
     if (diff || pcoll__ctx_detached() != r->detached || pcoll__ctx_changes(ctx) != r->changes ||
         pcoll__opts_epoch() != r->env || pcoll__gpu_maybe())
+        return 0;
+    /* The call at which the shape is decided again takes the full path. */
+    if (e && e->recheck && e->calls + 1 >= e->recheck)
         return 0;
     if (r->forward && forwarded(r, coll, raw, rc))
         return 1;

@@ -80,6 +80,9 @@ struct pcoll__call {
      * choice plans collectively. */
     pcoll__region_t *regions;
     int shaping;
+    /* A shape decided again: the algorithm of the plan it holds (NULL:
+     * none); the same choice keeps that plan (nothing built). */
+    const char *kept;
     /* One-shot: the plan the call runs is what any call with its arguments
      * would run until the cache or the environment changes (no shape, or a
      * shape decided for the cache by arguments: flat, that shape's entry). */
@@ -141,6 +144,11 @@ struct pcoll__coll {
      * arguments (c->args) to it. */
     int (*keep)(pcoll__call_t *c, pcoll_plan_t **plan);
     const pcoll__shape_binder_t *binder;
+    /* With keep: this rank's bytes as the choice weighs them, from the
+     * checked arguments (c->args).  A shape is decided again (entry.c
+     * next_recheck) only where some rank's left half to twice what it was
+     * at the last decision. */
+    long long (*volume)(pcoll__call_t *c);
     /* Repeated one-shot calls (entry.c "Repeats"; NULL: never repeated):
      * every argument of raw as words (pointers, counts, handles; at most
      * PCOLL__CALL_WORDS): two calls with equal words are the same call.

@@ -564,6 +564,31 @@ int pcoll__shape_set(pcoll__cache_entry_t *e, pcoll_plan_t *plan,
     return PCOLL_SUCCESS;
 }
 
+void pcoll__shape_undecide(pcoll__ctx_t *ctx, pcoll__cache_entry_t *e)
+{
+    void *key = e->key;
+    size_t keylen = e->keylen;
+    unsigned long long stamp = e->stamp, born = e->born, calls = e->calls,
+                       recheck = e->recheck;
+    long long volume = e->volume;
+    /* Emptied as an eviction empties it (the record drains its leases
+     * first), the key kept aside, then taken back with the entry's place. */
+    pthread_mutex_lock(&list_lock);
+    e->key = NULL;
+    pthread_mutex_unlock(&list_lock);
+    cache_drop(ctx, e);
+    atomic_fetch_add_explicit(&ctx->changes, 1, memory_order_release);
+    pthread_mutex_lock(&list_lock);
+    e->key = key;
+    e->keylen = keylen;
+    e->stamp = stamp;
+    e->born = born;
+    e->calls = calls;
+    e->recheck = recheck;
+    e->volume = volume;
+    pthread_mutex_unlock(&list_lock);
+}
+
 int pcoll__check_comm(MPI_Comm comm, int inter_ok, const char *fn)
 {
     int inter = 0;

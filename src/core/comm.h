@@ -42,9 +42,12 @@ typedef struct pcoll__cache_entry {
     void (*destroy)(pcoll_plan_t *plan); /* how the cache frees it */
     unsigned long long stamp; /* last use, for LRU eviction */
     atomic_int stale;        /* a datatype in the key was freed (any thread) */
-    /* Shapes only: calls seen, the owner's verdict, and its record of the
-     * call the plan was built for (freed with aux_free). */
-    int calls;
+    /* Shapes only: calls seen, the owner's verdict, the call at which the
+     * owner may decide again (0: never) and what it weighs then, and its
+     * record of the call the plan was built for (freed with aux_free). */
+    unsigned long long calls;
+    unsigned long long recheck;
+    long long volume;         /* this rank's at the last decision (-1: none) */
     int verdict;
     unsigned long long born;  /* when the entry took its key */
     void *aux;
@@ -182,6 +185,11 @@ void pcoll__shape_remember(pcoll__ctx_t *ctx, pcoll__cache_entry_t *e, const voi
 int pcoll__shape_set(pcoll__cache_entry_t *e, pcoll_plan_t *plan,
                      void (*destroy)(pcoll_plan_t *plan), void *aux, void (*aux_free)(void *aux),
                      const MPI_Datatype *types, int ntypes);
+
+/* Empty the shape e of its plan, record and verdict (0), keeping its key,
+ * its calls and its place in the order of use: the owner decides it again.
+ * A change of ctx (repeats of it stop). */
+void pcoll__shape_undecide(pcoll__ctx_t *ctx, pcoll__cache_entry_t *e);
 
 /* Checks shared by every collective's entry points: MPI initialized, comm
  * valid, and an intracommunicator unless inter (the collective serves

@@ -560,7 +560,7 @@ static void shape_signature(MPI_Comm comm, int sig[2 * PCOLL__SHAPES])
         int later = 0;
         for (int j = 0; e && e->key && j < PCOLL__SHAPES; j++)
             later += ctx->shape[j].key && ctx->shape[j].stamp > e->stamp;
-        sig[2 * i] = e && e->key ? e->calls : -1;
+        sig[2 * i] = e && e->key ? (int)e->calls : -1;
         sig[2 * i + 1] = e && e->key ? later : -1;
     }
 }

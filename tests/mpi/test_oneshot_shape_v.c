@@ -26,6 +26,11 @@
  *              has its plan, out of place and in place: the plan runs on
  *              host mirrors of them, every rank alike;
  *   auto       the automatic choice (results only);
+ *   recheck    auto's shape decided again at calls 64 and 512 under a
+ *              rules file naming hier for short blocks, the blocks long,
+ *              then short, then long: native, hier, native, every rank
+ *              alike, no agreement between decisions; blocks that stay
+ *              short: one reduction at call 64, hier kept;
  *   forms      the int and large-count forms (pcoll_alltoallv_c) with the
  *              MPI's call priced cheaper than pcoll's: the int form runs
  *              `native` on every MPI, the large-count form only with
@@ -349,6 +354,102 @@ static void case_forms(void)
     pt_case_end();
 }
 
+/* A rules file (docs/tuning.md) naming `hier` for alltoallv blocks up to
+ * 64 B and `native` above, written by rank 0; its path on every rank. */
+static void recheck_rules(char *path, size_t n)
+{
+    if (me == 0) {
+        int fd;
+        FILE *f;
+        snprintf(path, n, "%s/pcoll-recheck-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        if ((fd = mkstemp(path)) < 0 || !(f = fdopen(fd, "w")))
+            PT_MPI(MPI_ERR_OTHER);
+        fprintf(f,
+                "{\"pcoll_tuning\": 1, \"mpi\": \"any\", \"host\": \"test\",\n \"rules\": [\n"
+                "  {\"collective\": \"alltoallv\", \"comm_size\": [%d, %d], \"bytes\": [0, 64],"
+                " \"algorithm\": \"hier\"},\n"
+                "  {\"collective\": \"alltoallv\", \"comm_size\": [%d, %d], \"bytes\": [65, "
+                "1099511627776], \"algorithm\": \"native\"}\n ]}\n",
+                np, np, np, np);
+        if (fclose(f) != 0)
+            PT_MPI(MPI_ERR_OTHER);
+    }
+    PT_MPI(MPI_Bcast(path, (int)n, MPI_CHAR, 0, MPI_COMM_WORLD));
+}
+
+/* One auto call of n ints to every peer on comm, against the closed form;
+ * 1 where it ran hier, the same on every rank (checked). */
+static int uniform_call(MPI_Comm comm, int n, int call)
+{
+    static int sb[64 * 1024], rb[64 * 1024];
+    int sc[64], sd[64], hier, lo, hi;
+    for (int i = 0; i < np; i++) {
+        sc[i] = n, sd[i] = i * n;
+        for (int k = 0; k < n; k++)
+            sb[i * n + k] = me * 100000 + i * 1000 + k + call;
+    }
+    pt_poison(rb, sizeof(int) * (size_t)(np * n));
+    PT_REQUIRE(pcoll_alltoallv(sb, sc, sd, MPI_INT, rb, sc, sd, MPI_INT, comm));
+    for (int s = 0; s < np; s++)
+        for (int k = 0; k < n; k++)
+            if (rb[s * n + k] != s * 100000 + me * 1000 + k + call) {
+                pt_check_elem("uniform", s, k, s * 100000 + me * 1000 + k + call, rb[s * n + k]);
+                s = np;
+                break;
+            }
+    hier = lo = hi = strcmp(pcoll__last_run_algorithm, "hier") == 0;
+    PT_MPI(PMPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, comm));
+    PT_MPI(PMPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, comm));
+    PT_CHECK(lo == hi, "call %d: hier on some ranks only", call);
+    return hier;
+}
+
+/* auto's shape decided again as its calls go on (src/api/entry.c,
+ * next_recheck: at calls 64 and 512, where some rank's volume moved),
+ * under a rules file that names hier for short blocks only: 4 KiB blocks
+ * when the shape is first decided (call 2: native), 8 B from call 64
+ * (hier, kept), 4 KiB again from call 512 (native); then 8 B blocks
+ * throughout, where call 64 only asks (one reduction) and keeps hier.
+ * Every result checked; between decisions no call agrees (no
+ * MPI_Allreduce of pcoll's). */
+static void case_recheck(void)
+{
+    char path[512];
+    MPI_Comm d;
+    int last = np <= 8 ? 520 : 70;
+    pt_case("auto decided again at calls 64 and 512");
+    recheck_rules(path, sizeof path);
+    setenv("PCOLL_TUNING_FILE", path, 1);
+    PT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+    for (int call = 1; call <= last; call++) {
+        long before = allreduces;
+        int small = call >= 64 && call < 512;
+        int hier = uniform_call(d, small ? 2 : 1024, call);
+        int decides = call == 2 || call == 64 || call == 512;
+        PT_CHECK(hier == small, "call %d ran %s", call, pcoll__last_run_algorithm);
+        PT_CHECK(decides || call == 1 || allreduces == before,
+                 "call %d: %ld MPI_Allreduce calls between decisions", call,
+                 allreduces - before);
+        PT_CHECK(!decides || allreduces > before, "call %d: no agreement", call);
+    }
+    PT_MPI(MPI_Comm_free(&d));
+    /* Blocks that stay short: at call 64 one reduction finds no rank's
+     * volume moved, and nothing is decided (the plan stays). */
+    PT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+    for (int call = 1; call <= 70; call++) {
+        long before = allreduces;
+        int hier = uniform_call(d, 2, call);
+        PT_CHECK(call < 2 || hier, "call %d ran %s", call, pcoll__last_run_algorithm);
+        PT_CHECK(call <= 2 || allreduces - before == (call == 64),
+                 "call %d: %ld MPI_Allreduce calls", call, allreduces - before);
+    }
+    PT_MPI(MPI_Comm_free(&d));
+    unsetenv("PCOLL_TUNING_FILE");
+    if (me == 0)
+        remove(path);
+    pt_case_end();
+}
+
 int main(int argc, char **argv)
 {
     pt_init(&argc, &argv);
@@ -370,6 +471,7 @@ int main(int argc, char **argv)
     case_device();
     unsetenv("PCOLL_ALLTOALLV_ALGORITHM");
     case_ints(NULL);
+    case_recheck();
     unsetenv("PCOLL_CORES_PER_NODE");
     case_forms();
     return pt_finish();
