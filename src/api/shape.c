@@ -36,7 +36,8 @@ struct pcoll__shape_rec {
 
 /* One run of the plan for one call's buffers. */
 struct lease {
-    pcoll__shape_rec_t *rec;
+    pcoll__shape_rec_t *rec; /* until the run is done: the record may go first */
+    const pcoll__shape_binder_t *binder; /* the record's (releases held) */
     pcoll__view_t v[2];      /* the call's buffers (host mirrors of device ones) */
     void *dev[2];            /* a device buffer that v[k] mirrors (NULL: none) */
     MPI_Aint dlo[2];         /* ... the mirror's first byte relative to it */
@@ -196,7 +197,7 @@ static void lease_release(lease_t *l)
         pcoll__free(l->mirror[k]);
     }
     if (l->held)
-        l->rec->binder->release(l->held);
+        l->binder->release(l->held);
 }
 
 /* Bind the plan to the lease's buffers and copy its input in. */
@@ -396,7 +397,8 @@ int pcoll__shape_lease(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2]
         goto fail;
     }
     plan->algorithm = r->plan->algorithm;
-    *l = (lease_t){.rec = r, .v = {v[0], v[1]}, .same = same || r->binder, .done = 1};
+    *l = (lease_t){.rec = r, .binder = r->binder, .v = {v[0], v[1]}, .same = same || r->binder,
+                   .done = 1};
     if (r->binder) {
         PCOLL_CHECK(r->binder->hold(args, plan->size, &l->held), rc, fail);
         l->args = l->held;
