@@ -11,13 +11,12 @@
  * its run finishes first, and the lease, completed later by MPI_Wait, must
  * not reach the freed record).  Every result is checked.
  */
-/* setenv, mkstemp, fdopen */
+/* setenv; mkstemp and fdopen (rules_file.h) */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "check.h"
+#include "rules_file.h"
 
 #define SHORT 2   /* ints per peer: 8 B */
 #define LONG 1024 /* 4 KiB */
@@ -42,25 +41,8 @@ static void expect(const int *r, int n, int tag, const char *what)
 /* The rules file; its path on every rank. */
 static void rules(char *path, int len)
 {
-    if (rank == 0) {
-        const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-        FILE *f = NULL;
-        int fd;
-        snprintf(path, (size_t)len, "%s/pcoll-dropin-recheck-XXXXXX", dir);
-        if ((fd = mkstemp(path)) >= 0)
-            f = fdopen(fd, "w");
-        check_true("rules file", f != NULL);
-        if (f) {
-            fprintf(f,
-                    "{\"pcoll_tuning\": 1, \"mpi\": \"any\", \"host\": \"test\",\n \"rules\": [\n"
-                    "  {\"collective\": \"alltoallv\", \"comm_size\": [%d, %d], \"bytes\": [0, 64],"
-                    " \"algorithm\": \"hier\"},\n"
-                    "  {\"collective\": \"alltoallv\", \"comm_size\": [%d, %d], \"bytes\": [65, "
-                    "1099511627776], \"algorithm\": \"native\"}\n ]}\n",
-                    size, size, size, size);
-            fclose(f);
-        }
-    }
+    if (rank == 0)
+        check_true("rules file", rules_file_write(path, (size_t)len, size) == 0);
     CHECK_MPI(MPI_Bcast(path, len, MPI_CHAR, 0, MPI_COMM_WORLD));
 }
 

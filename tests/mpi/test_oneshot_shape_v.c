@@ -48,6 +48,7 @@
 #include "core/plan.h"
 #include "gpu/gpu.h"
 #include "harness.h"
+#include "../dropin/rules_file.h"
 
 static int me, np;
 static long allreduces;
@@ -354,26 +355,12 @@ static void case_forms(void)
     pt_case_end();
 }
 
-/* A rules file (docs/tuning.md) naming `hier` for alltoallv blocks up to
- * 64 B and `native` above, written by rank 0; its path on every rank. */
+/* The rules file of tests/dropin/rules_file.h (hier for alltoallv blocks
+ * up to 64 B, native above), written by rank 0; its path on every rank. */
 static void recheck_rules(char *path, size_t n)
 {
-    if (me == 0) {
-        int fd;
-        FILE *f;
-        snprintf(path, n, "%s/pcoll-recheck-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-        if ((fd = mkstemp(path)) < 0 || !(f = fdopen(fd, "w")))
-            PT_MPI(MPI_ERR_OTHER);
-        fprintf(f,
-                "{\"pcoll_tuning\": 1, \"mpi\": \"any\", \"host\": \"test\",\n \"rules\": [\n"
-                "  {\"collective\": \"alltoallv\", \"comm_size\": [%d, %d], \"bytes\": [0, 64],"
-                " \"algorithm\": \"hier\"},\n"
-                "  {\"collective\": \"alltoallv\", \"comm_size\": [%d, %d], \"bytes\": [65, "
-                "1099511627776], \"algorithm\": \"native\"}\n ]}\n",
-                np, np, np, np);
-        if (fclose(f) != 0)
-            PT_MPI(MPI_ERR_OTHER);
-    }
+    if (me == 0 && rules_file_write(path, n, np) != 0)
+        PT_MPI(MPI_ERR_OTHER);
     PT_MPI(MPI_Bcast(path, (int)n, MPI_CHAR, 0, MPI_COMM_WORLD));
 }
 
