@@ -116,11 +116,13 @@ static int read_options(pcoll__call_t *c)
  * (not on the one-shot path's cache hits). */
 static void fresh_args(pcoll__call_t *c)
 {
-    /* A check made again drops the temporaries of the one before. */
-    for (int k = 0; k < 2; k++) {
-        pcoll__free(c->tmp[k]);
-        c->tmp[k] = NULL;
-    }
+    /* A check made again drops the temporaries of the one before (none
+     * on a call's first check: no call into the allocator then). */
+    for (int k = 0; k < 2; k++)
+        if (c->tmp[k]) {
+            pcoll__free(c->tmp[k]);
+            c->tmp[k] = NULL;
+        }
     memset(c->args, 0, sizeof c->args);
     memcpy(c->args + c->coll->opts_offset, &c->opts, sizeof c->opts);
 }
