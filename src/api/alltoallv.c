@@ -624,47 +624,22 @@ static int a2av_shape(pcoll__call_t *c, pcoll__key_t *k)
 
 /* The shape's plan: the chosen algorithm's (hier, the one with
  * PCOLL__ALGO_KEPT), collective. */
-static int a2av_keep(pcoll__call_t *c, pcoll_plan_t **out)
+static int a2av_keep(pcoll__call_t *c, pcoll_plan_t *plan)
 {
-    pcoll_plan_t *plan = NULL;
-    int rc;
-    PCOLL_CHECK(pcoll__plan_create(c->ctx, "alltoallv", pcoll__ctx_tag(c->ctx), &plan), rc, fail);
-    plan->algorithm = pcoll__alltoallv_table.algos[c->algo].name;
-    PCOLL_CHECK(pcoll__alltoallv_hier_keep(plan, &args_of(c)->a.opts, c->inplace), rc, fail);
-    *out = plan;
-    return PCOLL_SUCCESS;
-fail:
-    pcoll__plan_destroy(plan);
-    return rc;
+    return pcoll__alltoallv_hier_keep(plan, &args_of(c)->a.opts, c->inplace);
 }
 
 /* The bytes of buffer k that the call's blocks touch (shape.h). */
 static int a2av_span(const void *args, int p, int k, void **buf, MPI_Aint *lo, size_t *len)
 {
     const pcoll__a2a_args_t *a = &((const pcoll__a2av_args_t *)args)->a;
-    const MPI_Count *counts = k ? a->rcounts : a->scounts;
-    const MPI_Aint *displs = k ? a->rdispls : a->sdispls;
-    MPI_Aint ext = k ? a->rext : a->sext, first = 0, last = 0;
-    int i, any = 0, rc;
+    pcoll__blocks_view_t b = {p,    k ? a->rcounts : a->scounts, k ? a->rdispls : a->sdispls,
+                              k ? a->rext : a->sext, k ? a->recvtype : a->sendtype, NULL, NULL};
     *buf = NULL, *lo = 0, *len = 0;
     if (!k && a->inplace)
         return PCOLL_SUCCESS;
     *buf = k ? a->recvbuf : (void *)a->sendbuf;
-    for (i = 0; i < p; i++) {
-        pcoll__view_t v = {1, *buf, counts[i], k ? a->recvtype : a->sendtype};
-        MPI_Aint at;
-        size_t n;
-        if (!counts[i])
-            continue;
-        if ((rc = pcoll__view_span(&v, &at, &n)) != PCOLL_SUCCESS)
-            return rc;
-        at += displs[i] * ext;
-        first = any && first < at ? first : at;
-        last = any && last > at + (MPI_Aint)n ? last : at + (MPI_Aint)n;
-        any = 1;
-    }
-    *lo = first, *len = (size_t)(last - first);
-    return PCOLL_SUCCESS;
+    return pcoll__blocks_span(&b, lo, len);
 }
 
 /* The kept plan copies with the host's memcpy and MPI_Pack, and sends the

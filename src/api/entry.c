@@ -197,6 +197,23 @@ fail:
     return rc;
 }
 
+/* A shape's plan that serves any sizes: made on a tag of the context's,
+ * named for the chosen algorithm, filled by the descriptor's keep. */
+static int keep(pcoll__call_t *c)
+{
+    pcoll_plan_t *plan = NULL;
+    int rc;
+    PCOLL_CHECK(pcoll__plan_create(c->ctx, c->coll->name, pcoll__ctx_tag(c->ctx), &plan), rc,
+                fail);
+    plan->algorithm = c->coll->table->algos[c->algo].name;
+    PCOLL_CHECK(c->coll->keep(c, plan), rc, fail);
+    *c->plan = plan;
+    return PCOLL_SUCCESS;
+fail:
+    pcoll__plan_destroy(plan);
+    return rc;
+}
+
 /* Persistent init after the local checks (local: their verdict), on the
  * communicator to plan on. */
 static int persistent_on(pcoll__call_t *c, int local)
@@ -213,7 +230,7 @@ static int persistent_on(pcoll__call_t *c, int local)
         return !(c->coll->table->algos[c->algo].flags & PCOLL__ALGO_KEPT) ? SHAPE_FLAT
                : c->kept && strcmp(c->kept, c->coll->table->algos[c->algo].name) == 0
                    ? SHAPE_SAME
-                   : c->coll->keep(c, c->plan);
+                   : keep(c);
     if (c->shaping && (c->coll->table->algos[c->algo].flags &
                        (PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_REBIND)) !=
                           (PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_REBIND))

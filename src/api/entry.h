@@ -136,13 +136,14 @@ struct pcoll__coll {
      * ranks', or the local group's, PCOLL__INTER_LOCAL: reduce-scatter,
      * whose counts are); others (0) refuse them with PCOLL_ERR_UNSUPPORTED. */
     int inter;
-    /* Shapes whose plan serves any sizes (alltoallv: counts are not in the
-     * shape; views and rebase unused): keep makes the shape's plan for the
-     * chosen algorithm, one with PCOLL__ALGO_KEPT (collective, at the
+    /* Shapes whose plan serves any sizes (alltoallv, the neighbourhood
+     * calls: counts are not in the shape; views and rebase unused): keep
+     * fills the shape's plan (made by the path, on a tag of its own) for
+     * the chosen algorithm, one with PCOLL__ALGO_KEPT (collective, at the
      * deciding call, after the agreement and the choice, instead of
      * building on stand-in buffers); binder binds each call's checked
      * arguments (c->args) to it. */
-    int (*keep)(pcoll__call_t *c, pcoll_plan_t **plan);
+    int (*keep)(pcoll__call_t *c, pcoll_plan_t *plan);
     const pcoll__shape_binder_t *binder;
     /* With keep: this rank's bytes as the choice weighs them, from the
      * checked arguments (c->args).  A shape is decided again (entry.c

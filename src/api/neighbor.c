@@ -507,6 +507,165 @@ static int nbr_forward(const void *raw, const pcoll__ctx_t *ctx, MPI_Comm comm)
                                           r->recvbuf, r->rcounts, r->rdispls, r->recvtype, comm);
 }
 
+/* ---- shapes (entry.c "Shapes") ------------------------------------------------ */
+
+/* The shape: the form (with the options, which the path adds), the same on
+ * every rank of a collective call.  Counts and types differ between ranks
+ * and calls: the kept plan (neighbor/node_kept.c) moves each call's blocks.
+ * Calls whose arrays are missing take the cache by arguments, which says
+ * why. */
+static int nbr_shape(pcoll__call_t *c, pcoll__key_t *k)
+{
+    const raw_t *r = c->raw;
+    pcoll__ctx_topo_t t;
+    side_t ss, rs;
+    int *form;
+    if (pcoll__nbr_topo(c->ctx, c->comm, c->fn, &t) != PCOLL_SUCCESS)
+        return PCOLL_ERR_UNSUPPORTED;
+    ss = side_of(r, 1, t.outdegree), rs = side_of(r, 0, t.indegree);
+    if (r->sendbuf == MPI_IN_PLACE || r->recvbuf == MPI_IN_PLACE || side_null(r, &ss) ||
+        side_null(r, &rs))
+        return PCOLL_ERR_UNSUPPORTED;
+    if (!(form = pcoll__key_put(k, 2 * sizeof *form)))
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: shape key", c->fn);
+    form[0] = r->form, form[1] = r->wide;
+    return PCOLL_SUCCESS;
+}
+
+/* The shape's plan: `node` (the one with PCOLL__ALGO_KEPT), collective. */
+static int nbr_keep(pcoll__call_t *c, pcoll_plan_t *plan)
+{
+    return pcoll__nbr_node_keep(plan, args_of(c));
+}
+
+/* The bytes of buffer k (0: send, 1: receive) that the call's blocks touch
+ * (shape.h). */
+static int nbr_span(const void *args, int p, int k, void **buf, MPI_Aint *lo, size_t *len)
+{
+    const pcoll__nbr_args_t *a = args;
+    pcoll__blocks_view_t b = {k ? a->indegree : a->outdegree,
+                              k ? a->rcounts : a->scounts,
+                              k ? a->rdispls : a->sdispls,
+                              k ? a->rext : a->sext,
+                              k ? a->recvtype : a->sendtype,
+                              k ? a->rtypes : a->stypes,
+                              k ? a->sources : a->dests};
+    (void)p;
+    *buf = k ? a->recvbuf : (void *)a->sendbuf;
+    return pcoll__blocks_span(&b, lo, len);
+}
+
+/* The kept plan copies with the host's memcpy and MPI_Pack and sends
+ * blocks from the buffers themselves: device buffers come as host mirrors
+ * (base). */
+static int nbr_bind(pcoll_plan_t *plan, const void *args, void *const base[2])
+{
+    pcoll__nbr_args_t a = *(const pcoll__nbr_args_t *)args;
+    if (base[0])
+        a.sendbuf = base[0];
+    if (base[1])
+        a.recvbuf = base[1];
+    return pcoll__nbr_node_bind(plan, &a);
+}
+
+/* A non-blocking call's arguments, kept until its run is over: the arrays
+ * and the types (duplicates of derived ones, which the caller may free
+ * once the call returns). */
+typedef struct held {
+    pcoll__nbr_args_t a;
+    int nown;
+    MPI_Datatype *own;
+    MPI_Count counts[];
+} held_t;
+
+static void nbr_release(void *copy)
+{
+    held_t *h = copy;
+    while (h && h->nown > 0)
+        MPI_Type_free(&h->own[--h->nown]);
+    pcoll__free(h);
+}
+
+/* *type replaced by a duplicate in h->own where derived (an edge whose
+ * type is the previous edge's shares its duplicate: same). */
+static int hold_type(held_t *h, MPI_Datatype *type, const MPI_Datatype *same)
+{
+    if (same) {
+        *type = *same;
+        return PCOLL_SUCCESS;
+    }
+    if (pcoll__type_is_named(*type))
+        return PCOLL_SUCCESS;
+    if (MPI_Type_dup(*type, &h->own[h->nown]) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "neighbor: MPI_Type_dup");
+    *type = h->own[h->nown++];
+    return PCOLL_SUCCESS;
+}
+
+/* alltoallw: each edge's type of one direction held into to[]. */
+static int hold_types(held_t *h, const MPI_Datatype *from, MPI_Datatype *to, int n)
+{
+    int e, rc = PCOLL_SUCCESS;
+    for (e = 0; e < n && rc == PCOLL_SUCCESS; e++) {
+        to[e] = from[e];
+        rc = hold_type(h, &to[e], e > 0 && from[e] == from[e - 1] ? &to[e - 1] : NULL);
+    }
+    return rc;
+}
+
+static int nbr_hold(const void *args, int p, void **copy)
+{
+    const pcoll__nbr_args_t *a = args;
+    size_t in = (size_t)a->indegree, out = (size_t)a->outdegree, n = in + out;
+    held_t *h = pcoll__malloc(sizeof *h + n * (sizeof(MPI_Count) + sizeof(MPI_Aint)) +
+                              (2 * n + 2) * sizeof(MPI_Datatype));
+    MPI_Aint *displs;
+    MPI_Datatype *types;
+    int rc = PCOLL_SUCCESS;
+    (void)p;
+    if (!h)
+        return pcoll__error(PCOLL_ERR_NOMEM, "neighbor: arguments of a non-blocking call");
+    h->a = *a;
+    h->nown = 0;
+    displs = (MPI_Aint *)(void *)(h->counts + n);
+    types = (MPI_Datatype *)(void *)(displs + n);
+    h->own = types + n;
+    memcpy(h->counts, a->scounts, out * sizeof(MPI_Count));
+    memcpy(h->counts + out, a->rcounts, in * sizeof(MPI_Count));
+    memcpy(displs, a->sdispls, out * sizeof(MPI_Aint));
+    memcpy(displs + out, a->rdispls, in * sizeof(MPI_Aint));
+    h->a.scounts = h->counts, h->a.rcounts = h->counts + out;
+    h->a.sdispls = displs, h->a.rdispls = displs + out;
+    if (a->stypes) {
+        h->a.stypes = types, h->a.rtypes = types + out;
+        rc = hold_types(h, a->stypes, types, a->outdegree);
+        if (rc == PCOLL_SUCCESS)
+            rc = hold_types(h, a->rtypes, types + out, a->indegree);
+    } else {
+        rc = hold_type(h, &h->a.sendtype, NULL);
+        if (rc == PCOLL_SUCCESS)
+            rc = hold_type(h, &h->a.recvtype, a->recvtype == a->sendtype ? &h->a.sendtype : NULL);
+    }
+    if (rc != PCOLL_SUCCESS) {
+        nbr_release(h);
+        return rc;
+    }
+    *copy = h;
+    return PCOLL_SUCCESS;
+}
+
+/* The bytes this rank receives. */
+static long long nbr_volume(pcoll__call_t *c)
+{
+    const pcoll__nbr_args_t *a = args_of(c);
+    long long v = 0;
+    for (int e = 0; e < a->indegree; e++)
+        v += pcoll__nbr_bytes(a->rcounts[e], pcoll__nbr_rtype(a, e));
+    return v;
+}
+
+static const pcoll__shape_binder_t nbr_binder = {nbr_span, nbr_bind, nbr_hold, nbr_release};
+
 static const pcoll__coll_t neighbor = {
     .name = "neighbor_alltoall",
     .table = &pcoll__neighbor_table,
@@ -516,6 +675,10 @@ static const pcoll__coll_t neighbor = {
     .key = nbr_key,
     .choose = nbr_choose,
     .prepare = nbr_prepare,
+    .shape = nbr_shape,
+    .keep = nbr_keep,
+    .binder = &nbr_binder,
+    .volume = nbr_volume,
     .words = nbr_words,
     .arrays = nbr_arrays,
     .forward = nbr_forward,

@@ -92,6 +92,10 @@ void pcoll__node_shm_drop(pcoll__node_shm_t *shm);
 pcoll__poll_t pcoll__node_barrier(pcoll__node_shm_t *shm);
 pcoll__poll_t pcoll__node_barrier_arrive(pcoll__node_shm_t *shm);
 pcoll__poll_t pcoll__node_barrier_wait(pcoll__node_shm_t *shm);
+/* The node barrier for an engine that polls it itself: arrive once
+ * (*waiting set until passed), then poll; 1 when passed (at once on a node
+ * of one rank, and with arrive_only, after arriving). */
+int pcoll__node_barrier_step(pcoll__node_shm_t *shm, int *waiting, int arrive_only);
 
 /* Flags: counters in the segment (at seg + off, a cache line each, zero at
  * first) that only grow, for hand-offs between two ranks of the node

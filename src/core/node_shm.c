@@ -251,6 +251,20 @@ pcoll__poll_t pcoll__node_barrier_wait(pcoll__node_shm_t *shm)
     return (pcoll__poll_t){stay, reached, shm};
 }
 
+int pcoll__node_barrier_step(pcoll__node_shm_t *shm, int *waiting, int arrive_only)
+{
+    if (shm->nlocal == 1)
+        return 1;
+    if (!*waiting) {
+        arrive(shm);
+        *waiting = 1;
+    }
+    if (!arrive_only && !reached(shm))
+        return 0;
+    *waiting = 0;
+    return 1;
+}
+
 /* ---- flags ------------------------------------------------------------------ */
 
 static void begin_run(void *arg)

@@ -7,6 +7,7 @@
 #include "base/mem.h"
 #include "base/options.h"
 #include "core/plan.h"
+#include "core/pmpi.h"
 #include "base/status.h"
 #include "datatype/size.h"
 
@@ -71,6 +72,25 @@ int pcoll__plan_keep_type(pcoll_plan_t *plan, MPI_Datatype *type)
         return pcoll__error(PCOLL_ERR_MPI, "plan: MPI_Type_dup failed");
     *type = copy;
     return pcoll__plan_own_type(plan, type);
+}
+
+int pcoll__phases(void *state, const int *phase, int last,
+                  int (*advance)(void *state, int *moved), int *done)
+{
+    int moved = 1, rc = PCOLL_SUCCESS;
+    while (*phase != last && moved && rc == PCOLL_SUCCESS)
+        rc = advance(state, &moved);
+    *done = *phase == last;
+    return rc;
+}
+
+int pcoll__requests_done(MPI_Request *reqs, int *n, int *flag, const char *what)
+{
+    if (PCOLL__MPI(Testall)(*n, reqs, flag, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "%s: MPI_Testall failed", what);
+    if (*flag)
+        *n = 0;
+    return PCOLL_SUCCESS;
 }
 
 int pcoll__plan_on_free(pcoll_plan_t *plan, void (*fn)(void *arg), void *arg)

@@ -96,6 +96,16 @@ int pcoll__plan_keep_type(pcoll_plan_t *plan, MPI_Datatype *type);
 /* Call fn(arg) when the plan is destroyed (after its requests are freed, in
  * the reverse order of registration).  On failure fn(arg) is called at once. */
 int pcoll__plan_on_free(pcoll_plan_t *plan, void (*fn)(void *arg), void *arg);
+
+/* Engines that run in phases (the kept node-aware plans): advance(state,
+ * &moved) goes one phase further where it can (moved 1); it is called until
+ * it cannot, the run ends (*phase reaches last) or a phase fails (its
+ * code).  *done: the run has ended. */
+int pcoll__phases(void *state, const int *phase, int last,
+                  int (*advance)(void *state, int *moved), int *done);
+/* Whether the *n requests at reqs are done (MPI_Testall; then *n is 0);
+ * what names the engine in errors. */
+int pcoll__requests_done(MPI_Request *reqs, int *n, int *flag, const char *what);
 /* Release everything; NULL and half-built plans accepted; ignores the state. */
 void pcoll__plan_destroy(pcoll_plan_t *plan);
 

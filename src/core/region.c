@@ -35,6 +35,27 @@ int pcoll__view_span(const pcoll__view_t *v, MPI_Aint *lo, size_t *len)
     return PCOLL_SUCCESS;
 }
 
+int pcoll__blocks_span(const pcoll__blocks_view_t *b, MPI_Aint *lo, size_t *len)
+{
+    MPI_Aint first = 0, last = 0;
+    int i, any = 0, rc;
+    for (i = 0; i < b->n; i++) {
+        pcoll__view_t v = {1, NULL, b->counts[i], b->types ? b->types[i] : b->type};
+        MPI_Aint at;
+        size_t n;
+        if (!b->counts[i] || (b->peers && b->peers[i] == MPI_PROC_NULL))
+            continue;
+        if ((rc = pcoll__view_span(&v, &at, &n)) != PCOLL_SUCCESS)
+            return rc;
+        at += b->displs[i] * b->ext;
+        first = any && first < at ? first : at;
+        last = any && last > at + (MPI_Aint)n ? last : at + (MPI_Aint)n;
+        any = 1;
+    }
+    *lo = first, *len = (size_t)(last - first);
+    return PCOLL_SUCCESS;
+}
+
 int pcoll__region_reserve(const pcoll__view_t *v, pcoll__region_t *r)
 {
     MPI_Aint lb, ext, tlb, text, lo;

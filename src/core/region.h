@@ -45,4 +45,21 @@ void pcoll__region_release(pcoll__region_t *r);
  * that byte's offset from the buffer (may be negative), *len the span. */
 int pcoll__view_span(const pcoll__view_t *v, MPI_Aint *lo, size_t *len);
 
+/* n blocks of one buffer: block i is counts[i] items of types[i] (of type
+ * where types is NULL) at displs[i] * ext bytes from the buffer; a block
+ * to or from peers[i] = MPI_PROC_NULL is never touched (peers NULL: all
+ * are). */
+typedef struct pcoll__blocks_view {
+    int n;
+    const MPI_Count *counts;
+    const MPI_Aint *displs;
+    MPI_Aint ext;
+    MPI_Datatype type;
+    const MPI_Datatype *types;
+    const int *peers;
+} pcoll__blocks_view_t;
+
+/* The bytes the blocks touch, as pcoll__view_span (zeros for none). */
+int pcoll__blocks_span(const pcoll__blocks_view_t *b, MPI_Aint *lo, size_t *len);
+
 #endif

@@ -45,6 +45,7 @@
 #include "base/mem.h"
 #include "base/status.h"
 #include "core/pmpi.h"
+#include "datatype/pack.h"
 #include "datatype/size.h"
 
 #define PIECE_MAX 1024
@@ -72,8 +73,7 @@ typedef struct kept {
     int sdense, rdense;      /* items are plain bytes from the displacement */
     MPI_Request *reqs;       /* [2 (N + p)] */
     int nreqs;
-    MPI_Datatype *big;       /* [2 p] types made for counts over INT_MAX */
-    int nbig;
+    pcoll__bigs_t bigs;      /* [2 p] types made for counts over INT_MAX */
     char *scratch;           /* in place: pieces sent alone, packed */
     size_t scratch_bytes;
     int phase, waiting;      /* waiting: at a node barrier */
@@ -172,70 +172,31 @@ static void offsets(kept_t *k)
 
 /* ---- pieces --------------------------------------------------------------- */
 
-/* Items of a dense type are plain bytes: the piece is one memcpy. */
-static int dense(MPI_Datatype type, MPI_Count *size)
-{
-    MPI_Aint lb, ext, tlb, text;
-    pcoll__type_size(type, size);
-    pcoll__type_extent(type, &lb, &ext);
-    pcoll__type_true_extent(type, &tlb, &text);
-    return lb == 0 && tlb == 0 && ext == text && (MPI_Count)ext == *size;
-}
+#define WHAT "alltoallv hier"
 
-/* count items of type at buf packed into bytes at out.  A NULL buffer is
- * MPI_BOTTOM with a type of absolute addresses, which MPICH's MPI_Pack
- * refuses ("Null pointer in parameter inbuf"): pcoll's typed copy into
- * MPI_PACKED serves it. */
+/* count items of type at buf packed into bytes at out (not plain). */
 static int pack_items(const kept_t *k, const void *buf, MPI_Count count, MPI_Datatype type,
                       char *out, long long bytes)
 {
-    int pos = 0;
-    if (!buf)
-        return pcoll_typed_copy(buf, (int)count, type, out, (int)bytes, MPI_PACKED);
-    return MPI_Pack(buf, (int)count, type, out, (int)bytes, &pos, k->comm) == MPI_SUCCESS
-               ? PCOLL_SUCCESS
-               : pcoll__error(PCOLL_ERR_MPI, "alltoallv hier: MPI_Pack failed");
+    return pcoll__pack_items(buf, count, type, 0, out, bytes, k->comm, WHAT);
 }
 
 static int pack(const kept_t *k, const void *buf, MPI_Count count, MPI_Datatype type,
                 int plain, char *out, long long bytes)
 {
-    if (plain) {
-        memcpy(out, buf, (size_t)bytes);
-        return PCOLL_SUCCESS;
-    }
-    return pack_items(k, buf, count, type, out, bytes);
+    return pcoll__pack_items(buf, count, type, plain, out, bytes, k->comm, WHAT);
 }
 
 static int unpack(const kept_t *k, const char *in, long long bytes, void *buf, MPI_Count count)
 {
-    int pos = 0;
-    if (k->rdense) {
-        memcpy(buf, in, (size_t)bytes);
-        return PCOLL_SUCCESS;
-    }
-    if (!buf) /* MPI_BOTTOM (pack_items) */
-        return pcoll_typed_copy(in, (int)bytes, MPI_PACKED, buf, (int)count, k->a.recvtype);
-    return MPI_Unpack(in, (int)bytes, &pos, buf, (int)count, k->a.recvtype, k->comm) ==
-                   MPI_SUCCESS
-               ? PCOLL_SUCCESS
-               : pcoll__error(PCOLL_ERR_MPI, "alltoallv hier: MPI_Unpack failed");
+    return pcoll__unpack_items(in, bytes, buf, count, k->a.recvtype, k->rdense, k->comm, WHAT);
 }
 
 /* count items of type as an int count (over INT_MAX: one item of a type
  * made for this run). */
 static int items(kept_t *k, MPI_Count count, MPI_Datatype *type, int *n)
 {
-    int rc;
-    if (count <= INT_MAX) {
-        *n = (int)count;
-        return PCOLL_SUCCESS;
-    }
-    if ((rc = pcoll__type_items(count, *type, &k->big[k->nbig])) != PCOLL_SUCCESS)
-        return rc;
-    *type = k->big[k->nbig++];
-    *n = 1;
-    return PCOLL_SUCCESS;
+    return pcoll__bigs_items(&k->bigs, count, type, n);
 }
 
 /* In place: the pieces sent alone, packed into the private scratch (grown
@@ -421,32 +382,12 @@ static int barrier_wait(kept_t *k)
 /* Node barrier: arrive (once) and poll; 1 when passed. */
 static int barrier(kept_t *k, int arrive_only)
 {
-    pcoll__poll_t b = pcoll__node_barrier(k->shm);
-    if (k->shm->nlocal == 1)
-        return 1;
-    if (!k->waiting) {
-        b.arrive(b.arg);
-        k->waiting = 1;
-    }
-    if (!arrive_only && !b.poll(b.arg))
-        return 0;
-    k->waiting = 0;
-    return 1;
-}
-
-static int requests_done(kept_t *k, int *flag)
-{
-    if (PCOLL__MPI(Testall)(k->nreqs, k->reqs, flag, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "alltoallv hier: MPI_Testall failed");
-    if (*flag)
-        k->nreqs = 0;
-    return PCOLL_SUCCESS;
+    return pcoll__node_barrier_step(k->shm, &k->waiting, arrive_only);
 }
 
 static void free_big(kept_t *k)
 {
-    while (k->nbig > 0)
-        MPI_Type_free(&k->big[--k->nbig]);
+    pcoll__bigs_free(&k->bigs);
 }
 
 /* Step 2: the offsets (again only when some rank changed its sizes), the
@@ -464,9 +405,10 @@ static int read_sizes(kept_t *k)
     return rc == PCOLL_SUCCESS ? copy_in(k) : rc;
 }
 
-/* One phase further when it can go; *done at the end of the run. */
-static int advance(kept_t *k, int *done, int *moved)
+/* One phase further when it can go. */
+static int advance(void *state, int *moved)
 {
+    kept_t *k = state;
     int flag = 1, rc = PCOLL_SUCCESS;
     *moved = 0;
     switch (k->phase) {
@@ -487,7 +429,8 @@ static int advance(kept_t *k, int *done, int *moved)
         rc = post_bundles(k, 1);
         break;
     case P_EXCHANGE:
-        if ((rc = requests_done(k, &flag)) != PCOLL_SUCCESS || !flag)
+        if ((rc = pcoll__requests_done(k->reqs, &k->nreqs, &flag, WHAT)) != PCOLL_SUCCESS ||
+            !flag)
             return rc;
         break;
     case P_COPY_OUT:
@@ -502,17 +445,13 @@ static int advance(kept_t *k, int *done, int *moved)
     }
     k->phase++;
     *moved = 1;
-    *done = k->phase == P_DONE;
     return rc;
 }
 
 static int kept_test(pcoll_plan_t *plan, int *done)
 {
     kept_t *k = plan->priv;
-    int moved = 1, rc = PCOLL_SUCCESS;
-    *done = k->phase == P_DONE;
-    while (!*done && moved && rc == PCOLL_SUCCESS)
-        rc = advance(k, done, &moved);
+    int rc = pcoll__phases(k, &k->phase, P_DONE, advance, done);
     if (rc != PCOLL_SUCCESS)
         free_big(k);
     return rc;
@@ -548,8 +487,8 @@ int pcoll__alltoallv_hier_bind(pcoll_plan_t *plan, const pcoll__a2a_args_t *a)
 {
     kept_t *k = plan->priv;
     k->a = *a;
-    k->rdense = dense(a->recvtype, &k->rsize);
-    k->sdense = a->inplace ? k->rdense : dense(a->sendtype, &k->ssize);
+    k->rdense = pcoll__type_plain(a->recvtype, &k->rsize);
+    k->sdense = a->inplace ? k->rdense : pcoll__type_plain(a->sendtype, &k->ssize);
     if (a->inplace)
         k->ssize = k->rsize;
     return PCOLL_SUCCESS;
@@ -572,8 +511,9 @@ static int kept_layout(pcoll_plan_t *plan, kept_t *k, const pcoll__node_t *t, si
     k->alone_at = pcoll__plan_alloc(plan, sizeof(MPI_Aint) * p);
     k->sums = pcoll__plan_alloc(plan, sizeof(long long) * 2 * p); /* N <= p */
     k->reqs = pcoll__plan_alloc(plan, sizeof(MPI_Request) * 2 * ((size_t)k->N + p));
-    k->big = pcoll__plan_alloc(plan, sizeof(MPI_Datatype) * 2 * p);
-    if (!k->woff || !k->roff || !k->in_at || !k->out_at || !k->alone_at || !k->sums || !k->reqs || !k->big)
+    k->bigs.types = pcoll__plan_alloc(plan, sizeof(MPI_Datatype) * 2 * p);
+    if (!k->woff || !k->roff || !k->in_at || !k->out_at || !k->alone_at || !k->sums || !k->reqs ||
+        !k->bigs.types)
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv hier: offsets");
     *bytes = sizeof(long long) * (2 * m * p + m) + (size_t)k->piece * m * (2 * p - m);
     return PCOLL_SUCCESS;

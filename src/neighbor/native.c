@@ -156,9 +156,19 @@ int pcoll__nbr_native_defers(int together, int p)
     return pcoll__native_defers(&calls, together, p, 0);
 }
 
+/* SimGrid's SMPI has no neighbourhood calls (bench/sim/smpi_compat.c
+ * emulates the blocking one on the program's own communicators, not on
+ * pcoll's duplicates). */
+#ifdef SMPI_H
+#define NO_NEIGHBOR_CALLS 1
+#else
+#define NO_NEIGHBOR_CALLS 0
+#endif
+
 int pcoll__nbr_native_usable(const pcoll__nbr_args_t *a)
 {
-    return a->native_ok && !pcoll__mpi_defect(PCOLL__DEFECT_MPICH_NEIGHBOR_ORDER) &&
+    return !NO_NEIGHBOR_CALLS && a->native_ok &&
+           !pcoll__mpi_defect(PCOLL__DEFECT_MPICH_NEIGHBOR_ORDER) &&
            !(a->folded && a->started && pcoll__mpi_defect(PCOLL__DEFECT_OMPI_NEIGHBOR_CART));
 }
 
@@ -168,7 +178,8 @@ int pcoll__nbr_native(pcoll_plan_t *plan, const void *args)
     int fit;
     if (!pcoll__nbr_native_usable(&n.a))
         return pcoll__error(PCOLL_ERR_UNSUPPORTED,
-                            !n.a.native_ok
+                            NO_NEIGHBOR_CALLS ? "neighbor native: SMPI has no neighbourhood calls"
+                            : !n.a.native_ok
                                 ? "neighbor native: counts or displacements past INT_MAX need "
                                   "MPI-4's large-count calls"
                             : pcoll__mpi_defect(PCOLL__DEFECT_MPICH_NEIGHBOR_ORDER)

@@ -71,6 +71,11 @@ typedef struct pcoll__nbr_args {
 int pcoll__nbr_direct(pcoll_plan_t *plan, const void *args);
 int pcoll__nbr_native(pcoll_plan_t *plan, const void *args);
 int pcoll__nbr_node(pcoll_plan_t *plan, const void *args);
+/* `node` kept by a one-shot shape (node_kept.c): laid out for the deciding
+ * call's arguments a (collective), then bound to each call's checked
+ * arguments before its run. */
+int pcoll__nbr_node_keep(pcoll_plan_t *plan, const pcoll__nbr_args_t *a);
+int pcoll__nbr_node_bind(pcoll_plan_t *plan, const pcoll__nbr_args_t *a);
 /* Whether `native` may run on these arguments (the same answer on every
  * rank: the topology, the form and the agreed sizes decide). */
 int pcoll__nbr_native_usable(const pcoll__nbr_args_t *a);

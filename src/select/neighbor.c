@@ -31,9 +31,14 @@
  * algorithm.  Simulated at 768 ranks, 64 nodes of 12 (docs/simulation.md),
  * `node` took a 27-point stencil from 26.1 us per call to 8.2 at 8 B per
  * edge and to 16.9 from 27.3 at 256 B, and lost from 1 KiB on, where the
- * model's copies keep auto on the per-edge exchange.  One-shot and
- * non-blocking calls cannot take it: nothing is agreed there, and planning
- * `node` communicates.
+ * model's copies keep auto on the per-edge exchange.  One-shot calls
+ * (the drop-in's blocking MPI_Neighbor_alltoall*) take it through their
+ * shape (api/entry.c "Shapes"): the shape's deciding call agrees as an init
+ * does and chooses as above; where that is `node` the shape keeps a plan
+ * that serves any later call (neighbor/node_kept.c), and the drop-in's
+ * non-blocking calls run leases on it; elsewhere they stay on the flat
+ * choice.  A non-blocking call alone never takes it: nothing is agreed
+ * there, and planning `node` communicates.
  *
  * `multi` (Cartesian communicators without a periodic dimension of 1 or 2
  * ranks) is the multiple all-to-all of the multicore paper (II-C): the
@@ -62,7 +67,7 @@ static const pcoll__algo_t algos[] = {
     [N_NODE] = {"node",
                 "the blocks between two nodes bundled through the node's shared memory into "
                 "one message per pair of nodes (pcoll_cores_per_node: virtual nodes)",
-                pcoll__nbr_node, PCOLL__ALGO_COLLECTIVE},
+                pcoll__nbr_node, PCOLL__ALGO_COLLECTIVE | PCOLL__ALGO_KEPT},
     [N_MULTI] = {"multi",
                  "Cartesian: the exchange along each dimension as an all-to-all inside every "
                  "row, bundled per pair of nodes by the node-aware engine (one run per "
@@ -73,10 +78,10 @@ static const pcoll__algo_t algos[] = {
                   "non-blocking calls",
                   pcoll__nbr_native, 0},
     [N_AUTO] = {"auto",
-                "persistent: node where the cost model predicts it faster (many edges, "
-                "short blocks, several nodes), else direct (native where the MPI's blocking "
-                "call is cheaper: cost model's defer); one-shot and non-blocking: native "
-                "(direct where native cannot run)",
+                "persistent, and one-shot calls by shape: node where the cost model predicts "
+                "it faster (many edges, short blocks, several nodes), else direct (native "
+                "where the MPI's blocking call is cheaper: cost model's defer); other one-shot "
+                "and non-blocking calls: native (direct where native cannot run)",
                 NULL, 0},
 };
 

@@ -7,12 +7,15 @@
  * alike: blocks, gaps and the untouched blocks of MPI_PROC_NULL neighbours.
  * Topologies: a 2-D Cartesian grid periodic in one dimension only (a
  * periodic dimension of 1 or 2 ranks at np <= 2), and a distributed graph
- * with a repeated edge and a self edge.  The receive side takes one int every
+ * with a repeated edge and a self edge; then all of it again with `node`
+ * named on virtual nodes of two ranks (one-shot calls by the plan their
+ * shape keeps, non-blocking ones by leases on it).  The receive side takes one int every
  * two (a resized type), the send side plain ints.  Skipped on MPICH before 5,
  * whose own neighbourhood calls (the reference, and the exchange of the
  * counts) match a repeated neighbour's messages in the wrong order
  * (docs/troubleshooting.md, mpich-neighbor-order).
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,14 +49,15 @@ static void degrees(nb_t *t)
     }
 }
 
-/* Counts per edge (receive ones from the MPI's own exchange), blocks in
- * reverse edge order with gaps; byte displacements for alltoallw. */
-static void layout(nb_t *t)
+/* Counts per edge (receive ones from the MPI's own exchange; out-edge 0
+ * extra items more), blocks in reverse edge order with gaps; byte
+ * displacements for alltoallw. */
+static void layout(nb_t *t, int extra)
 {
     int e, off = 1;
     degrees(t);
     for (e = 0; e < t->out; e++)
-        t->scounts[e] = 1 + (rank + 2 * e) % 3;
+        t->scounts[e] = 1 + (rank + 2 * e) % 3 + (e == 0 ? extra : 0);
     for (e = 0; e < t->in; e++)
         t->rcounts[e] = 1;
     PMPI_Neighbor_alltoall(t->scounts, 1, MPI_INT, t->rcounts, 1, MPI_INT, t->comm);
@@ -208,6 +212,30 @@ static void forms(nb_t *t)
     }
 }
 
+/* `node` named on virtual nodes of two ranks: the blocking calls run the
+ * plan their shape keeps, the non-blocking ones a lease on it, also with
+ * counts other than the deciding call's (those blocks travel alone). */
+static void kept(nb_t *t)
+{
+    MPI_Request req;
+    setenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM", "node", 1);
+    setenv("PCOLL_CORES_PER_NODE", "2", 1);
+    forms(t);
+    layout(t, 2);
+    refill(t, 7);
+    reference(t, 1);
+    CHECK_MPI(nonblocking(t, 1, &req));
+    CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    compare(t, "kept, non-blocking, other counts");
+    refill(t, 8);
+    reference(t, 1);
+    CHECK_MPI(blocking(t, 1));
+    compare(t, "kept, blocking, other counts");
+    layout(t, 0);
+    unsetenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM");
+    unsetenv("PCOLL_CORES_PER_NODE");
+}
+
 /* The MPI is MPICH before 5 (MPI_Get_library_version may be called
  * before MPI_Init). */
 static int old_mpich(void)
@@ -238,8 +266,9 @@ int main(int argc, char **argv)
     MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &t.comm);
     MPI_Comm_set_errhandler(t.comm, MPI_ERRORS_RETURN);
     t.name = "cart2d";
-    layout(&t);
+    layout(&t, 0);
     forms(&t);
+    kept(&t);
     MPI_Comm_free(&t.comm);
 
     {
@@ -251,8 +280,9 @@ int main(int argc, char **argv)
                                        MPI_INFO_NULL, 0, &t.comm);
         MPI_Comm_set_errhandler(t.comm, MPI_ERRORS_RETURN);
         t.name = "dist-graph";
-        layout(&t);
+        layout(&t, 0);
         forms(&t);
+        kept(&t);
         MPI_Comm_free(&t.comm);
     }
 

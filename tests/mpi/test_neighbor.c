@@ -37,6 +37,15 @@
  * of another layout made (MPI may give it the freed handle), and a
  * communicator freed and one of another topology made with the same degrees
  * and arrays (maybe the same handle).
+ * One-shot calls by shape (src/api/entry.c "Shapes"): `node` named on
+ * virtual nodes of two ranks is kept by the call's shape
+ * (src/neighbor/node_kept.c); every form on a periodic grid and on the
+ * distributed graph with repeated and self edges, with and without a shared
+ * segment, calls whose blocks change size (they travel alone), go empty and
+ * come back, a moved displacement; a receiver expecting more than its
+ * neighbour sends gets PCOLL_ERR_MISMATCH alone and nobody hangs; auto on
+ * the dense graph takes `node` at the shape's second call, and leaves it
+ * at the 64th where the blocks have grown to 16 KiB.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -475,9 +484,9 @@ static void run_all(MPI_Comm comm, const char *topo, int folded)
             for (a = 0; a < NALGOS; a++) {
                 const char *cpn = strcmp(algos[a], "multi") || f != F_A2AV ? cores[a] : "3";
                 run_persistent(&c, algos[a], cpn, 0);
-                /* A one-shot `node` or `multi` call is planned
-                 * collectively on every call: alltoallv's form only, to
-                 * keep the test short. */
+                /* One-shot `node` (its shape's kept plan: kept() tests
+                 * every form) and `multi` (planned collectively on every
+                 * call): alltoallv's form only, to keep the test short. */
                 if ((strcmp(algos[a], "node") && strcmp(algos[a], "multi")) || f == F_A2AV)
                     run_oneshot(&c, algos[a], cpn);
             }
@@ -625,12 +634,15 @@ static int repeat_call(nb_case *c, int run)
     return pcoll__repeats() != before;
 }
 
-/* Three calls with c's arguments: the second and third are repeats. */
+/* Four calls with c's arguments: the third and fourth are repeats (the
+ * second is where the call's shape is decided, for every rank together:
+ * no repeat where the communicator's first such call came before). */
 static void repeat_same(nb_case *c, int run)
 {
     int k;
     repeat_call(c, run);
-    for (k = 1; k < 3; k++)
+    repeat_call(c, run + 1);
+    for (k = 2; k < 4; k++)
         PT_CHECK(repeat_call(c, run + k), "call %d of the same arguments not a repeat", k + 1);
 }
 
@@ -780,10 +792,171 @@ static void repeats_comms(void)
     if (!again)
         pt_note("repeats: no new communicator took the freed handle");
     PT_CHECK(!repeat_call(&c, 43), "a call on a new communicator ran as a repeat");
-    PT_CHECK(repeat_call(&c, 44), "the new communicator's second call not a repeat");
+    /* Its second call decides the shape. */
+    repeat_call(&c, 44);
+    PT_CHECK(repeat_call(&c, 45), "the new communicator's third call not a repeat");
     while (n >= 0)
         MPI_Comm_free(&spare[n--]);
     case_free(&c);
+}
+
+/* ---- one-shot calls by shape ------------------------------------------------ */
+
+/* One one-shot call of c (new input: run) against the MPI's, run by the
+ * plan its shape keeps: `node` (src/neighbor/node_kept.c). */
+static void kept_call(nb_case *c, int run, const char *what)
+{
+    pt_case("%s %s kept node, %s", c->topo, forms[c->form], what);
+    refill(c, run);
+    reference(c);
+    PT_REQUIRE(oneshot(c));
+    compare(c);
+    PT_CHECK(!strcmp(pcoll__last_run_algorithm, "node"), "the call ran %s",
+             pcoll__last_run_algorithm);
+}
+
+/* c's send count of out-edge 0 set to n (the receive counts follow), the
+ * buffers laid out again. */
+static void kept_count(nb_case *c, int n)
+{
+    if (c->out > 0)
+        c->scounts[0] = n;
+    exchange_counts(c);
+    case_layout(c);
+}
+
+/* Calls whose sizes leave the deciding call's: blocks of another size
+ * travel alone, the others in the bundles, every result MPI's. */
+static void kept_form(MPI_Comm comm, const char *topo, int folded, int form)
+{
+    nb_case c;
+    int first;
+    case_make(&c, comm, topo, folded, form, 3, 0);
+    kept_call(&c, 0, "the deciding call");
+    kept_call(&c, 1, "the same arguments");
+    if (form == F_A2A) {
+        c.count = 5;
+        make_counts(&c, 0), case_layout(&c);
+        kept_call(&c, 2, "every block of another size");
+        c.count = 0;
+        make_counts(&c, 1), case_layout(&c);
+        kept_call(&c, 3, "every block empty");
+        c.count = 3;
+        make_counts(&c, 0), case_layout(&c);
+        kept_call(&c, 4, "the deciding sizes again");
+    } else {
+        first = c.out > 0 ? c.scounts[0] : 0;
+        kept_count(&c, first + 2);
+        kept_call(&c, 2, "out-edge 0 two items more");
+        kept_count(&c, 0);
+        kept_call(&c, 3, "out-edge 0 empty");
+        kept_count(&c, first);
+        kept_call(&c, 4, "the deciding sizes again");
+        if (c.in > 0) {
+            c.rdispls[0]++;
+            c.rbytes[0] += 2 * (MPI_Aint)sizeof(int);
+            kept_call(&c, 5, "a receive displacement moved");
+        }
+    }
+    case_free(&c);
+}
+
+/* Rank 0 expects one int more on in-edge 0 than its neighbour sends, on a
+ * kept plan: PCOLL_ERR_MISMATCH there (its flag says the block is in the
+ * bundle, of another size), the others' calls succeed, nobody waits; the
+ * next call is right again. */
+static void kept_mismatch(MPI_Comm comm, const char *topo, int folded)
+{
+    nb_case c;
+    int rc;
+    case_make(&c, comm, topo, folded, F_A2AV, 3, 0);
+    kept_call(&c, 0, "before a mismatch");
+    pt_case("%s kept node, rank 0 expects one int more", topo);
+    refill(&c, 1);
+    if (pt_rank == 0)
+        c.rcounts[0]++;
+    rc = oneshot(&c);
+    if (pt_rank == 0)
+        PT_RC(rc, c.in > 0 ? PCOLL_ERR_MISMATCH : PCOLL_SUCCESS);
+    else
+        PT_OK(rc);
+    if (pt_rank == 0)
+        c.rcounts[0]--;
+    kept_call(&c, 2, "after a mismatch");
+    case_free(&c);
+}
+
+/* `node` named for one-shot calls on virtual nodes of two ranks (one node
+ * of one or two ranks below np 3): decided at the first call and kept;
+ * without a shared segment every rank is its own node.  auto takes it at
+ * a shape's second call where a persistent plan would (dense graph, short
+ * blocks). */
+static void kept(void)
+{
+    int dims[2] = {0, 0}, periods[2] = {1, 1}, r = pt_rank, p = pt_size, f, shm;
+    int sources[4] = {r, (r - 2 + 2 * p) % p, (r - 1 + p) % p, (r - 1 + p) % p};
+    int dests[4] = {(r + 1) % p, r, (r + 2) % p, (r + 1) % p}, w[4] = {1, 1, 1, 1};
+    MPI_Comm cart, dist;
+    nb_case c;
+    MPI_Dims_create(pt_size, 2, dims);
+    PT_MPI(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart));
+    PT_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 4, sources, w, 4, dests, w,
+                                          MPI_INFO_NULL, 0, &dist));
+    setenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM", "node", 1);
+    setenv("PCOLL_CORES_PER_NODE", "2", 1);
+    for (shm = 1; shm >= 0; shm--) {
+        if (!shm)
+            setenv("PCOLL_HIER_SHM", "0", 1);
+        for (f = F_A2A; f <= F_A2AW; f++) {
+            kept_form(cart, shm ? "cart2d-periodic" : "cart2d-periodic no segment",
+                      dims[0] <= 2 || dims[1] <= 2, f);
+            kept_form(dist, shm ? "dist-repeated" : "dist-repeated no segment", 0, f);
+        }
+        unsetenv("PCOLL_HIER_SHM");
+    }
+    kept_mismatch(cart, "cart2d-periodic", dims[0] <= 2 || dims[1] <= 2);
+    unsetenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM");
+    if (p >= 3) {
+        /* The dense graph of dense_auto, blocks of 3 ints. */
+        int n = 0, j, k, *peers = malloc(sizeof(int) * 4 * (size_t)p + 1), *pw = peers + 2 * p;
+        MPI_Comm dense;
+        for (k = 0; k < 2; k++)
+            for (j = 1; j < p; j++)
+                pw[n] = 1, peers[n++] = (r + j) % p;
+        PT_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, n, peers, pw, n, peers, pw,
+                                              MPI_INFO_NULL, 0, &dense));
+        case_make(&c, dense, "dense", 0, F_A2AV, 3, 0);
+        pt_case("dense auto one-shot, the shape's first call");
+        refill(&c, 0), reference(&c);
+        PT_REQUIRE(oneshot(&c));
+        compare(&c);
+        kept_call(&c, 1, "auto, the shape's second call");
+        kept_call(&c, 2, "auto, the third");
+        /* Blocks of 4096 ints from call 4 on: the shape is looked at again
+         * at its 64th call (a rank's volume left half to twice the
+         * deciding call's), where auto leaves `node`. */
+        c.count = 4096;
+        for (k = 0; k < c.out; k++)
+            c.scounts[k] = 4096;
+        exchange_counts(&c), case_layout(&c);
+        for (j = 4; j <= 64; j++) {
+            refill(&c, j), reference(&c);
+            PT_REQUIRE(oneshot(&c));
+            compare(&c);
+            if (j == 63)
+                PT_CHECK(!strcmp(pcoll__last_run_algorithm, "node"),
+                         "call 63 ran %s before the shape was looked at again",
+                         pcoll__last_run_algorithm);
+        }
+        PT_CHECK(strcmp(pcoll__last_run_algorithm, "node"),
+                 "call 64 of 16 KiB blocks still ran node");
+        case_free(&c);
+        MPI_Comm_free(&dense);
+        free(peers);
+    }
+    unsetenv("PCOLL_CORES_PER_NODE");
+    MPI_Comm_free(&cart);
+    MPI_Comm_free(&dist);
 }
 
 /* ---- errors ----------------------------------------------------------------- */
@@ -852,6 +1025,7 @@ int main(int argc, char **argv)
     dense_auto();
     repeats_grid();
     repeats_comms();
+    kept();
     errors();
     MPI_Type_free(&rvec);
     MPI_Type_free(&svec);
