@@ -74,15 +74,45 @@ int pcoll__plan_keep_type(pcoll_plan_t *plan, MPI_Datatype *type)
     return pcoll__plan_own_type(plan, type);
 }
 
-int pcoll__phases(void *state, const int *phase, int last,
-                  int (*advance)(void *state, int *moved), int *done)
+static int phased_test(pcoll_plan_t *plan, int *done)
 {
+    pcoll__phased_t *e = plan->priv;
     int moved = 1, rc = PCOLL_SUCCESS;
-    while (*phase != last && moved && rc == PCOLL_SUCCESS)
-        rc = advance(state, &moved);
-    *done = *phase == last;
+    while (e->phase != e->def->last && moved && rc == PCOLL_SUCCESS)
+        rc = e->def->advance(e, &moved);
+    if (rc != PCOLL_SUCCESS) {
+        e->def->drop(e);
+        e->phase = e->def->last;
+    }
+    *done = e->phase == e->def->last;
     return rc;
 }
+
+static int phased_start(pcoll_plan_t *plan)
+{
+    pcoll__phased_t *e = plan->priv;
+    int done;
+    e->phase = 0;
+    if (e->def->begin)
+        e->def->begin(e);
+    return phased_test(plan, &done);
+}
+
+static void phased_destroy(pcoll_plan_t *plan)
+{
+    pcoll__phased_t *e = plan->priv;
+    if (!e)
+        return;
+    e->def->drop(e);
+    e->def->destroy(e);
+    plan->priv = NULL;
+}
+
+const pcoll__plan_ops_t pcoll__phased_ops = {
+    .start = phased_start,
+    .test = phased_test,
+    .destroy = phased_destroy,
+};
 
 int pcoll__requests_done(MPI_Request *reqs, int *n, int *flag, const char *what)
 {

@@ -97,12 +97,28 @@ int pcoll__plan_keep_type(pcoll_plan_t *plan, MPI_Datatype *type);
  * the reverse order of registration).  On failure fn(arg) is called at once. */
 int pcoll__plan_on_free(pcoll_plan_t *plan, void (*fn)(void *arg), void *arg);
 
-/* Engines that run in phases (the kept node-aware plans): advance(state,
- * &moved) goes one phase further where it can (moved 1); it is called until
- * it cannot, the run ends (*phase reaches last) or a phase fails (its
- * code).  *done: the run has ended. */
-int pcoll__phases(void *state, const int *phase, int last,
-                  int (*advance)(void *state, int *moved), int *done);
+/* Engines that run in phases (the kept node-aware plans): plan->priv
+ * starts with a pcoll__phased_t and plan->ops is &pcoll__phased_ops.  A
+ * run starts at phase 0 (begin first resets what a run counts); advance
+ * goes one phase further where it can (*moved 1; leaving phase last - 1
+ * ends the run) and is called until it cannot, the run ends or a phase
+ * fails (its code: the run ends there).  drop lets go of what a run holds
+ * (after a failed phase, and before destroy, which frees the state). */
+typedef struct pcoll__phases_def {
+    int last;
+    void (*begin)(void *state);
+    int (*advance)(void *state, int *moved);
+    void (*drop)(void *state);
+    void (*destroy)(void *state);
+} pcoll__phases_def_t;
+
+typedef struct pcoll__phased {
+    const pcoll__phases_def_t *def;
+    int phase;
+} pcoll__phased_t;
+
+extern const pcoll__plan_ops_t pcoll__phased_ops;
+
 /* Whether the *n requests at reqs are done (MPI_Testall; then *n is 0);
  * what names the engine in errors. */
 int pcoll__requests_done(MPI_Request *reqs, int *n, int *flag, const char *what);

@@ -54,6 +54,7 @@
 enum { P_START, P_TABLE, P_COPY_IN, P_EXCHANGE, P_COPY_OUT, P_DONE };
 
 typedef struct kept {
+    pcoll__phased_t ph;      /* first: the run's phase (core/plan.h) */
     const pcoll__node_t *t;
     pcoll__node_shm_t *shm;
     MPI_Comm comm;           /* the plan's */
@@ -76,7 +77,7 @@ typedef struct kept {
     pcoll__bigs_t bigs;      /* [2 p] types made for counts over INT_MAX */
     char *scratch;           /* in place: pieces sent alone, packed */
     size_t scratch_bytes;
-    int phase, waiting;      /* waiting: at a node barrier */
+    int waiting;             /* at a node barrier */
 } kept_t;
 
 static int member(const kept_t *k, int node, int i)
@@ -411,7 +412,7 @@ static int advance(void *state, int *moved)
     kept_t *k = state;
     int flag = 1, rc = PCOLL_SUCCESS;
     *moved = 0;
-    switch (k->phase) {
+    switch (k->ph.phase) {
     case P_START:
         if (!barrier_wait(k))
             return PCOLL_SUCCESS;
@@ -443,45 +444,30 @@ static int advance(void *state, int *moved)
         free_big(k);
         break;
     }
-    k->phase++;
+    k->ph.phase++;
     *moved = 1;
     return rc;
 }
 
-static int kept_test(pcoll_plan_t *plan, int *done)
+static void kept_begin(void *state)
 {
-    kept_t *k = plan->priv;
-    int rc = pcoll__phases(k, &k->phase, P_DONE, advance, done);
-    if (rc != PCOLL_SUCCESS)
-        free_big(k);
-    return rc;
+    ((kept_t *)state)->nreqs = 0;
 }
 
-static int kept_start(pcoll_plan_t *plan)
+static void kept_drop(void *state)
 {
-    kept_t *k = plan->priv;
-    int done;
-    k->phase = P_START;
-    k->nreqs = 0;
-    return kept_test(plan, &done);
+    free_big(state);
 }
 
-static void kept_destroy(pcoll_plan_t *plan)
+static void kept_free(void *state)
 {
-    kept_t *k = plan->priv;
-    if (!k)
-        return;
-    free_big(k);
+    kept_t *k = state;
     pcoll__free(k->scratch);
     pcoll__free(k);
-    plan->priv = NULL;
 }
 
-static const pcoll__plan_ops_t kept_ops = {
-    .start = kept_start,
-    .test = kept_test,
-    .destroy = kept_destroy,
-};
+static const pcoll__phases_def_t kept_phases = {P_DONE, kept_begin, advance, kept_drop,
+                                                kept_free};
 
 int pcoll__alltoallv_hier_bind(pcoll_plan_t *plan, const pcoll__a2a_args_t *a)
 {
@@ -538,8 +524,9 @@ int pcoll__alltoallv_hier_keep(pcoll_plan_t *plan, const pcoll__opts_t *opts, in
     int ok, rc;
     if (!(k = plan->priv = pcoll__calloc(1, sizeof *k)))
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv hier: state");
-    plan->ops = &kept_ops;
-    k->phase = P_DONE;
+    plan->ops = &pcoll__phased_ops;
+    k->ph.def = &kept_phases;
+    k->ph.phase = P_DONE;
     k->inplace = inplace;
     k->comm = plan->comm;
     k->a.opts = *opts;

@@ -50,6 +50,7 @@ enum { P_PACK, P_LOCAL, P_BUNDLES, P_REMOTE, P_ALONE, P_DONE };
 enum { BLOCK_HERE = 0, BLOCK_ALONE = 1 };
 
 typedef struct kept {
+    pcoll__phased_t ph;       /* first: the run's phase (core/plan.h) */
     pcoll__nbr_layout_t l;
     pcoll__node_shm_t *shm;
     MPI_Comm comm;            /* the plan's */
@@ -62,7 +63,7 @@ typedef struct kept {
     MPI_Request *reqs;        /* bundles from 0 (nb), blocks alone from 2N (na) */
     int nb, na;
     pcoll__bigs_t bigs;
-    int phase, waiting;
+    int waiting;
     int mismatch;             /* a block's flag and this rank's size disagree */
 } kept_t;
 
@@ -166,7 +167,7 @@ static int advance(void *state, int *moved)
     kept_t *k = state;
     int flag = 1, rc = PCOLL_SUCCESS;
     *moved = 0;
-    switch (k->phase) {
+    switch (k->ph.phase) {
     case P_PACK:
         rc = pack_blocks(k);
         break;
@@ -196,48 +197,25 @@ static int advance(void *state, int *moved)
                               WHAT ": a block's size differs between its sender and receiver");
         break;
     }
-    k->phase++;
+    k->ph.phase++;
     *moved = 1;
     return rc;
 }
 
-static int kept_test(pcoll_plan_t *plan, int *finished)
+static void kept_begin(void *state)
 {
-    kept_t *k = plan->priv;
-    int rc = pcoll__phases(k, &k->phase, P_DONE, advance, finished);
-    if (rc != PCOLL_SUCCESS) {
-        pcoll__bigs_free(&k->bigs);
-        k->phase = P_DONE;
-        *finished = 1;
-    }
-    return rc;
-}
-
-static int kept_start(pcoll_plan_t *plan)
-{
-    kept_t *k = plan->priv;
-    int finished;
-    k->phase = P_PACK;
+    kept_t *k = state;
     k->nb = k->na = 0;
     k->mismatch = 0;
-    return kept_test(plan, &finished);
 }
 
-static void kept_destroy(pcoll_plan_t *plan)
+static void kept_drop(void *state)
 {
-    kept_t *k = plan->priv;
-    if (!k)
-        return;
-    pcoll__bigs_free(&k->bigs);
-    pcoll__free(k);
-    plan->priv = NULL;
+    pcoll__bigs_free(&((kept_t *)state)->bigs);
 }
 
-static const pcoll__plan_ops_t kept_ops = {
-    .start = kept_start,
-    .test = kept_test,
-    .destroy = kept_destroy,
-};
+static const pcoll__phases_def_t kept_phases = {P_DONE, kept_begin, advance, kept_drop,
+                                                pcoll__free};
 
 int pcoll__nbr_node_bind(pcoll_plan_t *plan, const pcoll__nbr_args_t *a)
 {
@@ -279,8 +257,9 @@ int pcoll__nbr_node_keep(pcoll_plan_t *plan, const pcoll__nbr_args_t *a)
     int ok = 0, rc;
     if (!(k = plan->priv = pcoll__calloc(1, sizeof *k)))
         return pcoll__error(PCOLL_ERR_NOMEM, WHAT ": state");
-    plan->ops = &kept_ops;
-    k->phase = P_DONE;
+    plan->ops = &pcoll__phased_ops;
+    k->ph.def = &kept_phases;
+    k->ph.phase = P_DONE;
     k->comm = plan->comm;
     k->tag_bundle = plan->tag;
     k->tag_alone = pcoll__ctx_tag(plan->ctx);

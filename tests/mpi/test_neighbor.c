@@ -578,6 +578,22 @@ static void graph_ring(void)
     free(index), free(edges);
 }
 
+/* A distributed graph of every other rank twice, the sources the same
+ * ranks in the same order. */
+static MPI_Comm dense_comm(void)
+{
+    int r = pt_rank, p = pt_size, n = 0, j, k;
+    int *peers = malloc(sizeof(int) * 4 * (size_t)p + 1), *w = peers + 2 * p;
+    MPI_Comm comm;
+    for (k = 0; k < 2; k++)
+        for (j = 1; j < p; j++)
+            w[n] = 1, peers[n++] = (r + j) % p;
+    PT_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, n, peers, w, n, peers, w,
+                                          MPI_INFO_NULL, 0, &comm));
+    free(peers);
+    return comm;
+}
+
 /* Every other rank twice (as a 27-point stencil's neighbours repeat on
  * small grids): on virtual nodes of two ranks, from three ranks on, many
  * edges join every pair of nodes.  auto must take `node` for blocks of 3
@@ -586,17 +602,9 @@ static void graph_ring(void)
  * result. */
 static void dense_auto(void)
 {
-    int r = pt_rank, p = pt_size, n = 0, j, k;
-    int *peers = malloc(sizeof(int) * 4 * (size_t)p + 1), *w = peers + 2 * p;
-    const char *small = p >= 3 ? "node" : "!node";
-    MPI_Comm comm;
+    const char *small = pt_size >= 3 ? "node" : "!node";
+    MPI_Comm comm = dense_comm();
     nb_case c;
-    for (k = 0; k < 2; k++)
-        for (j = 1; j < p; j++)
-            w[n] = 1, peers[n++] = (r + j) % p;
-    /* The sources: the same ranks the other way round, in the same order. */
-    PT_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, n, peers, w, n, peers, w,
-                                          MPI_INFO_NULL, 0, &comm));
     case_make(&c, comm, "dense", 0, F_A2AV, 3, 0);
     run_plan(&c, "auto", "2", 0, small);
     run_plan(&c, "auto", "-", 0, "!node");
@@ -617,7 +625,6 @@ static void dense_auto(void)
     run_plan(&c, "node", "3", 0, NULL);
     case_free(&c);
     MPI_Comm_free(&comm);
-    free(peers);
 }
 
 /* ---- repeats ---------------------------------------------------------------- */
@@ -918,13 +925,8 @@ static void kept(void)
     unsetenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM");
     if (p >= 3) {
         /* The dense graph of dense_auto, blocks of 3 ints. */
-        int n = 0, j, k, *peers = malloc(sizeof(int) * 4 * (size_t)p + 1), *pw = peers + 2 * p;
-        MPI_Comm dense;
-        for (k = 0; k < 2; k++)
-            for (j = 1; j < p; j++)
-                pw[n] = 1, peers[n++] = (r + j) % p;
-        PT_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, n, peers, pw, n, peers, pw,
-                                              MPI_INFO_NULL, 0, &dense));
+        MPI_Comm dense = dense_comm();
+        int j, k;
         case_make(&c, dense, "dense", 0, F_A2AV, 3, 0);
         pt_case("dense auto one-shot, the shape's first call");
         refill(&c, 0), reference(&c);
@@ -952,7 +954,6 @@ static void kept(void)
                  "call 64 of 16 KiB blocks still ran node");
         case_free(&c);
         MPI_Comm_free(&dense);
-        free(peers);
     }
     unsetenv("PCOLL_CORES_PER_NODE");
     MPI_Comm_free(&cart);
