@@ -26,6 +26,7 @@
 #define PCOLL_NEIGHBOR_NEIGHBOR_H
 
 #include "alltoall/alltoall.h"
+#include "core/node.h"
 
 /* The public form a call came in (the MPI call `native` makes). */
 enum { PCOLL__NBR_ALLTOALL, PCOLL__NBR_ALLTOALLV, PCOLL__NBR_ALLTOALLW };
@@ -76,6 +77,9 @@ int pcoll__nbr_node(pcoll_plan_t *plan, const void *args);
  * arguments before its run. */
 int pcoll__nbr_node_keep(pcoll_plan_t *plan, const pcoll__nbr_args_t *a);
 int pcoll__nbr_node_bind(pcoll_plan_t *plan, const pcoll__nbr_args_t *a);
+/* `node`'s handler of the bundles between this rank's node and node k of
+ * t (core/node.h): node k's local rank (this node) mod (its size). */
+int pcoll__nbr_node_partner(const pcoll__node_t *t, int k);
 /* Whether `native` may run on these arguments (the same answer on every
  * rank: the topology, the form and the agreed sizes decide). */
 int pcoll__nbr_native_usable(const pcoll__nbr_args_t *a);

@@ -26,8 +26,8 @@
  * Scratch: a shared segment per node of the bytes its ranks send, and of
  * those they receive from other nodes.  Planning communicates (node
  * topology, one gather of bundle sizes per node, one neighbourhood exchange
- * of offsets): persistent plans, and one-shot calls through the plan their
- * shape keeps (node_kept.c, the same layout with a flag per block).  Refused (every rank alike) where a block or bundle exceeds INT_MAX
+ * of offsets): persistent plans; one-shot calls run the plan their shape
+ * keeps (node_kept.c: the same bundles, laid out for any sizes).  Refused (every rank alike) where a block or bundle exceeds INT_MAX
  * bytes or a node cannot get a shared window.
  */
 #include <limits.h>
@@ -38,11 +38,19 @@
 #include "core/check.h"
 #include "core/node.h"
 #include "core/pmpi.h"
-#include "neighbor/node.h"
+#include "neighbor/neighbor.h"
 
-typedef pcoll__nbr_layout_t layout_t;
+typedef struct layout {
+    const pcoll__node_t *t;
+    long long *sbase, *rbase; /* [N+1]: bundle starts in the segment */
+    long long *soff, *roff;   /* per edge: block offset in the segment (-1: none) */
+    long long *mine;          /* [2N]: this rank's bytes to, then from, each node */
+    long long *all;           /* [nlocal * 2N]: every member's */
+    long long bytes;          /* of the segment */
+} layout_t;
 
-int pcoll__nbr_node_remote(const layout_t *l, int peer)
+/* Whether the edge to / from peer crosses nodes. */
+static int remote(const layout_t *l, int peer)
 {
     return peer != MPI_PROC_NULL && l->t->node_of[peer] != l->t->node;
 }
@@ -99,11 +107,11 @@ static int send_offsets(const pcoll__nbr_args_t *a, layout_t *l)
     for (e = 0; e < a->outdegree; e++)
         if (used(a->dests[e]))
             l->mine[l->t->node_of[a->dests[e]]] +=
-                l->flag + pcoll__nbr_bytes(a->scounts[e], pcoll__nbr_stype(a, e));
+                pcoll__nbr_bytes(a->scounts[e], pcoll__nbr_stype(a, e));
     for (e = 0; e < a->indegree; e++)
-        if (pcoll__nbr_node_remote(l, a->sources[e]))
+        if (remote(l, a->sources[e]))
             l->mine[N + l->t->node_of[a->sources[e]]] +=
-                l->flag + pcoll__nbr_bytes(a->rcounts[e], pcoll__nbr_rtype(a, e));
+                pcoll__nbr_bytes(a->rcounts[e], pcoll__nbr_rtype(a, e));
     if (MPI_Allgather(l->mine, 2 * N, MPI_LONG_LONG, l->all, 2 * N, MPI_LONG_LONG, l->t->comm) !=
         MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "neighbor node: bundle sizes");
@@ -121,7 +129,7 @@ static int send_offsets(const pcoll__nbr_args_t *a, layout_t *l)
         if (used(a->dests[s])) {
             long long *next = &at[l->t->node_of[a->dests[s]]];
             l->soff[s] = *next;
-            *next += l->flag + pcoll__nbr_bytes(a->scounts[s], pcoll__nbr_stype(a, s));
+            *next += pcoll__nbr_bytes(a->scounts[s], pcoll__nbr_stype(a, s));
         }
     }
     return PCOLL_SUCCESS;
@@ -144,7 +152,7 @@ static int recv_offsets(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t
     pcoll__free(within);
     for (e = 0; e < a->indegree; e++) {
         int peer = a->sources[e];
-        long long base = pcoll__nbr_node_remote(l, peer) ? l->rbase[l->t->node_of[peer]] : l->sbase[l->t->node];
+        long long base = remote(l, peer) ? l->rbase[l->t->node_of[peer]] : l->sbase[l->t->node];
         l->roff[e] = used(peer) ? base + l->roff[e] : -1;
     }
     return err == MPI_SUCCESS ? PCOLL_SUCCESS
@@ -167,15 +175,18 @@ static int fits(const pcoll__nbr_args_t *a, const layout_t *l)
     return 1;
 }
 
-int pcoll__nbr_node_layout(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, int per_node,
-                           layout_t *l, pcoll__node_shm_t **shm, int *ok)
+/* The node topology (pcoll_cores_per_node agreed on), the layout, the
+ * segment (*ok 0, on every rank, where a node has none);
+ * PCOLL_ERR_UNSUPPORTED on every rank where a block or bundle is too big. */
+static int plan_layout(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, layout_t *l,
+                       pcoll__node_shm_t **shm, int *ok)
 {
     static const char *const what[] = {"pcoll_cores_per_node"};
-    long long cores = per_node;
+    long long cores = a->opts.cores_per_node;
     int rc, big;
     PCOLL_CHECK(pcoll__agree(plan->comm, PCOLL_SUCCESS, &cores, what, 1, "neighbor node"), rc,
                 out);
-    PCOLL_CHECK(pcoll__node_get(plan->ctx, per_node, &l->t), rc, out);
+    PCOLL_CHECK(pcoll__node_get(plan->ctx, a->opts.cores_per_node, &l->t), rc, out);
     PCOLL_CHECK(alloc_layout(plan, a, l), rc, out);
     PCOLL_CHECK(send_offsets(a, l), rc, out);
     PCOLL_CHECK(recv_offsets(plan, a, l), rc, out);
@@ -235,7 +246,7 @@ static int unpack(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, const layout_t
 {
     int e, rc = PCOLL_SUCCESS;
     for (e = 0; e < a->indegree && rc == PCOLL_SUCCESS; e++)
-        if (l->roff[e] >= 0 && pcoll__nbr_node_remote(l, a->sources[e]) != local)
+        if (l->roff[e] >= 0 && remote(l, a->sources[e]) != local)
             rc = copy(plan, a, seg, l, e, 0);
     return rc;
 }
@@ -244,7 +255,6 @@ int pcoll__nbr_node_partner(const pcoll__node_t *t, int k)
 {
     return t->members[t->first[k] + t->node % pcoll__node_size(t, k)];
 }
-
 
 /* Step 1: the bundles between nodes, receives first.  This rank handles the
  * bundles of the nodes k with k mod (its node's size) = its local index. */
@@ -274,8 +284,7 @@ int pcoll__nbr_node(pcoll_plan_t *plan, const void *args)
     layout_t l;
     int rc, ok = 0;
     memset(&l, 0, sizeof l);
-    PCOLL_CHECK(pcoll__nbr_node_layout(plan, a, a->opts.cores_per_node, &l, &shm, &ok), rc,
-                out);
+    PCOLL_CHECK(plan_layout(plan, a, &l, &shm, &ok), rc, out);
     if (!ok && a->node_fallback) {
         /* auto's choice: the same messages as the MPI's, made at init, and
          * the plan says so. */

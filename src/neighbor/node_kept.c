@@ -1,71 +1,108 @@
 /*
  * neighbor `node` kept by a one-shot shape (api/entry.c "Shapes"): the
- * bundles of `node` (node.c) laid out once, at the call that decided the
- * shape, for that call's block sizes, and every later call's counts,
- * displacements, types and buffers bound to a run (pcoll__nbr_node_bind).
+ * bundling of `node` (node.c), planned once per shape for the
+ * communicator's topology alone, with every call's counts, displacements,
+ * types and buffers bound to a run (pcoll__nbr_node_bind).  Nothing of the
+ * layout depends on the sizes of the call that decided the shape, so calls
+ * whose sizes change every time bundle as well as calls of one size.
  *
- * Every block has a flag byte before it in the segment (node.h, flag 1).  A
- * sender whose block on an edge has the bytes the layout was made for
- * writes it into its place and clears the flag; a block of other bytes
- * travels alone, a message from the sender's buffer to the receiver's on a
- * tag of its own, and its flag says so.  The receiver reads the flag, not
- * its own count: a receiver whose size of the edge differs from its
- * sender's (an erroneous call) gets PCOLL_ERR_MISMATCH for that run, and no
- * rank waits for a message that never comes.  Blocks sent alone between two
- * ranks are posted by the sender in send order and by the receiver in
- * receive order of the flagged edges, so repeated edges match as MPI
- * matches them.
+ * The node's segment has a part per member and destination node: a header
+ * per block the member sends there (its bytes, or ALONE), then room for
+ * each block of up to `piece` bytes (1 KiB, less where the node's blocks
+ * are many: the segment stays under 32 MiB; agreed at the plan).  A block
+ * of more bytes travels alone, a message from the sender's buffer to the
+ * receiver's on a tag of its own, and its header says so.  A bundle between
+ * two nodes says what it holds: the number of parts, each part's member,
+ * blocks and bytes, then the parts' used bytes one after the other; the
+ * receiver posts room for the most it can hold.  Receivers read the
+ * headers, not their own counts: a receiver whose size of an edge differs
+ * from its sender's (an erroneous call) gets PCOLL_ERR_MISMATCH from that
+ * call, and nobody waits for a message that never comes.  Blocks sent alone
+ * between two ranks are posted by the sender in send order and by the
+ * receiver in receive order, so repeated edges match as MPI matches them.
  *
- * A run, on node A (as node.c, with the flags):
- *   0. every block into the segment, or started alone; node barrier;
- *   1. the bundles between nodes (the same ranks as node.c's); the blocks
- *      from the own node out of the segment, or their receives started;
+ * A run, on node A:
+ *   0. every block into its part's place (or started alone), the part's
+ *      used bytes into the segment; node barrier;
+ *   1. each bundle's handler (node.c's: local rank B mod n_A for node B)
+ *      gathers the parts for B into one message and sends it, and receives
+ *      B's; the blocks from the own node out of the segment;
  *   2. the bundles done; node barrier;
- *   3. the blocks from other nodes out of the segment, or their receives
- *      started; every message sent alone done.
- * The bundles keep the layout's sizes whatever the call moves: calls whose
- * sizes drift from the deciding call's send more alone, until the shape is
- * decided again (its volume, entry.c).
+ *   3. the blocks from other nodes out of the received bundles; every
+ *      message sent alone done.
  *
- * Cost: node.c's (two node barriers, one message per pair of nodes) plus
- * one byte per block, and one message per block whose size changed.
+ * Cost: node.c's (two node barriers, one message per pair of nodes with
+ * edges between them) plus 4 bytes per block and 12 per part, one copy of
+ * every bundle by its handler, and one message per block over `piece`.
  * Without a shared segment on some node every rank is a node of its own
  * (private memory, no barrier).
  */
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/mem.h"
 #include "base/status.h"
+#include "core/check.h"
 #include "core/pmpi.h"
 #include "datatype/pack.h"
 #include "datatype/size.h"
-#include "neighbor/node.h"
+#include "core/node.h"
+#include "neighbor/neighbor.h"
 
 #define WHAT "neighbor node"
+#define PIECE_MAX 1024
+#define SEGMENT_MAX ((long long)32 << 20)
+#define ALONE (-1)
+#define HDR ((long long)sizeof(int32_t))
+#define ENTRY (3 * HDR) /* a bundle's word on a part: member, blocks, bytes */
 
 enum { P_PACK, P_LOCAL, P_BUNDLES, P_REMOTE, P_ALONE, P_DONE };
 
-/* A block that is in its place in the segment, or travels alone. */
-enum { BLOCK_HERE = 0, BLOCK_ALONE = 1 };
-
 typedef struct kept {
     pcoll__phased_t ph;       /* first: the run's phase (core/plan.h) */
-    pcoll__nbr_layout_t l;
+    const pcoll__node_t *t;
     pcoll__node_shm_t *shm;
     MPI_Comm comm;            /* the plan's */
     int tag_bundle, tag_alone;
-    int in, out, N;
-    int *sources, *dests;     /* the plan's copies */
-    long long *sbytes, *rbytes; /* per edge: the block's bytes in the layout */
+    int in, out, N, A, m, l;  /* degrees; nodes, this node, its ranks, this rank's index */
+    const int *sources, *dests; /* the plan's copies */
+    int *sord, *rord;         /* per edge: the block's place among its sender's blocks
+                                 to the receiver's node (send order) */
+    long long piece;
+    long long *count;         /* [2N][m]: member x's blocks to node k ([k][x]), and
+                                 from remote node k ([N + k][x]) */
+    long long *part;          /* [N][m]: where member x's part for node k starts */
+    long long *used;          /* [N][m] in the segment: the part's bytes this run */
+    size_t used_at;           /* where used lies in the segment */
+    long long *rbase, *rcap;  /* [N]: where the bundle from node k is received, room */
+    char *sbuf;               /* the bundles this rank handles, gathered */
+    long long *sat;           /* [N]: node k's bundle in sbuf (-1: not handled here) */
     pcoll__nbr_args_t a;      /* this run's arguments */
-    int splain, rplain;       /* alltoall(v): the send / receive items are plain bytes */
+    int splain, rplain;       /* alltoall(v): the items are plain bytes */
     MPI_Request *reqs;        /* bundles from 0 (nb), blocks alone from 2N (na) */
     int nb, na;
     pcoll__bigs_t bigs;
-    int waiting;
-    int mismatch;             /* a block's flag and this rank's size disagree */
+    int waiting, mismatch;
 } kept_t;
+
+static int32_t get32(const char *at)
+{
+    int32_t v;
+    memcpy(&v, at, sizeof v);
+    return v;
+}
+
+static void put32(char *at, long long v)
+{
+    int32_t w = (int32_t)v;
+    memcpy(at, &w, sizeof w);
+}
+
+static long long *at2(const kept_t *k, long long *base, int row, int x)
+{
+    return base + (size_t)row * (size_t)k->m + (size_t)x;
+}
 
 static int plain(const kept_t *k, int send, MPI_Datatype type)
 {
@@ -80,85 +117,157 @@ static int mpi_failed(const char *what)
     return pcoll__error(PCOLL_ERR_MPI, WHAT ": %s failed", what);
 }
 
-/* Step 0: every block into its place, or started alone (in send order). */
+/* ---- a run ------------------------------------------------------------------- */
+
+static int send_alone(kept_t *k, int e, const void *buf, MPI_Datatype type)
+{
+    int n, rc = pcoll__bigs_items(&k->bigs, k->a.scounts[e], &type, &n);
+    if (rc == PCOLL_SUCCESS && MPI_Isend(buf, n, type, k->dests[e], k->tag_alone, k->comm,
+                                         &k->reqs[2 * k->N + k->na++]) != MPI_SUCCESS)
+        rc = mpi_failed("MPI_Isend");
+    return rc;
+}
+
+/* Step 0: every block into its part (or started alone, in send order),
+ * each part's used bytes into the segment. */
 static int pack_blocks(kept_t *k)
 {
     const pcoll__nbr_args_t *a = &k->a;
-    int i, rc = PCOLL_SUCCESS;
+    char *seg = k->shm->seg;
+    int i, j, rc = PCOLL_SUCCESS;
+    for (j = 0; j < k->N; j++)
+        *at2(k, k->used, j, k->l) = *at2(k, k->count, j, k->l) * HDR;
     for (i = 0; i < k->out && rc == PCOLL_SUCCESS; i++) {
-        int e = pcoll__nbr_send_edge(a, i), n;
+        int e = pcoll__nbr_send_edge(a, i), node;
         MPI_Datatype type = pcoll__nbr_stype(a, e);
-        long long b = pcoll__nbr_bytes(a->scounts[e], type);
+        long long b = pcoll__nbr_bytes(a->scounts[e], type), *used;
         const void *buf = pcoll__addr(a->sendbuf, a->sdispls[e] * a->sext);
-        char *slot;
-        if (k->l.soff[e] < 0)
+        char *part;
+        if (a->dests[e] == MPI_PROC_NULL)
             continue;
-        slot = k->shm->seg + k->l.soff[e];
-        if (b == k->sbytes[e]) {
-            *slot = BLOCK_HERE;
-            if (b > 0)
-                rc = pcoll__pack_items(buf, a->scounts[e], type, plain(k, 1, type), slot + 1, b,
-                                       k->comm, WHAT);
+        node = k->t->node_of[a->dests[e]];
+        part = seg + *at2(k, k->part, node, k->l);
+        used = at2(k, k->used, node, k->l);
+        if (b > k->piece) {
+            put32(part + k->sord[e] * HDR, ALONE);
+            rc = send_alone(k, e, buf, type);
             continue;
         }
-        *slot = BLOCK_ALONE;
-        if ((rc = pcoll__bigs_items(&k->bigs, a->scounts[e], &type, &n)) == PCOLL_SUCCESS &&
-            MPI_Isend(buf, n, type, k->dests[e], k->tag_alone, k->comm,
-                      &k->reqs[2 * k->N + k->na++]) != MPI_SUCCESS)
-            rc = mpi_failed("MPI_Isend");
+        put32(part + k->sord[e] * HDR, b);
+        if (b > 0)
+            rc = pcoll__pack_items(buf, a->scounts[e], type, plain(k, 1, type), part + *used, b,
+                                   k->comm, WHAT);
+        *used += b;
     }
     return rc;
 }
 
-/* Steps 1 and 3: the blocks from the own node (local 1) or from the
- * others out of the segment, or their receives started (receive order). */
-static int unpack_blocks(kept_t *k, int local)
-{
-    const pcoll__nbr_args_t *a = &k->a;
-    int e, rc = PCOLL_SUCCESS;
-    for (e = 0; e < k->in && rc == PCOLL_SUCCESS; e++) {
-        MPI_Datatype type = pcoll__nbr_rtype(a, e);
-        long long b = pcoll__nbr_bytes(a->rcounts[e], type);
-        void *buf = pcoll__addr(a->recvbuf, a->rdispls[e] * a->rext);
-        const char *slot;
-        int n;
-        if (k->l.roff[e] < 0 || pcoll__nbr_node_remote(&k->l, k->sources[e]) == local)
-            continue;
-        slot = k->shm->seg + k->l.roff[e];
-        if (*slot == BLOCK_ALONE) {
-            if ((rc = pcoll__bigs_items(&k->bigs, a->rcounts[e], &type, &n)) == PCOLL_SUCCESS &&
-                MPI_Irecv(buf, n, type, k->sources[e], k->tag_alone, k->comm,
-                          &k->reqs[2 * k->N + k->na++]) != MPI_SUCCESS)
-                rc = mpi_failed("MPI_Irecv");
-        } else if (b != k->rbytes[e]) {
-            k->mismatch = 1;
-        } else if (b > 0) {
-            rc = pcoll__unpack_items(slot + 1, b, buf, a->rcounts[e], type, plain(k, 0, type),
-                                     k->comm, WHAT);
-        }
-    }
-    return rc;
-}
-
-/* Step 1: the bundles this rank handles (node.c's step_bundles), receives
- * first. */
+/* Step 1: the bundles this rank handles: node j's parts gathered behind
+ * their words and sent, node j's bundle received (receives first). */
 static int post_bundles(kept_t *k)
 {
-    const pcoll__node_t *t = k->l.t;
-    int n = pcoll__node_size(t, t->node), j, d, err = MPI_SUCCESS;
-    for (d = 0; d < 2; d++)
-        for (j = 0; j < k->N && err == MPI_SUCCESS; j++) {
-            const long long *base = d ? k->l.sbase : k->l.rbase;
-            char *at = k->shm->seg + base[j];
-            int bytes = (int)(base[j + 1] - base[j]), peer = pcoll__nbr_node_partner(t, j);
-            if (j == t->node || j % n != t->local || bytes == 0)
+    int n = k->m, j, x, err = MPI_SUCCESS;
+    for (j = 0; j < k->N && err == MPI_SUCCESS; j++)
+        if (j != k->A && j % n == k->l && k->rcap[j] > 0)
+            err = MPI_Irecv(k->shm->seg + k->rbase[j], (int)k->rcap[j], MPI_BYTE,
+                            pcoll__nbr_node_partner(k->t, j), k->tag_bundle, k->comm,
+                            &k->reqs[k->nb++]);
+    for (j = 0; j < k->N && err == MPI_SUCCESS; j++) {
+        char *b = k->sbuf + k->sat[j], *p;
+        int parts = 0;
+        if (k->sat[j] < 0)
+            continue;
+        for (x = 0; x < n; x++)
+            parts += *at2(k, k->count, j, x) > 0;
+        put32(b, parts);
+        p = b + HDR + parts * ENTRY;
+        for (x = 0, parts = 0; x < n; x++) {
+            long long blocks = *at2(k, k->count, j, x), used = *at2(k, k->used, j, x);
+            if (blocks == 0)
                 continue;
-            err = d ? MPI_Isend(at, bytes, MPI_BYTE, peer, k->tag_bundle, k->comm,
-                                &k->reqs[k->nb++])
-                    : MPI_Irecv(at, bytes, MPI_BYTE, peer, k->tag_bundle, k->comm,
-                                &k->reqs[k->nb++]);
+            put32(b + HDR + parts * ENTRY, x);
+            put32(b + HDR + parts * ENTRY + HDR, blocks);
+            put32(b + HDR + parts++ * ENTRY + 2 * HDR, used);
+            memcpy(p, k->shm->seg + *at2(k, k->part, j, x), (size_t)used);
+            p += used;
         }
+        err = MPI_Isend(b, (int)(p - b), MPI_BYTE, pcoll__nbr_node_partner(k->t, j),
+                        k->tag_bundle, k->comm, &k->reqs[k->nb++]);
+    }
     return err == MPI_SUCCESS ? PCOLL_SUCCESS : mpi_failed("a bundle");
+}
+
+/* Sender member x's part (blocks in *blocks) in the bundle at b; NULL where
+ * the bundle has none. */
+static const char *find_part(const char *b, int x, int *blocks)
+{
+    int parts = get32(b), i;
+    const char *p = b + HDR + parts * ENTRY;
+    for (i = 0; i < parts; i++) {
+        const char *w = b + HDR + i * ENTRY;
+        if (get32(w) == x) {
+            *blocks = get32(w + HDR);
+            return p;
+        }
+        p += get32(w + 2 * HDR);
+    }
+    return NULL;
+}
+
+/* In-edge e's block: ordinal j of a part of blocks headers at part. */
+static int take_block(kept_t *k, int e, const char *part, int blocks)
+{
+    const pcoll__nbr_args_t *a = &k->a;
+    MPI_Datatype type = pcoll__nbr_rtype(a, e);
+    long long b = pcoll__nbr_bytes(a->rcounts[e], type), off = blocks * HDR, got;
+    void *buf = pcoll__addr(a->recvbuf, a->rdispls[e] * a->rext);
+    int j = k->rord[e], i, n, rc;
+    if (!part || j >= blocks) {
+        k->mismatch = 1;
+        return PCOLL_SUCCESS;
+    }
+    got = get32(part + j * HDR);
+    if (got == ALONE) {
+        rc = pcoll__bigs_items(&k->bigs, a->rcounts[e], &type, &n);
+        if (rc == PCOLL_SUCCESS && MPI_Irecv(buf, n, type, k->sources[e], k->tag_alone, k->comm,
+                                             &k->reqs[2 * k->N + k->na++]) != MPI_SUCCESS)
+            rc = mpi_failed("MPI_Irecv");
+        return rc;
+    }
+    if (got != b) {
+        k->mismatch = 1;
+        return PCOLL_SUCCESS;
+    }
+    for (i = 0; i < j; i++) {
+        long long h = get32(part + i * HDR);
+        off += h == ALONE ? 0 : h;
+    }
+    return b > 0 ? pcoll__unpack_items(part + off, b, buf, a->rcounts[e], type,
+                                       plain(k, 0, type), k->comm, WHAT)
+                 : PCOLL_SUCCESS;
+}
+
+/* Steps 1 and 3: the blocks from the own node (local 1: out of the
+ * senders' parts) or from the others (out of their bundles), in receive
+ * order. */
+static int unpack_blocks(kept_t *k, int local)
+{
+    int e, rc = PCOLL_SUCCESS;
+    for (e = 0; e < k->in && rc == PCOLL_SUCCESS; e++) {
+        int s = k->sources[e], node, x, blocks = 0;
+        const char *part;
+        if (s == MPI_PROC_NULL || (k->t->node_of[s] == k->A) != local)
+            continue;
+        node = k->t->node_of[s], x = k->t->local_of[s];
+        if (local) {
+            part = k->shm->seg + *at2(k, k->part, k->A, x);
+            blocks = (int)*at2(k, k->count, k->A, x);
+        } else {
+            part = find_part(k->shm->seg + k->rbase[node], x, &blocks);
+        }
+        rc = take_block(k, e, part, blocks);
+    }
+    return rc;
 }
 
 /* One step further when it can go; *moved 0 where it waits. */
@@ -214,8 +323,15 @@ static void kept_drop(void *state)
     pcoll__bigs_free(&((kept_t *)state)->bigs);
 }
 
+static void kept_free(void *state)
+{
+    kept_t *k = state;
+    pcoll__free(k->sbuf);
+    pcoll__free(k);
+}
+
 static const pcoll__phases_def_t kept_phases = {P_DONE, kept_begin, advance, kept_drop,
-                                                pcoll__free};
+                                                kept_free};
 
 int pcoll__nbr_node_bind(pcoll_plan_t *plan, const pcoll__nbr_args_t *a)
 {
@@ -229,32 +345,140 @@ int pcoll__nbr_node_bind(pcoll_plan_t *plan, const pcoll__nbr_args_t *a)
     return PCOLL_SUCCESS;
 }
 
-/* The plan's copies of the neighbours and of the layout's block sizes. */
-static int keep_edges(pcoll_plan_t *plan, kept_t *k, const pcoll__nbr_args_t *a)
+/* ---- the plan ------------------------------------------------------------------ */
+
+/* The node topology for per_node ranks a node (agreed first); every
+ * member's block counts per node (one allgather over the node); the
+ * ordinals of this rank's blocks among its blocks to their node, sent along
+ * the edges (the receivers' rord). */
+static int count_blocks(pcoll_plan_t *plan, kept_t *k, const pcoll__nbr_args_t *a, int per_node)
 {
-    size_t in = (size_t)a->indegree, out = (size_t)a->outdegree;
-    int e;
-    k->in = a->indegree, k->out = a->outdegree, k->N = k->l.t->nnodes;
-    k->sources = pcoll__plan_alloc(plan, sizeof(int) * (in + out + 1));
-    k->sbytes = pcoll__plan_alloc(plan, sizeof(long long) * (in + out + 1));
-    k->reqs = pcoll__plan_alloc(plan, sizeof(MPI_Request) * (2 * (size_t)k->N + in + out + 1));
-    k->bigs.types = pcoll__plan_alloc(plan, sizeof(MPI_Datatype) * (in + out + 1));
-    if (!k->sources || !k->sbytes || !k->reqs || !k->bigs.types)
-        return pcoll__error(PCOLL_ERR_NOMEM, WHAT ": edges");
-    k->dests = k->sources + in, k->rbytes = k->sbytes + out;
-    memcpy(k->sources, a->sources, sizeof(int) * in);
-    memcpy(k->dests, a->dests, sizeof(int) * out);
-    for (e = 0; e < k->out; e++)
-        k->sbytes[e] = pcoll__nbr_bytes(a->scounts[e], pcoll__nbr_stype(a, e));
-    for (e = 0; e < k->in; e++)
-        k->rbytes[e] = pcoll__nbr_bytes(a->rcounts[e], pcoll__nbr_rtype(a, e));
+    static const char *const what[] = {"pcoll_cores_per_node"};
+    long long cores = per_node, *mine, *all, *ord, *rord;
+    size_t N, m, i;
+    int e, x, rc;
+    PCOLL_CHECK(pcoll__agree(plan->comm, PCOLL_SUCCESS, &cores, what, 1, WHAT), rc, out);
+    PCOLL_CHECK(pcoll__node_get(plan->ctx, per_node, &k->t), rc, out);
+    k->N = k->t->nnodes, k->A = k->t->node, k->l = k->t->local;
+    k->m = pcoll__node_size(k->t, k->A);
+    N = (size_t)k->N, m = (size_t)k->m;
+    k->count = pcoll__plan_alloc(plan, sizeof(long long) * 2 * N * m);
+    mine = pcoll__calloc(2 * N * (m + 1) + (size_t)a->indegree + (size_t)a->outdegree + 1,
+                         sizeof *mine);
+    if (!k->count || !mine) {
+        pcoll__free(mine);
+        return pcoll__error(PCOLL_ERR_NOMEM, WHAT ": counts");
+    }
+    all = mine + 2 * N, ord = all + 2 * N * m, rord = ord + a->outdegree;
+    for (e = 0; e < a->outdegree; e++) {
+        int s = pcoll__nbr_send_edge(a, e), d = a->dests[s];
+        if (d != MPI_PROC_NULL)
+            ord[s] = mine[k->t->node_of[d]]++;
+    }
+    for (e = 0; e < a->indegree; e++)
+        if (a->sources[e] != MPI_PROC_NULL && k->t->node_of[a->sources[e]] != k->A)
+            mine[N + (size_t)k->t->node_of[a->sources[e]]]++;
+    rc = MPI_Allgather(mine, 2 * k->N, MPI_LONG_LONG, all, 2 * k->N, MPI_LONG_LONG,
+                       k->t->comm) == MPI_SUCCESS &&
+                 pcoll__nbr_exchange(plan->comm, plan->tag, a, ord, rord) == MPI_SUCCESS
+             ? PCOLL_SUCCESS
+             : mpi_failed("the block counts");
+    for (i = 0; i < 2 * N; i++)
+        for (x = 0; x < k->m; x++)
+            k->count[i * m + (size_t)x] = all[(size_t)x * 2 * N + i];
+    for (e = 0; e < a->outdegree; e++)
+        k->sord[e] = (int)ord[e];
+    for (e = 0; e < a->indegree; e++)
+        k->rord[e] = (int)rord[e];
+    pcoll__free(mine);
+out:
+    return rc;
+}
+
+/* The largest block that travels in the bundles, the same on every rank:
+ * 1 KiB, less where the segment of some node would pass 32 MiB. */
+static int agree_piece(pcoll_plan_t *plan, kept_t *k)
+{
+    long long blocks = 1;
+    size_t i;
+    for (i = 0; i < 2 * (size_t)k->N * (size_t)k->m; i++)
+        blocks += k->count[i];
+    k->piece = SEGMENT_MAX / blocks - HDR;
+    k->piece = k->piece < PIECE_MAX ? k->piece : PIECE_MAX;
+    k->piece = k->piece > 0 ? k->piece : 0;
+    return MPI_Allreduce(MPI_IN_PLACE, &k->piece, 1, MPI_LONG_LONG, MPI_MIN, plan->comm) ==
+                   MPI_SUCCESS
+               ? PCOLL_SUCCESS
+               : mpi_failed("the piece");
+}
+
+/* Where everything lies: the parts (node by node, members in local order),
+ * the used bytes, the received bundles; the gathered bundles of the nodes
+ * this rank handles (private).  *bytes: the segment's. */
+static int layout(pcoll_plan_t *plan, kept_t *k, size_t *bytes)
+{
+    size_t N = (size_t)k->N, m = (size_t)k->m;
+    long long at = 0, room = 0, slot = HDR + k->piece;
+    int j, x;
+    k->part = pcoll__plan_alloc(plan, sizeof(long long) * N * m);
+    k->rbase = pcoll__plan_alloc(plan, sizeof(long long) * 3 * N);
+    if (!k->part || !k->rbase)
+        return pcoll__error(PCOLL_ERR_NOMEM, WHAT ": layout");
+    k->rcap = k->rbase + N, k->sat = k->rcap + N;
+    for (j = 0; j < k->N; j++)
+        for (x = 0; x < k->m; x++) {
+            *at2(k, k->part, j, x) = at;
+            at += *at2(k, k->count, j, x) * slot;
+        }
+    for (j = 0; j < k->N; j++) {
+        long long from = 0, to = 0;
+        for (x = 0; x < k->m; x++)
+            from += *at2(k, k->count, k->N + j, x), to += *at2(k, k->count, j, x);
+        k->rbase[j] = at;
+        k->rcap[j] = j == k->A || from == 0
+                         ? 0
+                         : HDR + ENTRY * pcoll__node_size(k->t, j) + from * slot;
+        at += k->rcap[j];
+        k->sat[j] = -1;
+        if (j != k->A && j % k->m == k->l && to > 0) {
+            k->sat[j] = room;
+            room += HDR + ENTRY * k->m + to * slot;
+        }
+        if (k->rcap[j] > INT_MAX || room > INT_MAX)
+            return pcoll__error(PCOLL_ERR_UNSUPPORTED, WHAT ": a bundle over INT_MAX bytes");
+    }
+    /* The used bytes after the rest, aligned. */
+    at = (at + 7) / 8 * 8;
+    k->used_at = (size_t)at;
+    *bytes = k->used_at + sizeof(long long) * N * m;
+    if (room > 0 && !(k->sbuf = pcoll__malloc((size_t)room)))
+        return pcoll__error(PCOLL_ERR_NOMEM, WHAT ": %lld bytes of bundles", room);
     return PCOLL_SUCCESS;
+}
+
+/* The plan on nodes of per_node ranks; *ok 0 (every rank alike) where a
+ * node has no shared segment. */
+static int plan_nodes(pcoll_plan_t *plan, kept_t *k, const pcoll__nbr_args_t *a, int per_node,
+                      int *ok)
+{
+    size_t bytes = 0;
+    int rc;
+    PCOLL_CHECK(count_blocks(plan, k, a, per_node), rc, out);
+    PCOLL_CHECK(agree_piece(plan, k), rc, out);
+    PCOLL_CHECK(layout(plan, k, &bytes), rc, out);
+    PCOLL_CHECK(pcoll__node_shm_create(plan, k->t, bytes + 1, &k->shm, ok), rc, out);
+    PCOLL_CHECK(pcoll__node_shm_ready(plan->comm, k->shm, ok), rc, out);
+    if (*ok)
+        k->used = (long long *)(void *)(k->shm->seg + k->used_at);
+out:
+    return rc;
 }
 
 int pcoll__nbr_node_keep(pcoll_plan_t *plan, const pcoll__nbr_args_t *a)
 {
+    size_t in = (size_t)a->indegree, out = (size_t)a->outdegree;
+    int *ranks, ok = 0, rc;
     kept_t *k;
-    int ok = 0, rc;
     if (!(k = plan->priv = pcoll__calloc(1, sizeof *k)))
         return pcoll__error(PCOLL_ERR_NOMEM, WHAT ": state");
     plan->ops = &pcoll__phased_ops;
@@ -263,19 +487,28 @@ int pcoll__nbr_node_keep(pcoll_plan_t *plan, const pcoll__nbr_args_t *a)
     k->comm = plan->comm;
     k->tag_bundle = plan->tag;
     k->tag_alone = pcoll__ctx_tag(plan->ctx);
-    k->l.flag = 1;
-    PCOLL_CHECK(pcoll__nbr_node_layout(plan, a, a->opts.cores_per_node, &k->l, &k->shm, &ok), rc,
-                out);
+    k->in = a->indegree, k->out = a->outdegree;
+    ranks = pcoll__plan_alloc(plan, sizeof(int) * 2 * (in + out + 1));
+    if (!ranks)
+        return pcoll__error(PCOLL_ERR_NOMEM, WHAT ": edges");
+    memcpy(ranks, a->sources, sizeof(int) * in);
+    memcpy(ranks + in, a->dests, sizeof(int) * out);
+    k->sources = ranks, k->dests = ranks + in;
+    k->sord = ranks + in + out, k->rord = k->sord + out;
+    PCOLL_CHECK(plan_nodes(plan, k, a, a->opts.cores_per_node, &ok), rc, done);
     if (!ok) {
         /* Every rank a node of its own, in private memory. */
         pcoll__node_shm_drop(k->shm);
-        memset(&k->l, 0, sizeof k->l);
-        k->l.flag = 1;
-        PCOLL_CHECK(pcoll__nbr_node_layout(plan, a, 1, &k->l, &k->shm, &ok), rc, out);
+        pcoll__free(k->sbuf);
+        k->sbuf = NULL;
+        PCOLL_CHECK(plan_nodes(plan, k, a, 1, &ok), rc, done);
         if (!ok)
             return pcoll__error(PCOLL_ERR_UNSUPPORTED, WHAT ": no memory for the blocks");
     }
-    rc = keep_edges(plan, k, a);
-out:
+    k->reqs = pcoll__plan_alloc(plan, sizeof(MPI_Request) * (2 * (size_t)k->N + in + out + 1));
+    k->bigs.types = pcoll__plan_alloc(plan, sizeof(MPI_Datatype) * (in + out + 1));
+    if (!k->reqs || !k->bigs.types)
+        rc = pcoll__error(PCOLL_ERR_NOMEM, WHAT ": requests");
+done:
     return rc;
 }

@@ -41,8 +41,8 @@
  * virtual nodes of two ranks is kept by the call's shape
  * (src/neighbor/node_kept.c); every form on a periodic grid and on the
  * distributed graph with repeated and self edges, with and without a shared
- * segment, calls whose blocks change size (they travel alone), go empty and
- * come back, a moved displacement; a receiver expecting more than its
+ * segment, calls whose blocks change size, go empty, pass 1 KiB (they
+ * travel alone) and come back, a moved displacement; a receiver expecting more than its
  * neighbour sends gets PCOLL_ERR_MISMATCH alone and nobody hangs; auto on
  * the dense graph takes `node` at the shape's second call, and leaves it
  * at the 64th where the blocks have grown to 16 KiB.
@@ -832,8 +832,8 @@ static void kept_count(nb_case *c, int n)
     case_layout(c);
 }
 
-/* Calls whose sizes leave the deciding call's: blocks of another size
- * travel alone, the others in the bundles, every result MPI's. */
+/* Calls whose sizes leave the deciding call's: in the bundles up to 1 KiB
+ * a block, alone above, every result MPI's. */
 static void kept_form(MPI_Comm comm, const char *topo, int folded, int form)
 {
     nb_case c;
@@ -857,6 +857,8 @@ static void kept_form(MPI_Comm comm, const char *topo, int folded, int form)
         kept_call(&c, 2, "out-edge 0 two items more");
         kept_count(&c, 0);
         kept_call(&c, 3, "out-edge 0 empty");
+        kept_count(&c, 300);
+        kept_call(&c, 6, "out-edge 0 of 1200 bytes or more (alone)");
         kept_count(&c, first);
         kept_call(&c, 4, "the deciding sizes again");
         if (c.in > 0) {
