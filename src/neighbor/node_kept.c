@@ -173,10 +173,11 @@ static int post_bundles(kept_t *k)
                             pcoll__nbr_node_partner(k->t, j), k->tag_bundle, k->comm,
                             &k->reqs[k->nb++]);
     for (j = 0; j < k->N && err == MPI_SUCCESS; j++) {
-        char *b = k->sbuf + k->sat[j], *p;
+        char *b, *p;
         int parts = 0;
         if (k->sat[j] < 0)
             continue;
+        b = k->sbuf + k->sat[j];
         for (x = 0; x < n; x++)
             parts += *at2(k, k->count, j, x) > 0;
         put32(b, parts);
