@@ -180,11 +180,9 @@ struct pcoll__coll {
  * unless negative ones are accepted (the checks' rule). */
 static inline int pcoll__counts_ok(const int *counts, const int *displs, int n, int negative_ok)
 {
-    int i, bad = 0;
+    int i, bad = 0, mask = negative_ok ? 0 : -1;
     for (i = 0; i < n; i++)
-        bad |= counts[i];
-    for (i = 0; i < n && !negative_ok; i++)
-        bad |= displs[i];
+        bad |= counts[i] | (displs[i] & mask);
     return bad >= 0;
 }
 

@@ -8,6 +8,7 @@
 #include "base/options.h"
 #include "core/plan.h"
 #include "core/pmpi.h"
+#include "core/schedule.h"
 #include "base/status.h"
 #include "datatype/size.h"
 
@@ -98,6 +99,17 @@ static int phased_start(pcoll_plan_t *plan)
     return phased_test(plan, &done);
 }
 
+static int phased_wait(pcoll_plan_t *plan)
+{
+    pcoll__phased_t *e = plan->priv;
+    int done = 0, rc;
+    e->blocking = 1;
+    while ((rc = phased_test(plan, &done)) == PCOLL_SUCCESS && !done)
+        pcoll__yield(); /* at a node barrier: oversubscribed peers must run */
+    e->blocking = 0;
+    return rc;
+}
+
 static void phased_destroy(pcoll_plan_t *plan)
 {
     pcoll__phased_t *e = plan->priv;
@@ -112,12 +124,18 @@ const pcoll__plan_ops_t pcoll__phased_ops = {
     .start = phased_start,
     .test = phased_test,
     .destroy = phased_destroy,
+    .wait = phased_wait,
 };
 
-int pcoll__requests_done(MPI_Request *reqs, int *n, int *flag, const char *what)
+int pcoll__requests_done(MPI_Request *reqs, int *n, int block, int *flag, const char *what)
 {
-    if (PCOLL__MPI(Testall)(*n, reqs, flag, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-        return pcoll__error(PCOLL_ERR_MPI, "%s: MPI_Testall failed", what);
+    int err = MPI_SUCCESS;
+    *flag = 1;
+    if (*n > 0)
+        err = block ? PCOLL__MPI(Waitall)(*n, reqs, MPI_STATUSES_IGNORE)
+                    : PCOLL__MPI(Testall)(*n, reqs, flag, MPI_STATUSES_IGNORE);
+    if (err != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "%s: a message failed", what);
     if (*flag)
         *n = 0;
     return PCOLL_SUCCESS;

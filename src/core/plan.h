@@ -103,7 +103,10 @@ int pcoll__plan_on_free(pcoll_plan_t *plan, void (*fn)(void *arg), void *arg);
  * goes one phase further where it can (*moved 1; leaving phase last - 1
  * ends the run) and is called until it cannot, the run ends or a phase
  * fails (its code: the run ends there).  drop lets go of what a run holds
- * (after a failed phase, and before destroy, which frees the state). */
+ * (after a failed phase, and before destroy, which frees the state).  The
+ * plan's wait (no other plan active) sets blocking, so that a phase that
+ * waits for messages blocks in the MPI instead of testing (an MPI may
+ * charge every test its time, as SMPI does). */
 typedef struct pcoll__phases_def {
     int last;
     void (*begin)(void *state);
@@ -115,13 +118,14 @@ typedef struct pcoll__phases_def {
 typedef struct pcoll__phased {
     const pcoll__phases_def_t *def;
     int phase;
+    int blocking; /* in the plan's wait: phases waiting on requests block */
 } pcoll__phased_t;
 
 extern const pcoll__plan_ops_t pcoll__phased_ops;
 
-/* Whether the *n requests at reqs are done (MPI_Testall; then *n is 0);
- * what names the engine in errors. */
-int pcoll__requests_done(MPI_Request *reqs, int *n, int *flag, const char *what);
+/* Whether the *n requests at reqs are done (MPI_Testall, or MPI_Waitall
+ * where block; then *n is 0); what names the engine in errors. */
+int pcoll__requests_done(MPI_Request *reqs, int *n, int block, int *flag, const char *what);
 /* Release everything; NULL and half-built plans accepted; ignores the state. */
 void pcoll__plan_destroy(pcoll_plan_t *plan);
 

@@ -430,7 +430,7 @@ static int advance(void *state, int *moved)
         rc = post_bundles(k, 1);
         break;
     case P_EXCHANGE:
-        if ((rc = pcoll__requests_done(k->reqs, &k->nreqs, &flag, WHAT)) != PCOLL_SUCCESS ||
+        if ((rc = pcoll__requests_done(k->reqs, &k->nreqs, k->ph.blocking, &flag, WHAT)) != PCOLL_SUCCESS ||
             !flag)
             return rc;
         break;

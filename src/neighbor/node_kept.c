@@ -288,7 +288,7 @@ static int advance(void *state, int *moved)
             rc = unpack_blocks(k, 1);
         break;
     case P_BUNDLES:
-        if ((rc = pcoll__requests_done(k->reqs, &k->nb, &flag, WHAT)) != PCOLL_SUCCESS || !flag)
+        if ((rc = pcoll__requests_done(k->reqs, &k->nb, k->ph.blocking, &flag, WHAT)) != PCOLL_SUCCESS || !flag)
             return rc;
         break;
     case P_REMOTE:
@@ -297,7 +297,7 @@ static int advance(void *state, int *moved)
         rc = unpack_blocks(k, 0);
         break;
     case P_ALONE:
-        if ((rc = pcoll__requests_done(k->reqs + 2 * k->N, &k->na, &flag, WHAT)) !=
+        if ((rc = pcoll__requests_done(k->reqs + 2 * k->N, &k->na, k->ph.blocking, &flag, WHAT)) !=
                 PCOLL_SUCCESS ||
             !flag)
             return rc;
