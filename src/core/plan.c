@@ -116,7 +116,8 @@ static void phased_destroy(pcoll_plan_t *plan)
     if (!e)
         return;
     e->def->drop(e);
-    e->def->destroy(e);
+    pcoll__free(e->own);
+    pcoll__free(e);
     plan->priv = NULL;
 }
 

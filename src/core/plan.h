@@ -103,7 +103,8 @@ int pcoll__plan_on_free(pcoll_plan_t *plan, void (*fn)(void *arg), void *arg);
  * goes one phase further where it can (*moved 1; leaving phase last - 1
  * ends the run) and is called until it cannot, the run ends or a phase
  * fails (its code: the run ends there).  drop lets go of what a run holds
- * (after a failed phase, and before destroy, which frees the state).  The
+ * (after a failed phase, and before the plan frees own and the state, both
+ * from pcoll__malloc).  The
  * plan's wait (no other plan active) sets blocking, so that a phase that
  * waits for messages blocks in the MPI instead of testing (an MPI may
  * charge every test its time, as SMPI does). */
@@ -112,13 +113,13 @@ typedef struct pcoll__phases_def {
     void (*begin)(void *state);
     int (*advance)(void *state, int *moved);
     void (*drop)(void *state);
-    void (*destroy)(void *state);
 } pcoll__phases_def_t;
 
 typedef struct pcoll__phased {
     const pcoll__phases_def_t *def;
     int phase;
     int blocking; /* in the plan's wait: phases waiting on requests block */
+    void *own;    /* the engine's private memory (pcoll__malloc), freed with it */
 } pcoll__phased_t;
 
 extern const pcoll__plan_ops_t pcoll__phased_ops;

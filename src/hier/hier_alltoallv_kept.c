@@ -75,8 +75,7 @@ typedef struct kept {
     MPI_Request *reqs;       /* [2 (N + p)] */
     int nreqs;
     pcoll__bigs_t bigs;      /* [2 p] types made for counts over INT_MAX */
-    char *scratch;           /* in place: pieces sent alone, packed */
-    size_t scratch_bytes;
+    size_t scratch_bytes;    /* in place: ph.own, the pieces sent alone, packed */
     int waiting;             /* at a node barrier */
 } kept_t;
 
@@ -215,16 +214,16 @@ static int pack_alone(kept_t *k, MPI_Aint *at)
         need += b > k->piece && d != k->me ? (size_t)b : 0;
     }
     if (need > k->scratch_bytes) {
-        char *s = pcoll__realloc(k->scratch, need);
+        char *s = pcoll__realloc(k->ph.own, need);
         if (!s)
             return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv hier: %zu bytes of scratch", need);
-        k->scratch = s, k->scratch_bytes = need;
+        k->ph.own = s, k->scratch_bytes = need;
     }
     for (d = 0; d < k->p && rc == PCOLL_SUCCESS; d++) {
         long long b = (long long)k->a.rcounts[d] * k->rsize;
         if (b > k->piece && d != k->me)
             rc = pack_items(k, pcoll__a2a_rbuf(&k->a, d), k->a.rcounts[d], k->a.recvtype,
-                            k->scratch + at[d], b);
+                            (char *)k->ph.own + at[d], b);
     }
     return rc;
 }
@@ -282,7 +281,7 @@ static int start_alone(kept_t *k)
             type = MPI_PACKED;
             rc = items(k, b, &type, &n);
             if (rc == PCOLL_SUCCESS)
-                err = MPI_Isend(k->scratch + at[i], n, type, i, k->tag_alone, k->comm,
+                err = MPI_Isend((char *)k->ph.own + at[i], n, type, i, k->tag_alone, k->comm,
                                 &k->reqs[k->nreqs++]);
         } else if ((rc = items(k, a->scounts[i], &type, &n)) == PCOLL_SUCCESS) {
             err = MPI_Isend(pcoll__a2a_sbuf(a, i), n, type, i, k->tag_alone, k->comm,
@@ -459,15 +458,7 @@ static void kept_drop(void *state)
     free_big(state);
 }
 
-static void kept_free(void *state)
-{
-    kept_t *k = state;
-    pcoll__free(k->scratch);
-    pcoll__free(k);
-}
-
-static const pcoll__phases_def_t kept_phases = {P_DONE, kept_begin, advance, kept_drop,
-                                                kept_free};
+static const pcoll__phases_def_t kept_phases = {P_DONE, kept_begin, advance, kept_drop};
 
 int pcoll__alltoallv_hier_bind(pcoll_plan_t *plan, const pcoll__a2a_args_t *a)
 {

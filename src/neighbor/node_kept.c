@@ -76,8 +76,8 @@ typedef struct kept {
     long long *used;          /* [N][m] in the segment: the part's bytes this run */
     size_t used_at;           /* where used lies in the segment */
     long long *rbase, *rcap;  /* [N]: where the bundle from node k is received, room */
-    char *sbuf;               /* the bundles this rank handles, gathered */
-    long long *sat;           /* [N]: node k's bundle in sbuf (-1: not handled here) */
+    long long *sat;           /* [N]: node k's bundle in ph.own, the bundles this rank
+                                 handles, gathered (-1: not handled here) */
     pcoll__nbr_args_t a;      /* this run's arguments */
     int splain, rplain;       /* alltoall(v): the items are plain bytes */
     MPI_Request *reqs;        /* bundles from 0 (nb), blocks alone from 2N (na) */
@@ -177,7 +177,7 @@ static int post_bundles(kept_t *k)
         int parts = 0;
         if (k->sat[j] < 0)
             continue;
-        b = k->sbuf + k->sat[j];
+        b = (char *)k->ph.own + k->sat[j];
         for (x = 0; x < n; x++)
             parts += *at2(k, k->count, j, x) > 0;
         put32(b, parts);
@@ -324,15 +324,7 @@ static void kept_drop(void *state)
     pcoll__bigs_free(&((kept_t *)state)->bigs);
 }
 
-static void kept_free(void *state)
-{
-    kept_t *k = state;
-    pcoll__free(k->sbuf);
-    pcoll__free(k);
-}
-
-static const pcoll__phases_def_t kept_phases = {P_DONE, kept_begin, advance, kept_drop,
-                                                kept_free};
+static const pcoll__phases_def_t kept_phases = {P_DONE, kept_begin, advance, kept_drop};
 
 int pcoll__nbr_node_bind(pcoll_plan_t *plan, const pcoll__nbr_args_t *a)
 {
@@ -452,7 +444,7 @@ static int layout(pcoll_plan_t *plan, kept_t *k, size_t *bytes)
     at = (at + 7) / 8 * 8;
     k->used_at = (size_t)at;
     *bytes = k->used_at + sizeof(long long) * N * m;
-    if (room > 0 && !(k->sbuf = pcoll__malloc((size_t)room)))
+    if (room > 0 && !(k->ph.own = pcoll__malloc((size_t)room)))
         return pcoll__error(PCOLL_ERR_NOMEM, WHAT ": %lld bytes of bundles", room);
     return PCOLL_SUCCESS;
 }
@@ -500,8 +492,8 @@ int pcoll__nbr_node_keep(pcoll_plan_t *plan, const pcoll__nbr_args_t *a)
     if (!ok) {
         /* Every rank a node of its own, in private memory. */
         pcoll__node_shm_drop(k->shm);
-        pcoll__free(k->sbuf);
-        k->sbuf = NULL;
+        pcoll__free(k->ph.own);
+        k->ph.own = NULL;
         PCOLL_CHECK(plan_nodes(plan, k, a, 1, &ok), rc, done);
         if (!ok)
             return pcoll__error(PCOLL_ERR_UNSUPPORTED, WHAT ": no memory for the blocks");
