@@ -111,8 +111,7 @@ static int check_counts(const raw_t *r, const side_t *s, int p, const char *what
 }
 
 /* The arrays of both directions as MPI_Count / MPI_Aint, into a->...: the
- * large-count forms' own, or the ints widened into c->tmp[0] (freed with
- * the call). */
+ * large-count forms' own, or the ints widened into the call's temporary 0. */
 static int widen(pcoll__call_t *c, pcoll__a2a_args_t *a)
 {
     const raw_t *r = c->raw;
@@ -125,9 +124,9 @@ static int widen(pcoll__call_t *c, pcoll__a2a_args_t *a)
         a->rcounts = s[1].wcounts, a->rdispls = s[1].wdispls;
         return PCOLL_SUCCESS;
     }
-    if (!(c->tmp[0] = pcoll__malloc((sizeof(MPI_Count) + sizeof(MPI_Aint)) * 2 * (size_t)p + 1)))
+    if (!(counts = pcoll__call_scratch(c, 0, (sizeof(MPI_Count) + sizeof(MPI_Aint)) * 2 *
+                                                  (size_t)p + 1)))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: counts", c->fn);
-    counts = c->tmp[0];
     displs = (MPI_Aint *)(void *)(counts + 2 * p);
     for (k = 0; k < 2; k++)
         for (i = 0; i < p; i++) {
@@ -165,9 +164,9 @@ static int by_start(const void *x, const void *y)
  * alone would leave the others waiting, so those are not checked. */
 static int check_overlap(const pcoll__a2a_args_t *a, int p, const char *fn)
 {
-    region_t *r;
+    region_t own[128], *r = own;
     int i, n = 0, rc = PCOLL_SUCCESS;
-    if (!(r = pcoll__malloc(sizeof *r * (size_t)(p ? p : 1))))
+    if (p > 128 && !(r = pcoll__malloc(sizeof *r * (size_t)p)))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: overlap check", fn);
     for (i = 0; i < p && n >= 0; i++) {
         MPI_Datatype t = pcoll__a2a_rtype(a, i);
@@ -189,7 +188,8 @@ static int check_overlap(const pcoll__a2a_args_t *a, int p, const char *fn)
     for (i = 1; i < n && rc == PCOLL_SUCCESS; i++)
         if (r[i].lo < r[i - 1].hi)
             rc = pcoll__error(PCOLL_ERR_ARG, "%s: receive blocks overlap", fn);
-    pcoll__free(r);
+    if (r != own)
+        pcoll__free(r);
     return rc;
 }
 

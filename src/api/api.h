@@ -76,42 +76,36 @@ typedef struct pcoll__nbr_raw {
 
 /* The raw arguments of each public form, from the names of MPI's own
  * parameters in scope (sendbuf, sendcount(s), sdispls, sendtype(s), ...):
- * the public calls' and the drop-in's wrappers' one spelling of them. */
+ * the public calls' and the drop-in's wrappers' one spelling of them.
+ * Every member named (PCOLL__NBR_RAW): a call's arguments are stored once,
+ * with no zeroing of the whole structure first. */
+#define PCOLL__NBR_RAW(form_, wide_, scount, rcount, stype, rtype, sc, sd, rc, rd, wsc, wsd, wrc, \
+                       wrd, stypes_, rtypes_)                                                      \
+    (pcoll__nbr_raw_t)                                                                            \
+    {                                                                                             \
+        .form = (form_), .wide = (wide_), .sendbuf = sendbuf, .recvbuf = recvbuf,                 \
+        .sendcount = (scount), .recvcount = (rcount), .sendtype = (stype), .recvtype = (rtype),   \
+        .scounts = (sc), .sdispls = (sd), .rcounts = (rc), .rdispls = (rd), .wscounts = (wsc),    \
+        .wrcounts = (wrc), .wsdispls = (wsd), .wrdispls = (wrd), .stypes = (stypes_),             \
+        .rtypes = (rtypes_), .negative_ok = 0                                                     \
+    }
 #define PCOLL__NBR_RAW_A2A(w)                                                                     \
-    (pcoll__nbr_raw_t)                                                                            \
-    {                                                                                             \
-        .form = PCOLL__NBR_ALLTOALL, .wide = (w), .sendbuf = sendbuf, .recvbuf = recvbuf,         \
-        .sendcount = sendcount, .recvcount = recvcount, .sendtype = sendtype,                     \
-        .recvtype = recvtype                                                                      \
-    }
+    PCOLL__NBR_RAW(PCOLL__NBR_ALLTOALL, (w), sendcount, recvcount, sendtype, recvtype, NULL,      \
+                   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)
 #define PCOLL__NBR_RAW_A2AV                                                                       \
-    (pcoll__nbr_raw_t)                                                                            \
-    {                                                                                             \
-        .form = PCOLL__NBR_ALLTOALLV, .sendbuf = sendbuf, .recvbuf = recvbuf,                     \
-        .scounts = sendcounts, .sdispls = sdispls, .rcounts = recvcounts, .rdispls = rdispls,     \
-        .sendtype = sendtype, .recvtype = recvtype                                                \
-    }
+    PCOLL__NBR_RAW(PCOLL__NBR_ALLTOALLV, 0, 0, 0, sendtype, recvtype, sendcounts, sdispls,        \
+                   recvcounts, rdispls, NULL, NULL, NULL, NULL, NULL, NULL)
 #define PCOLL__NBR_RAW_A2AV_C                                                                     \
-    (pcoll__nbr_raw_t)                                                                            \
-    {                                                                                             \
-        .form = PCOLL__NBR_ALLTOALLV, .wide = 1, .sendbuf = sendbuf, .recvbuf = recvbuf,          \
-        .wscounts = sendcounts, .wsdispls = sdispls, .wrcounts = recvcounts,                      \
-        .wrdispls = rdispls, .sendtype = sendtype, .recvtype = recvtype                           \
-    }
+    PCOLL__NBR_RAW(PCOLL__NBR_ALLTOALLV, 1, 0, 0, sendtype, recvtype, NULL, NULL, NULL, NULL,     \
+                   sendcounts, sdispls, recvcounts, rdispls, NULL, NULL)
 #define PCOLL__NBR_RAW_A2AW                                                                       \
-    (pcoll__nbr_raw_t)                                                                            \
-    {                                                                                             \
-        .form = PCOLL__NBR_ALLTOALLW, .sendbuf = sendbuf, .recvbuf = recvbuf,                     \
-        .scounts = sendcounts, .wsdispls = sdispls, .rcounts = recvcounts,                        \
-        .wrdispls = rdispls, .stypes = sendtypes, .rtypes = recvtypes                             \
-    }
+    PCOLL__NBR_RAW(PCOLL__NBR_ALLTOALLW, 0, 0, 0, (MPI_Datatype)0, (MPI_Datatype)0,           \
+                   sendcounts, NULL, recvcounts, NULL, NULL, sdispls, NULL, rdispls, sendtypes,   \
+                   recvtypes)
 #define PCOLL__NBR_RAW_A2AW_C                                                                     \
-    (pcoll__nbr_raw_t)                                                                            \
-    {                                                                                             \
-        .form = PCOLL__NBR_ALLTOALLW, .wide = 1, .sendbuf = sendbuf, .recvbuf = recvbuf,          \
-        .wscounts = sendcounts, .wsdispls = sdispls, .wrcounts = recvcounts,                      \
-        .wrdispls = rdispls, .stypes = sendtypes, .rtypes = recvtypes                             \
-    }
+    PCOLL__NBR_RAW(PCOLL__NBR_ALLTOALLW, 1, 0, 0, (MPI_Datatype)0, (MPI_Datatype)0, NULL,     \
+                   NULL, NULL, NULL, sendcounts, sdispls, recvcounts, rdispls, sendtypes,         \
+                   recvtypes)
 
 /* Any neighbourhood all-to-all in any mode (the drop-in's). */
 int pcoll__neighbor_dropin(pcoll__mode_t mode, const pcoll__nbr_raw_t *r, MPI_Comm comm,

@@ -127,6 +127,13 @@ static void fresh_args(pcoll__call_t *c)
     memcpy(c->args + c->coll->opts_offset, &c->opts, sizeof c->opts);
 }
 
+void *pcoll__call_scratch(pcoll__call_t *c, int k, size_t n)
+{
+    if (n <= sizeof c->room[k])
+        return c->room[k];
+    return c->tmp[k] = pcoll__malloc(n);
+}
+
 /* Whether the options request an algorithm whose planning communicates. */
 static int requests_collective(const pcoll__call_t *c)
 {
@@ -699,8 +706,8 @@ static int forwarded(repeat_t *r, const pcoll__coll_t *coll, const void *raw, in
 
 /* Run a repeat of the thread's last remembered call, its use counted: 1
  * with *rc its code, 0 when this call is not one. */
-static PCOLL__NOINLINE int repeated(repeat_t *r, const pcoll__coll_t *coll, const void *raw,
-                                    MPI_Comm comm, int *rc)
+static inline int repeated(repeat_t *r, const pcoll__coll_t *coll, const void *raw, MPI_Comm comm,
+                           int *rc)
 {
     uintptr_t w[PCOLL__CALL_WORDS] = {0}, diff = 0;
     pcoll__ctx_t *ctx = r->ctx;
@@ -835,12 +842,23 @@ static PCOLL__NOINLINE int entry_call(const pcoll__coll_t *coll, pcoll__mode_t m
     return run_call(&c);
 }
 
+/* A one-shot call of the remembered collective: a repeat, or the full path
+ * (out of line, as entry_call: pcoll__entry then calls either in its tail,
+ * with no frame of its own). */
+static PCOLL__NOINLINE int entry_repeat(const pcoll__coll_t *coll, pcoll__mode_t mode,
+                                        const char *fn, const void *raw, MPI_Comm comm,
+                                        MPI_Info info, pcoll_plan_t **plan)
+{
+    int rc;
+    if (repeated(&repeat, coll, raw, comm, &rc))
+        return rc;
+    return entry_call(coll, mode, fn, raw, comm, info, plan);
+}
+
 int pcoll__entry(const pcoll__coll_t *coll, pcoll__mode_t mode, const char *fn, const void *raw,
                  MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
-    repeat_t *r = &repeat;
-    int rc;
-    if (mode == PCOLL__ONESHOT && r->coll == coll && repeated(r, coll, raw, comm, &rc))
-        return rc;
+    if (mode == PCOLL__ONESHOT && repeat.coll == coll)
+        return entry_repeat(coll, mode, fn, raw, comm, info, plan);
     return entry_call(coll, mode, fn, raw, comm, info, plan);
 }

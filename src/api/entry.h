@@ -38,6 +38,10 @@ typedef enum pcoll__mode {
 /* The builder's argument struct lives in the call (no allocation on the
  * one-shot path); every collective's struct must fit. */
 #define PCOLL__ARGS_MAX 512
+/* Room in the call for each of the descriptor's two temporaries
+ * (pcoll__call_scratch): the per-peer or per-edge arrays of a call on up
+ * to 128 ranks or 170 edges need no allocation. */
+#define PCOLL__CALL_ROOM 4096
 
 /* A one-shot cache key: the path's part (the options) then the
  * collective's (arguments), and the derived datatypes it names, which the
@@ -89,6 +93,7 @@ struct pcoll__call {
     int repeatable;
     pcoll__cache_entry_t *flat;
     _Alignas(max_align_t) unsigned char args[PCOLL__ARGS_MAX];
+    _Alignas(max_align_t) unsigned char room[2][PCOLL__CALL_ROOM];
 };
 
 /* A collective.  Hooks get the call; NULL hooks are skipped. */
@@ -200,6 +205,11 @@ enum { PCOLL__INTER_REMOTE = 1, PCOLL__INTER_LOCAL = 2 };
 /* Run one public call of coll: raw is the collective's own struct of the
  * call's arguments, fn the public name (for messages), plan the output of
  * the persistent and local modes (NULL for one-shot). */
+/* n bytes for the descriptor's temporary k (0 or 1), which live until the
+ * call returns or checks again: the call's room where they fit, else
+ * c->tmp[k] (NULL: out of memory). */
+void *pcoll__call_scratch(pcoll__call_t *c, int k, size_t n);
+
 int pcoll__entry(const pcoll__coll_t *coll, pcoll__mode_t mode, const char *fn, const void *raw,
                  MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan);
 

@@ -97,7 +97,7 @@ static int side_null(const raw_t *r, const side_t *s)
 
 /* ---- checks ----------------------------------------------------------------- */
 
-/* Where a direction's per-edge arrays go (the call's scratch, c->tmp[0]). */
+/* Where a direction's per-edge arrays go (the call's temporary 0). */
 typedef struct edges {
     MPI_Count *counts;
     MPI_Aint *displs;
@@ -146,14 +146,13 @@ static int check_side(const pcoll__call_t *c, const side_t *s, const void *buf, 
     return rc;
 }
 
-/* The scratch of both directions' arrays, in c->tmp[0] (freed with the
- * call). */
+/* The scratch of both directions' arrays (the call's temporary 0). */
 static int edge_scratch(pcoll__call_t *c, int in, int out, edges_t e[2])
 {
     size_t n = (size_t)in + (size_t)out;
-    char *m = pcoll__malloc(n * (sizeof(MPI_Count) + sizeof(MPI_Aint) + sizeof(MPI_Datatype)) +
-                            1);
-    if (!(c->tmp[0] = m))
+    char *m = pcoll__call_scratch(
+        c, 0, n * (sizeof(MPI_Count) + sizeof(MPI_Aint) + sizeof(MPI_Datatype)) + 1);
+    if (!m)
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: edge arrays", c->fn);
     e[0].counts = (MPI_Count *)(void *)m, e[1].counts = e[0].counts + out;
     e[0].displs = (MPI_Aint *)(void *)(e[0].counts + n), e[1].displs = e[0].displs + out;
@@ -692,16 +691,16 @@ int pcoll__neighbor_dropin(pcoll__mode_t mode, const pcoll__nbr_raw_t *r, MPI_Co
 
 /* ---- the public calls ------------------------------------------------------------ */
 
-static int run(pcoll__mode_t mode, const char *fn, raw_t r, MPI_Comm comm, MPI_Info info,
-               pcoll_plan_t **plan)
+static int run(pcoll__mode_t mode, const char *fn, const raw_t *r, MPI_Comm comm,
+               MPI_Info info, pcoll_plan_t **plan)
 {
-    return pcoll__entry(&neighbor, mode, fn, &r, comm, info, plan);
+    return pcoll__entry(&neighbor, mode, fn, r, comm, info, plan);
 }
 
 int pcoll_neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoall", PCOLL__NBR_RAW_A2A(0), comm,
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoall", &PCOLL__NBR_RAW_A2A(0), comm,
                MPI_INFO_NULL, NULL);
 }
 
@@ -709,7 +708,7 @@ int pcoll_neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatyp
                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
-    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoall_init", PCOLL__NBR_RAW_A2A(0), comm,
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoall_init", &PCOLL__NBR_RAW_A2A(0), comm,
                info, plan);
 }
 
@@ -717,7 +716,7 @@ int pcoll_neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                               MPI_Comm comm)
 {
-    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoall_c", PCOLL__NBR_RAW_A2A(1), comm,
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoall_c", &PCOLL__NBR_RAW_A2A(1), comm,
                MPI_INFO_NULL, NULL);
 }
 
@@ -726,7 +725,7 @@ int pcoll_neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                    pcoll_plan_t **plan)
 {
-    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoall_init_c", PCOLL__NBR_RAW_A2A(1), comm,
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoall_init_c", &PCOLL__NBR_RAW_A2A(1), comm,
                info, plan);
 }
 
@@ -734,7 +733,7 @@ int pcoll_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallv", PCOLL__NBR_RAW_A2AV, comm,
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallv", &PCOLL__NBR_RAW_A2AV, comm,
                MPI_INFO_NULL, NULL);
 }
 
@@ -744,7 +743,7 @@ int pcoll_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   pcoll_plan_t **plan)
 {
-    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallv_init", PCOLL__NBR_RAW_A2AV, comm, info,
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallv_init", &PCOLL__NBR_RAW_A2AV, comm, info,
                plan);
 }
 
@@ -753,7 +752,7 @@ int pcoll_neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[]
                                const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallv_c", PCOLL__NBR_RAW_A2AV_C, comm,
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallv_c", &PCOLL__NBR_RAW_A2AV_C, comm,
                MPI_INFO_NULL, NULL);
 }
 
@@ -763,7 +762,7 @@ int pcoll_neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcou
                                     const MPI_Aint rdispls[], MPI_Datatype recvtype,
                                     MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
-    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallv_init_c", PCOLL__NBR_RAW_A2AV_C, comm,
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallv_init_c", &PCOLL__NBR_RAW_A2AV_C, comm,
                info, plan);
 }
 
@@ -772,7 +771,7 @@ int pcoll_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                              void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                              const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallw", PCOLL__NBR_RAW_A2AW, comm,
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallw", &PCOLL__NBR_RAW_A2AW, comm,
                MPI_INFO_NULL, NULL);
 }
 
@@ -782,7 +781,7 @@ int pcoll_neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                   const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                                   pcoll_plan_t **plan)
 {
-    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallw_init", PCOLL__NBR_RAW_A2AW, comm, info,
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallw_init", &PCOLL__NBR_RAW_A2AW, comm, info,
                plan);
 }
 
@@ -792,7 +791,7 @@ int pcoll_neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[]
                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                MPI_Comm comm)
 {
-    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallw_c", PCOLL__NBR_RAW_A2AW_C, comm,
+    return run(PCOLL__ONESHOT, "pcoll_neighbor_alltoallw_c", &PCOLL__NBR_RAW_A2AW_C, comm,
                MPI_INFO_NULL, NULL);
 }
 
@@ -802,6 +801,6 @@ int pcoll_neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcou
                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                     MPI_Comm comm, MPI_Info info, pcoll_plan_t **plan)
 {
-    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallw_init_c", PCOLL__NBR_RAW_A2AW_C, comm,
+    return run(PCOLL__PERSISTENT, "pcoll_neighbor_alltoallw_init_c", &PCOLL__NBR_RAW_A2AW_C, comm,
                info, plan);
 }

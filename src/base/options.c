@@ -285,18 +285,14 @@ static int read_tuning(const env_view_t *v, MPI_Info info, const pcoll__algo_tab
     return pcoll__rules_load(path, table, rules);
 }
 
-static PCOLL__NOINLINE unsigned long epoch_of(env_memo_t *m)
+unsigned long pcoll__opts_epoch(void)
 {
+    env_memo_t *m = &memo;
     if (!env_same(m)) {
         const env_view_t *v;
         env_take(&v);
     }
     return m->epoch;
-}
-
-unsigned long pcoll__opts_epoch(void)
-{
-    return epoch_of(&memo);
 }
 
 int pcoll__opts_read(MPI_Info info, const pcoll__algo_table_t *table, pcoll__opts_t *opts)

@@ -15,15 +15,15 @@
 /* Serve one call of collective coll in form (request: NULL for the
  * blocking form).  Returns 1 when the caller must make the MPI call
  * instead, else 0 with *err set. */
-static int serve(pcoll__nbr_raw_t r, MPI_Comm comm, int coll, int form, MPI_Info info,
+static int serve(pcoll__nbr_raw_t *r, MPI_Comm comm, int coll, int form, MPI_Info info,
                  MPI_Request *request, int *err)
 {
     pcoll_plan_t *plan = NULL;
     int rc;
     if (!pcoll__dropin_serves(comm))
         return 1;
-    r.negative_ok = 1;
-    rc = pcoll__neighbor_dropin(pcoll__dropin_mode(form), &r, comm, info,
+    r->negative_ok = 1;
+    rc = pcoll__neighbor_dropin(pcoll__dropin_mode(form), r, comm, info,
                                 form == PCOLL__DROPIN_BLOCKING ? NULL : &plan);
     return pcoll__dropin_finish(rc, plan, comm, coll, form, request, err);
 }
@@ -32,10 +32,10 @@ static int serve(pcoll__nbr_raw_t r, MPI_Comm comm, int coll, int form, MPI_Info
 #define NV PCOLL__DROPIN_NEIGHBOR_ALLTOALLV
 #define NW PCOLL__DROPIN_NEIGHBOR_ALLTOALLW
 #define BLOCKING(coll, raw) \
-    serve(raw, comm, coll, PCOLL__DROPIN_BLOCKING, MPI_INFO_NULL, NULL, &err)
+    serve(&raw, comm, coll, PCOLL__DROPIN_BLOCKING, MPI_INFO_NULL, NULL, &err)
 #define NONBLOCKING(coll, raw) \
-    serve(raw, comm, coll, PCOLL__DROPIN_NONBLOCKING, MPI_INFO_NULL, request, &err)
-#define PERSISTENT(coll, raw) serve(raw, comm, coll, PCOLL__DROPIN_PERSISTENT, info, request, &err)
+    serve(&raw, comm, coll, PCOLL__DROPIN_NONBLOCKING, MPI_INFO_NULL, request, &err)
+#define PERSISTENT(coll, raw) serve(&raw, comm, coll, PCOLL__DROPIN_PERSISTENT, info, request, &err)
 
 /* ---- MPI_Neighbor_alltoall ----------------------------------------------------- */
 
