@@ -105,9 +105,10 @@ int pcoll__plan_on_free(pcoll_plan_t *plan, void (*fn)(void *arg), void *arg);
  * fails (its code: the run ends there).  drop lets go of what a run holds
  * (after a failed phase, and before the plan frees own and the state, both
  * from pcoll__malloc).  The
- * plan's wait (no other plan active) sets blocking, so that a phase that
- * waits for messages blocks in the MPI instead of testing (an MPI may
- * charge every test its time, as SMPI does). */
+ * plan's wait (no other plan active) and its one-shot run (ops->run, from
+ * phase 0) set blocking, so that a phase that waits for messages blocks in
+ * the MPI instead of testing (an MPI may charge every test its time, as
+ * SMPI does). */
 typedef struct pcoll__phases_def {
     int last;
     void (*begin)(void *state);

@@ -12,12 +12,18 @@
  * are many: the segment stays under 32 MiB; agreed at the plan).  A block
  * of more bytes travels alone, a message from the sender's buffer to the
  * receiver's on a tag of its own, and its header says so.  A bundle between
- * two nodes says what it holds: the number of parts, each part's member,
- * blocks and bytes, then the parts' used bytes one after the other; the
- * receiver posts room for the most it can hold.  Receivers read the
- * headers, not their own counts: a receiver whose size of an edge differs
- * from its sender's (an erroneous call) gets PCOLL_ERR_MISMATCH from that
- * call, and nobody waits for a message that never comes.  Blocks sent alone
+ * two nodes holds the parts of the sender node's members that have blocks
+ * for the receiving node, in local order (the plan knows which, and how many
+ * blocks each: one sum over the node at the plan), each part a 2-byte word
+ * and its blocks: the word is the size of every block where all have one
+ * size and none travels alone (the common case: then no header per block
+ * crosses the network), else LIST and a 2-byte header per block before the
+ * data.  In a simulated network where a node's link is shared, the bytes a
+ * bundle carries beyond its blocks' cost time; this keeps them to 2 a part.
+ * The receiver posts room for the most a bundle can hold and reads the
+ * words and headers, not its own counts: a receiver whose size of an edge
+ * differs from its sender's (an erroneous call) gets PCOLL_ERR_MISMATCH from
+ * that call, and nobody waits for a message that never comes.  Blocks sent alone
  * between two ranks are posted by the sender in send order and by the
  * receiver in receive order, so repeated edges match as MPI matches them.
  *
@@ -32,7 +38,8 @@
  *      message sent alone done.
  *
  * Cost: node.c's (two node barriers, one message per pair of nodes with
- * edges between them) plus 4 bytes per block and 12 per part, one copy of
+ * edges between them) plus 2 bytes per part on the network (and 2 per block
+ * where a part's blocks differ in size), one copy of
  * every bundle by its handler, and one message per block over `piece`.
  * Without a shared segment on some node every rank is a node of its own
  * (private memory, no barrier).
@@ -54,8 +61,10 @@
 #define PIECE_MAX 1024
 #define SEGMENT_MAX ((long long)32 << 20)
 #define ALONE (-1)
-#define HDR ((long long)sizeof(int32_t))
-#define ENTRY (3 * HDR) /* a bundle's word on a part: member, blocks, bytes */
+#define HDR ((long long)sizeof(int32_t)) /* a block's header in the segment */
+#define WORD ((long long)sizeof(uint16_t)) /* a part's word, a header in a bundle */
+#define LIST 0xFFFF       /* the word of a part whose blocks have headers */
+#define WIRE_ALONE 0xFFFE /* a bundle's header of a block sent alone */
 
 enum { P_PACK, P_LOCAL, P_BUNDLES, P_REMOTE, P_ALONE, P_DONE };
 
@@ -78,6 +87,10 @@ typedef struct kept {
     long long *rbase, *rcap;  /* [N]: where the bundle from node k is received, room */
     long long *sat;           /* [N]: node k's bundle in ph.own, the bundles this rank
                                  handles, gathered (-1: not handled here) */
+    int *from;                /* [P]: the blocks rank s sends to this node (remote s) */
+    long long *pat;           /* [P]: where rank s's part lies in the segment, this run */
+    long long *read;          /* [N]: the run in which node k's bundle was read */
+    long long run;
     pcoll__nbr_args_t a;      /* this run's arguments */
     int splain, rplain;       /* alltoall(v): the items are plain bytes */
     MPI_Request *reqs;        /* bundles from 0 (nb), blocks alone from 2N (na) */
@@ -96,6 +109,19 @@ static int32_t get32(const char *at)
 static void put32(char *at, long long v)
 {
     int32_t w = (int32_t)v;
+    memcpy(at, &w, sizeof w);
+}
+
+static unsigned get16(const char *at)
+{
+    uint16_t v;
+    memcpy(&v, at, sizeof v);
+    return v;
+}
+
+static void put16(char *at, unsigned v)
+{
+    uint16_t w = (uint16_t)v;
     memcpy(at, &w, sizeof w);
 }
 
@@ -162,8 +188,31 @@ static int pack_blocks(kept_t *k)
     return rc;
 }
 
-/* Step 1: the bundles this rank handles: node j's parts gathered behind
- * their words and sent, node j's bundle received (receives first). */
+/* Member x's part for node j, from the segment into a bundle at p, in the
+ * bundle's form (its word, the headers where it needs them, the blocks);
+ * the bundle's end after it. */
+static char *wire_part(const kept_t *k, int j, int x, char *p)
+{
+    long long blocks = *at2(k, k->count, j, x), used = *at2(k, k->used, j, x), i;
+    const char *part = k->shm->seg + *at2(k, k->part, j, x);
+    int32_t first = blocks > 0 ? get32(part) : 0;
+    int same = first != ALONE;
+    if (blocks == 0)
+        return p;
+    for (i = 1; i < blocks && same; i++)
+        same = get32(part + i * HDR) == first;
+    put16(p, same ? (unsigned)first : LIST);
+    p += WORD;
+    for (i = 0; i < blocks && !same; i++, p += WORD) {
+        int32_t h = get32(part + i * HDR);
+        put16(p, h == ALONE ? WIRE_ALONE : (unsigned)h);
+    }
+    memcpy(p, part + blocks * HDR, (size_t)(used - blocks * HDR));
+    return p + used - blocks * HDR;
+}
+
+/* Step 1: the bundles this rank handles: node j's parts gathered in the
+ * bundle's form and sent, node j's bundle received (receives first). */
 static int post_bundles(kept_t *k)
 {
     int n = k->m, j, x, err = MPI_SUCCESS;
@@ -174,60 +223,47 @@ static int post_bundles(kept_t *k)
                             &k->reqs[k->nb++]);
     for (j = 0; j < k->N && err == MPI_SUCCESS; j++) {
         char *b, *p;
-        int parts = 0;
         if (k->sat[j] < 0)
             continue;
-        b = (char *)k->ph.own + k->sat[j];
+        b = p = (char *)k->ph.own + k->sat[j];
         for (x = 0; x < n; x++)
-            parts += *at2(k, k->count, j, x) > 0;
-        put32(b, parts);
-        p = b + HDR + parts * ENTRY;
-        for (x = 0, parts = 0; x < n; x++) {
-            long long blocks = *at2(k, k->count, j, x), used = *at2(k, k->used, j, x);
-            if (blocks == 0)
-                continue;
-            put32(b + HDR + parts * ENTRY, x);
-            put32(b + HDR + parts * ENTRY + HDR, blocks);
-            put32(b + HDR + parts++ * ENTRY + 2 * HDR, used);
-            memcpy(p, k->shm->seg + *at2(k, k->part, j, x), (size_t)used);
-            p += used;
-        }
+            p = wire_part(k, j, x, p);
         err = MPI_Isend(b, (int)(p - b), MPI_BYTE, pcoll__nbr_node_partner(k->t, j),
                         k->tag_bundle, k->comm, &k->reqs[k->nb++]);
     }
     return err == MPI_SUCCESS ? PCOLL_SUCCESS : mpi_failed("a bundle");
 }
 
-/* Sender member x's part (blocks in *blocks) in the bundle at b; NULL where
- * the bundle has none. */
-static const char *find_part(const char *b, int x, int *blocks)
+/* A part as the receivers read it: its blocks, and either one size for
+ * all (size >= 0: the blocks follow each other from data) or headers of
+ * width hw at hdr (size < 0: sizes or ALONE, the bundled blocks from data). */
+typedef struct part {
+    int blocks, size, hw;
+    const char *hdr, *data;
+} part_t;
+
+/* Header i of a part with headers: its bytes or ALONE. */
+static long long header(const part_t *pt, int i)
 {
-    int parts = get32(b), i;
-    const char *p = b + HDR + parts * ENTRY;
-    for (i = 0; i < parts; i++) {
-        const char *w = b + HDR + i * ENTRY;
-        if (get32(w) == x) {
-            *blocks = get32(w + HDR);
-            return p;
-        }
-        p += get32(w + 2 * HDR);
-    }
-    return NULL;
+    if (pt->hw == HDR)
+        return get32(pt->hdr + (size_t)i * HDR);
+    unsigned h = get16(pt->hdr + (size_t)i * WORD);
+    return h == WIRE_ALONE ? ALONE : (long long)h;
 }
 
-/* In-edge e's block: ordinal j of a part of blocks headers at part. */
-static int take_block(kept_t *k, int e, const char *part, int blocks)
+/* In-edge e's block: ordinal rord[e] of part pt (NULL: none arrived). */
+static int take_block(kept_t *k, int e, const part_t *pt)
 {
     const pcoll__nbr_args_t *a = &k->a;
     MPI_Datatype type = pcoll__nbr_rtype(a, e);
-    long long b = pcoll__nbr_bytes(a->rcounts[e], type), off = blocks * HDR, got;
+    long long b = pcoll__nbr_bytes(a->rcounts[e], type), off = 0, got;
     void *buf = pcoll__addr(a->recvbuf, a->rdispls[e] * a->rext);
     int j = k->rord[e], i, n, rc;
-    if (!part || j >= blocks) {
+    if (!pt || j >= pt->blocks) {
         k->mismatch = 1;
         return PCOLL_SUCCESS;
     }
-    got = get32(part + j * HDR);
+    got = pt->size >= 0 ? pt->size : header(pt, j);
     if (got == ALONE) {
         rc = pcoll__bigs_items(&k->bigs, a->rcounts[e], &type, &n);
         if (rc == PCOLL_SUCCESS && MPI_Irecv(buf, n, type, k->sources[e], k->tag_alone, k->comm,
@@ -239,34 +275,91 @@ static int take_block(kept_t *k, int e, const char *part, int blocks)
         k->mismatch = 1;
         return PCOLL_SUCCESS;
     }
-    for (i = 0; i < j; i++) {
-        long long h = get32(part + i * HDR);
-        off += h == ALONE ? 0 : h;
+    if (pt->size >= 0) {
+        off = (long long)j * pt->size;
+    } else {
+        for (i = 0; i < j; i++) {
+            long long h = header(pt, i);
+            off += h == ALONE ? 0 : h;
+        }
     }
-    return b > 0 ? pcoll__unpack_items(part + off, b, buf, a->rcounts[e], type,
+    return b > 0 ? pcoll__unpack_items(pt->data + off, b, buf, a->rcounts[e], type,
                                        plain(k, 0, type), k->comm, WHAT)
                  : PCOLL_SUCCESS;
 }
 
+/* The bundle from node j: where each sender's part starts (k->pat), its
+ * words read in the order of the node's members; a bundle that ends before
+ * its parts do (an erroneous call elsewhere) leaves the rest unplaced. */
+static void read_bundle(kept_t *k, int j)
+{
+    const pcoll__node_t *t = k->t;
+    const char *p = k->shm->seg + k->rbase[j], *end = p + k->rcap[j];
+    long long bytes;
+    int x, i;
+    k->read[j] = k->run;
+    for (x = 0; x < pcoll__node_size(t, j); x++)
+        k->pat[t->members[t->first[j] + x]] = -1;
+    for (x = 0; x < pcoll__node_size(t, j); x++) {
+        int s = t->members[t->first[j] + x], blocks = k->from[s];
+        unsigned w;
+        if (blocks == 0)
+            continue;
+        if (p + WORD > end)
+            return;
+        w = get16(p);
+        if (w == LIST && p + WORD + blocks * WORD > end)
+            return;
+        bytes = w == LIST ? blocks * WORD : (long long)blocks * w;
+        for (i = 0; i < blocks && w == LIST; i++) {
+            unsigned h = get16(p + WORD + i * WORD);
+            bytes += h == WIRE_ALONE ? 0 : h;
+        }
+        if (p + WORD + bytes > end)
+            return;
+        k->pat[s] = p - k->shm->seg;
+        p += WORD + bytes;
+    }
+}
+
+/* Sender s's part from a received bundle into *pt; 0 where there is none. */
+static int remote_part(kept_t *k, int s, part_t *pt)
+{
+    const char *p;
+    unsigned w;
+    if (k->read[k->t->node_of[s]] != k->run)
+        read_bundle(k, k->t->node_of[s]);
+    if (k->pat[s] < 0)
+        return 0;
+    p = k->shm->seg + k->pat[s];
+    w = get16(p);
+    pt->blocks = k->from[s], pt->hw = WORD, pt->hdr = p + WORD;
+    pt->size = w == LIST ? -1 : (int)w;
+    pt->data = p + WORD + (w == LIST ? pt->blocks * WORD : 0);
+    return 1;
+}
+
 /* Steps 1 and 3: the blocks from the own node (local 1: out of the
- * senders' parts) or from the others (out of their bundles), in receive
- * order. */
+ * senders' parts in the segment) or from the others (out of their
+ * bundles), in receive order. */
 static int unpack_blocks(kept_t *k, int local)
 {
     int e, rc = PCOLL_SUCCESS;
     for (e = 0; e < k->in && rc == PCOLL_SUCCESS; e++) {
-        int s = k->sources[e], node, x, blocks = 0;
-        const char *part;
+        int s = k->sources[e], x, ok;
+        part_t pt = {0, -1, (int)HDR, NULL, NULL};
         if (s == MPI_PROC_NULL || (k->t->node_of[s] == k->A) != local)
             continue;
-        node = k->t->node_of[s], x = k->t->local_of[s];
         if (local) {
-            part = k->shm->seg + *at2(k, k->part, k->A, x);
-            blocks = (int)*at2(k, k->count, k->A, x);
+            x = k->t->local_of[s];
+            pt.blocks = (int)*at2(k, k->count, k->A, x);
+            pt.hdr = k->shm->seg + *at2(k, k->part, k->A, x);
+            pt.data = pt.hdr + pt.blocks * HDR;
+            ok = 1;
         } else {
-            part = find_part(k->shm->seg + k->rbase[node], x, &blocks);
+            ok = remote_part(k, s, &pt);
         }
-        rc = take_block(k, e, part, blocks);
+        rc = take_block(k, e, ok ? &pt : NULL);
     }
     return rc;
 }
@@ -317,6 +410,7 @@ static void kept_begin(void *state)
     kept_t *k = state;
     k->nb = k->na = 0;
     k->mismatch = 0;
+    k->run++;
 }
 
 static void kept_drop(void *state)
@@ -341,7 +435,8 @@ int pcoll__nbr_node_bind(pcoll_plan_t *plan, const pcoll__nbr_args_t *a)
 /* ---- the plan ------------------------------------------------------------------ */
 
 /* The node topology for per_node ranks a node (agreed first); every
- * member's block counts per node (one allgather over the node); the
+ * member's block counts per node (one allgather over the node); the blocks
+ * every remote rank sends to this node (one sum over the node); the
  * ordinals of this rank's blocks among its blocks to their node, sent along
  * the edges (the receivers' rord). */
 static int count_blocks(pcoll_plan_t *plan, kept_t *k, const pcoll__nbr_args_t *a, int per_node)
@@ -356,9 +451,12 @@ static int count_blocks(pcoll_plan_t *plan, kept_t *k, const pcoll__nbr_args_t *
     k->m = pcoll__node_size(k->t, k->A);
     N = (size_t)k->N, m = (size_t)k->m;
     k->count = pcoll__plan_alloc(plan, sizeof(long long) * 2 * N * m);
+    k->from = pcoll__plan_alloc(plan, sizeof(int) * (size_t)k->t->p);
+    k->pat = pcoll__plan_alloc(plan, sizeof(long long) * (size_t)k->t->p);
+    k->read = pcoll__plan_alloc(plan, sizeof(long long) * N);
     mine = pcoll__calloc(2 * N * (m + 1) + (size_t)a->indegree + (size_t)a->outdegree + 1,
                          sizeof *mine);
-    if (!k->count || !mine) {
+    if (!k->count || !k->from || !k->pat || !k->read || !mine) {
         pcoll__free(mine);
         return pcoll__error(PCOLL_ERR_NOMEM, WHAT ": counts");
     }
@@ -371,8 +469,13 @@ static int count_blocks(pcoll_plan_t *plan, kept_t *k, const pcoll__nbr_args_t *
     for (e = 0; e < a->indegree; e++)
         if (a->sources[e] != MPI_PROC_NULL && k->t->node_of[a->sources[e]] != k->A)
             mine[N + (size_t)k->t->node_of[a->sources[e]]]++;
+    for (e = 0; e < a->indegree; e++)
+        if (a->sources[e] != MPI_PROC_NULL && k->t->node_of[a->sources[e]] != k->A)
+            k->from[a->sources[e]]++;
     rc = MPI_Allgather(mine, 2 * k->N, MPI_LONG_LONG, all, 2 * k->N, MPI_LONG_LONG,
                        k->t->comm) == MPI_SUCCESS &&
+                 MPI_Allreduce(MPI_IN_PLACE, k->from, k->t->p, MPI_INT, MPI_SUM,
+                               k->t->comm) == MPI_SUCCESS &&
                  pcoll__nbr_exchange(plan->comm, plan->tag, a, ord, rord) == MPI_SUCCESS
              ? PCOLL_SUCCESS
              : mpi_failed("the block counts");
@@ -411,7 +514,7 @@ static int agree_piece(pcoll_plan_t *plan, kept_t *k)
 static int layout(pcoll_plan_t *plan, kept_t *k, size_t *bytes)
 {
     size_t N = (size_t)k->N, m = (size_t)k->m;
-    long long at = 0, room = 0, slot = HDR + k->piece;
+    long long at = 0, room = 0, slot = HDR + k->piece, wire = WORD + k->piece;
     int j, x;
     k->part = pcoll__plan_alloc(plan, sizeof(long long) * N * m);
     k->rbase = pcoll__plan_alloc(plan, sizeof(long long) * 3 * N);
@@ -430,12 +533,12 @@ static int layout(pcoll_plan_t *plan, kept_t *k, size_t *bytes)
         k->rbase[j] = at;
         k->rcap[j] = j == k->A || from == 0
                          ? 0
-                         : HDR + ENTRY * pcoll__node_size(k->t, j) + from * slot;
+                         : WORD * pcoll__node_size(k->t, j) + from * wire;
         at += k->rcap[j];
         k->sat[j] = -1;
         if (j != k->A && j % k->m == k->l && to > 0) {
             k->sat[j] = room;
-            room += HDR + ENTRY * k->m + to * slot;
+            room += WORD * k->m + to * wire;
         }
         if (k->rcap[j] > INT_MAX || room > INT_MAX)
             return pcoll__error(PCOLL_ERR_UNSUPPORTED, WHAT ": a bundle over INT_MAX bytes");
