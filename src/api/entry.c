@@ -585,13 +585,13 @@ typedef struct repeat {
     int forward; /* the plan is `native`, run by the descriptor's forward */
     int kept;    /* the arrays are in array (same_arrays can compare) */
     uintptr_t words[PCOLL__CALL_WORDS];
-    size_t nbytes; /* of array: the descriptor's arrays, end to end */
-    unsigned char array[PCOLL__CALL_ARRAY];
     /* The cache's plan (plan.e), else a shape's (shape, memo, views). */
     pcoll__cache_ref_t plan, shape, memo;
-    pcoll__view_t v[2];
-    int same; /* same_layouts of v */
     unsigned long count; /* calls served as repeats */
+    int same; /* same_layouts of v */
+    pcoll__view_t v[2];
+    size_t nbytes; /* of array: the descriptor's arrays, end to end */
+    unsigned char array[PCOLL__CALL_ARRAY];
 } repeat_t;
 
 /* Taken by address once per call: in a shared library each access to a

@@ -47,9 +47,9 @@ static const numeric_key_t numeric_keys[] = {
  * changed in place is not seen.) */
 #define ENV_MAX 64
 typedef struct env_view {
+    int n;                    /* first: a repeat reads it (env_same) */
     const char *var[ENV_MAX]; /* "PCOLL_NAME=value" */
     size_t slot[ENV_MAX];     /* its index in environ */
-    int n;
 } env_view_t;
 
 typedef struct env_print {
@@ -62,10 +62,10 @@ typedef struct env_print {
  * last table (the one-shot path's calls repeat them). */
 typedef struct env_memo {
     env_print_t print;
+    unsigned long epoch; /* how many times the environment was found changed */
     env_view_t view;
     const pcoll__algo_table_t *table; /* NULL: no options kept */
     pcoll__opts_t opts;
-    unsigned long epoch; /* how many times the environment was found changed */
 } env_memo_t;
 
 static PCOLL__THREAD_LOCAL env_memo_t memo;

@@ -67,6 +67,13 @@ typedef struct pcoll__ctx_topo {
 } pcoll__ctx_topo_t;
 
 typedef struct pcoll__ctx {
+    /* First, together: what a one-shot call's repeat reads and counts
+     * (entry.c "Repeats"), so that it touches few cache lines.  Changes of
+     * the entries below: one that held a key emptied (evicted, replaced,
+     * dropped) or a type of one freed (any thread). */
+    atomic_ulong changes;
+    unsigned long long clock, shape_clock; /* the cache's and the shapes' uses */
+    pcoll__ctx_topo_t topo;    /* the neighbourhood topology, once read */
     MPI_Comm user;           /* MPI_COMM_NULL once the user's comm is gone */
     MPI_Comm dup;
     MPI_Comm ctl;            /* a second duplicate for handshakes (never matches data) */
@@ -85,7 +92,6 @@ typedef struct pcoll__ctx {
     int no_reduce_local;
     int refs;
     int next_tag, tag_ub;
-    unsigned long long clock;
     pcoll__cache_entry_t cache[PCOLL__CACHE_SIZE];
     /* Shapes: one-shot calls keyed by what every rank of the communicator
      * knows alike (no buffer, no local handle), so that every rank finds or
@@ -96,18 +102,13 @@ typedef struct pcoll__ctx {
      * Their types are the local handles the plan was built for, watched as
      * the cache's are: stale says one was freed (the plan stays valid). */
     pcoll__cache_entry_t shape[PCOLL__SHAPES];
-    unsigned long long shape_clock;
     /* The last call looked up by shape, keyed by its arguments as the cache
      * above keys them (every buffer and handle; its types watched): the
      * shape it had, as long as that entry keeps the key it had then. */
     pcoll__cache_entry_t memo;
-    /* Changes of the entries above: one that held a key emptied (evicted,
-     * replaced, dropped) or a type of one freed (any thread). */
-    atomic_ulong changes;
     int memo_shape;
     unsigned long long memo_born;
     struct pcoll__node *nodes; /* cached node topologies (core/node.h) */
-    pcoll__ctx_topo_t topo;    /* the neighbourhood topology, once read */
     struct pcoll__ctx *next;
 } pcoll__ctx_t;
 
