@@ -173,8 +173,8 @@ static void test_overlap(void)
     bench_run_free(&run);
 }
 
-/* neighbor_alltoallv: every neighbourhood pattern runs and checks every
- * of pcoll's rows (native may refuse a folded grid alike on every rank,
+/* neighbor_alltoallv: every neighbourhood pattern (spmv's blocks of many
+ * sizes too) runs and checks every of pcoll's rows (native may refuse a folded grid alike on every rank,
  * where the MPI's started calls are known to be wrong: the MPI's own
  * persistent row is WRONG there); a pattern of the other family is a usage
  * error.  Where the MPI's blocking calls, the reference, are wrong on
@@ -182,9 +182,9 @@ static void test_overlap(void)
  * are not run. */
 static void test_neighbor(void)
 {
-    static const char *const patterns[] = {"stencil2d", "stencil27", "randomk"};
+    static const char *const patterns[] = {"stencil2d", "stencil27", "randomk", "spmv"};
     bench_run_t run;
-    for (int i = 0; i < 3 && !pcoll__mpi_defect(PCOLL__DEFECT_MPICH_NEIGHBOR_ORDER); i++) {
+    for (int i = 0; i < 4 && !pcoll__mpi_defect(PCOLL__DEFECT_MPICH_NEIGHBOR_ORDER); i++) {
         int rc = measure(&run, (const char *const[]){"--coll", "neighbor_alltoallv", "--pattern",
                                                       patterns[i], "--sizes", "8,64", "--reps",
                                                       "2", "--warmup", "1", NULL});
@@ -204,6 +204,9 @@ static void test_neighbor(void)
     is(measure(&run, (const char *const[]){"--coll", "alltoallv", "--pattern", "randomk",
                                           NULL}) == 2,
        "alltoallv --pattern randomk: exit status 2");
+    is(measure(&run, (const char *const[]){"--coll", "neighbor_alltoallv_inplace", "--pattern",
+                                          "spmv", NULL}) == 2,
+       "neighbor_alltoallv_inplace --pattern spmv: exit status 2");
 }
 
 int main(int argc, char **argv)

@@ -7,11 +7,21 @@
  *   a distributed graph (MPI_Dist_graph_create_adjacent);
  * - randomk: k destinations a rank (PCOLL_BENCH_K, default 6) drawn from a
  *   hash of (rank, i) (MPI_Dist_graph_create), so in-degrees differ between
- *   ranks and a rank may be drawn twice (a repeated edge).
+ *   ranks and a rank may be drawn twice (a repeated edge);
+ * - spmv: the halo exchange of a sparse matrix-vector product with block
+ *   rows: a rank exchanges with the ranks of its neighbouring rows (r +- 1,
+ *   and r +- w, w the square root of p: a 2-D grid's rows) and with a few
+ *   far ones (a pair of ranks d apart coupled with chance about 1 / 2d, by
+ *   a hash of the pair: every rank has its own degree, 4 to about 14); the
+ *   edge from s to d carries entries(s, d) vector entries (16 for r +- 1,
+ *   8 for r +- w, 1 to 4 for a far pair), a size being one entry's bytes.
+ *   Symmetric (both ends know an edge and its entries without
+ *   communicating; MPI_Dist_graph_create_adjacent, edges in rank order).
  * Blocks in edge order without gaps.  The reference is MPI_Neighbor_alltoallv.
  * The neighbourhoods serve neighbor_alltoallv_inplace too
  * (coll_neighbor_inplace.c).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,10 +97,67 @@ static int randomk(MPI_Comm comm, MPI_Comm *out)
     return err;
 }
 
+/* spmv's grid width: the square root of p, rounded up. */
+static int spmv_width(int p)
+{
+    int w = 1;
+    while (w * w < p)
+        w++;
+    return w;
+}
+
+static unsigned spmv_hash(unsigned a, unsigned b)
+{
+    unsigned h = a * 2654435761u ^ (b + 0x9e3779b9u + (a << 6) + (a >> 2));
+    h ^= h >> 15;
+    h *= 2246822519u;
+    return h ^ (h >> 13);
+}
+
+/* The ring distance of ranks a and b among p. */
+static int spmv_distance(int a, int b, int p)
+{
+    int d = a > b ? a - b : b - a;
+    return d < p - d ? d : p - d;
+}
+
+/* The vector entries rank s sends to rank d (0: no edge). */
+static int spmv_entries(int s, int d, int p)
+{
+    int w = spmv_width(p), dist = spmv_distance(s, d, p), lo = s < d ? s : d, hi = s < d ? d : s;
+    if (s == d)
+        return 0;
+    if (dist == 1)
+        return 16;
+    if (dist == w)
+        return 8;
+    /* A far pair: chance about 1 / 2dist, the same for (s, d) and (d, s). */
+    if (spmv_hash((unsigned)lo, (unsigned)hi) % 1024u < 512u / (unsigned)dist)
+        return 1 + (int)(spmv_hash((unsigned)s, (unsigned)d) % 4u);
+    return 0;
+}
+
+static int spmv(MPI_Comm comm, MPI_Comm *out)
+{
+    int p, r, d, n = 0, *nb, *w, err;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    if (!(nb = malloc(2 * sizeof *nb * (size_t)p + 1)))
+        return MPI_ERR_NO_MEM;
+    w = nb + p;
+    for (d = 0; d < p; d++)
+        if (spmv_entries(r, d, p) > 0)
+            nb[n] = d, w[n++] = 1;
+    err = MPI_Dist_graph_create_adjacent(comm, n, nb, w, n, nb, w, MPI_INFO_NULL, 0, out);
+    free(nb);
+    return err;
+}
+
 int bench_neighbor_comm(MPI_Comm comm, bench_pattern_t pattern, MPI_Comm *out)
 {
     return pattern == BENCH_STENCIL27 ? stencil27(comm, out)
            : pattern == BENCH_RANDOMK ? randomk(comm, out)
+           : pattern == BENCH_SPMV    ? spmv(comm, out)
                                       : stencil2d(comm, out);
 }
 
@@ -119,19 +186,51 @@ static void teardown(bench_case_t *c)
     free(c);
 }
 
+/* The blocks' sizes: size bytes along every edge, spmv's size times the
+ * edge's entries (its neighbours from the communicator, into sc and rc). */
+static int block_sizes(bench_case_t *c, long size, bench_pattern_t pattern)
+{
+    int e, p, r, *w = NULL;
+    for (e = 0; e < c->out; e++)
+        c->sc[e] = 1;
+    for (e = 0; e < c->in; e++)
+        c->rc[e] = 1;
+    if (pattern == BENCH_SPMV) {
+        MPI_Comm_size(c->comm, &p);
+        MPI_Comm_rank(c->comm, &r);
+        if (!(w = malloc(sizeof *w * ((size_t)c->in + (size_t)c->out) + 1)))
+            return PCOLL_ERR_NOMEM;
+        if (MPI_Dist_graph_neighbors(c->comm, c->in, c->rc, w, c->out, c->sc, w + c->in) !=
+            MPI_SUCCESS) {
+            free(w);
+            return PCOLL_ERR_MPI;
+        }
+        for (e = 0; e < c->out; e++)
+            c->sc[e] = spmv_entries(r, c->sc[e], p);
+        for (e = 0; e < c->in; e++)
+            c->rc[e] = spmv_entries(c->rc[e], r, p);
+        free(w);
+    }
+    if (pattern == BENCH_SPMV && size > INT_MAX / 16)
+        return PCOLL_ERR_ARG; /* a block of 16 entries must fit an int */
+    for (e = 0; e < c->out; e++)
+        c->sc[e] = (int)(c->sc[e] * size), c->sd[e] = (int)c->stotal, c->stotal += c->sc[e];
+    for (e = 0; e < c->in; e++)
+        c->rc[e] = (int)(c->rc[e] * size), c->rd[e] = (int)c->rtotal, c->rtotal += c->rc[e];
+    return PCOLL_SUCCESS;
+}
+
 static int allocate(MPI_Comm comm, long size, bench_pattern_t pattern, bench_case_t *c)
 {
-    int e;
+    int rc;
     if (bench_neighbor_comm(comm, pattern, &c->comm) != MPI_SUCCESS)
         return PCOLL_ERR_MPI;
     bench_neighbor_degrees(c->comm, &c->in, &c->out);
     if (!(c->sc = malloc(sizeof(int) * 2 * ((size_t)c->in + (size_t)c->out) + 1)))
         return PCOLL_ERR_NOMEM;
     c->sd = c->sc + c->out, c->rc = c->sd + c->out, c->rd = c->rc + c->in;
-    for (e = 0; e < c->out; e++)
-        c->sc[e] = (int)size, c->sd[e] = (int)c->stotal, c->stotal += size;
-    for (e = 0; e < c->in; e++)
-        c->rc[e] = (int)size, c->rd[e] = (int)c->rtotal, c->rtotal += size;
+    if ((rc = block_sizes(c, size, pattern)) != PCOLL_SUCCESS)
+        return rc;
     c->send = malloc((size_t)c->stotal + 1);
     c->recv = malloc((size_t)c->rtotal + 1);
     c->ref = malloc((size_t)c->rtotal + 1);

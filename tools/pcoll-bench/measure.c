@@ -30,8 +30,13 @@ static int resolve_options(int argc, char **argv, bench_run_t *run, char *err, s
                                                               : BENCH_PATTERNS_SIZES)) {
         snprintf(err, len,
                  "--pattern %s: not a pattern of %s (random ... shifting: alltoallv; stencil2d, "
-                 "stencil27, randomk: neighbor_alltoallv and neighbor_alltoallv_inplace)",
+                 "stencil27, randomk: neighbor_alltoallv and neighbor_alltoallv_inplace; "
+                 "spmv: neighbor_alltoallv)",
                  bench_pattern_name(o->pattern), o->coll);
+        return -1;
+    }
+    if (o->pattern == BENCH_SPMV && strcmp(o->coll, "neighbor_alltoallv") != 0) {
+        snprintf(err, len, "--pattern spmv: neighbor_alltoallv only");
         return -1;
     }
     if (o->pattern == BENCH_SHIFTING && strcmp(o->coll, "alltoallv") != 0) {

@@ -16,7 +16,7 @@
 static const char *const mode_names[] = {"blocking", "persistent", "nocomm"};
 static const char *const pattern_names[BENCH_NPATTERNS] = {
     "uniform", "random",    "sparse",    "powerlaw", "normal",
-    "shifting", "stencil2d", "stencil27", "randomk"};
+    "shifting", "stencil2d", "stencil27", "randomk",  "spmv"};
 
 const char *bench_mode_name(bench_mode_t m) { return mode_names[m]; }
 const char *bench_pattern_name(bench_pattern_t p) { return pattern_names[p]; }

@@ -25,6 +25,7 @@ typedef enum {
     BENCH_STENCIL2D,
     BENCH_STENCIL27,
     BENCH_RANDOMK,
+    BENCH_SPMV,
     BENCH_NPATTERNS
 } bench_pattern_t;
 /* bench_coll_t.patterns: which patterns a collective takes besides uniform. */
