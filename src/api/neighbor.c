@@ -172,6 +172,23 @@ static int topo_of(pcoll__call_t *c, pcoll__ctx_topo_t *t)
     return rc;
 }
 
+/* The bytes this rank sends or receives in a call, the more of the two. */
+static long long total(const pcoll__nbr_args_t *a)
+{
+    long long out = 0, in = 0;
+    MPI_Count size;
+    int e;
+    for (e = 0; e < a->outdegree; e++) {
+        pcoll__type_size(pcoll__nbr_stype(a, e), &size);
+        out += (long long)a->scounts[e] * size;
+    }
+    for (e = 0; e < a->indegree; e++) {
+        pcoll__type_size(pcoll__nbr_rtype(a, e), &size);
+        in += (long long)a->rcounts[e] * size;
+    }
+    return out > in ? out : in;
+}
+
 /* The largest message of any edge in bytes. */
 static long long largest(const pcoll__nbr_args_t *a)
 {
@@ -218,6 +235,7 @@ static void fill(pcoll__call_t *c, const pcoll__ctx_topo_t *t, const edges_t e[2
     a->maxbytes = -1;
     a->native_ok = MPI_VERSION >= 4 || !r->wide;
     a->maxdegree = a->cores = -1;
+    a->maxtotal = -1;
     a->node_fallback = 0;
 }
 
@@ -284,21 +302,22 @@ static int all_ints(const pcoll__nbr_args_t *a)
 static int nbr_agree(pcoll__call_t *c, int local)
 {
     pcoll__nbr_args_t *a = args_of(c);
-    long long vals[5] = {0}, mins[5], maxs[5];
+    long long vals[6] = {0}, mins[6], maxs[6];
     MPI_Comm comm = c->ctx->dup;
     int rc, ok = 1;
     if (local == PCOLL_SUCCESS) {
         vals[0] = a->opts.algorithm, vals[1] = largest(a), vals[2] = all_ints(a);
         vals[3] = a->indegree > a->outdegree ? a->indegree : a->outdegree;
-        vals[4] = a->opts.cores_per_node;
+        vals[4] = a->opts.cores_per_node, vals[5] = total(a);
     }
-    if ((rc = pcoll__agree_range(comm, local, vals, 5, mins, maxs, c->fn)) != PCOLL_SUCCESS)
+    if ((rc = pcoll__agree_range(comm, local, vals, 6, mins, maxs, c->fn)) != PCOLL_SUCCESS)
         return rc;
     if (mins[0] != maxs[0])
         return pcoll__error(PCOLL_ERR_MISMATCH, "%s: the algorithm differs between ranks", c->fn);
     a->maxbytes = maxs[1];
     a->native_ok = MPI_VERSION >= 4 || mins[2] == 1;
     a->maxdegree = (int)maxs[3];
+    a->maxtotal = maxs[5];
     a->cores = mins[4] == maxs[4] ? (int)maxs[4] : -1;
     rc = check_edges(comm, pcoll__ctx_tag(c->ctx), a, &ok);
     rc = pcoll__agree_range(comm, rc == PCOLL_SUCCESS && !ok ? PCOLL_ERR_MISMATCH : rc, NULL, 0,

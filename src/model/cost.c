@@ -215,21 +215,21 @@ double pcoll__cost_native_alltoallv(const pcoll__cost_t *c, int p, long long n)
     return pcoll__cost_direct(&m, p, n) + self_message(c, n, 0) + c->call;
 }
 
-double pcoll__cost_nbr_native(const pcoll__cost_t *c, int d, long long n)
+double pcoll__cost_nbr_native(const pcoll__cost_t *c, int d, long long b)
 {
-    return d * (c->alpha + (double)n * c->beta) + c->call;
+    return d * c->alpha + (double)b * c->beta + c->call;
 }
 
-double pcoll__cost_nbr_direct(const pcoll__cost_t *c, int d, long long n)
+double pcoll__cost_nbr_direct(const pcoll__cost_t *c, int d, long long b)
 {
-    return d * (c->alpha + 2 * c->cpu + (double)n * c->beta);
+    return d * (c->alpha + 2 * c->cpu) + (double)b * c->beta;
 }
 
-double pcoll__cost_nbr_node(const pcoll__cost_t *c, int N, int m, int d, long long n)
+double pcoll__cost_nbr_node(const pcoll__cost_t *c, int N, int m, int d, long long b)
 {
     long long nodes = (long long)m * d < N - 1 ? (long long)m * d : N - 1;
     long long msgs = (nodes + m - 1) / m;
-    return (double)msgs * (c->alpha + 2 * c->cpu) + (double)d * n * (c->beta + 2 * c->shm) +
+    return (double)msgs * (c->alpha + 2 * c->cpu) + (double)b * (c->beta + 2 * c->shm) +
            2.0 * m * c->barrier;
 }
 

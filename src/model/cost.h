@@ -174,19 +174,20 @@ double pcoll__cost_hier(const pcoll__cost_t *c, int N, int m, int ports, long lo
 int pcoll__cost_hier_radix(const pcoll__cost_t *c, int N, int m, int ports, long long z);
 
 /* Neighbourhood all-to-alls (select/neighbor.c), for the slowest rank: d
- * edges each way (the largest in- or out-degree of any rank), blocks of at
- * most n bytes.  Per edge (the MPI's call, `direct`): one message per edge,
- * alpha + beta n each (the MPI's: plus its call; direct: plus pcoll's cpu
- * per send and receive).  `node` (neighbor/node.c), N nodes of m ranks:
- * the node sends to at most min(N - 1, m d) other nodes, one message each,
- * spread over its m ranks, and as many arrive (alpha + 2 cpu each); the
- * rank's d n bytes still leave the node (beta) and are copied twice through
- * the shared segment (shm per byte, as hier's copies: the edges within the
- * node too, which send no message); two node barriers (barrier per rank of
- * the node each). */
-double pcoll__cost_nbr_native(const pcoll__cost_t *c, int d, long long n);
-double pcoll__cost_nbr_direct(const pcoll__cost_t *c, int d, long long n);
-double pcoll__cost_nbr_node(const pcoll__cost_t *c, int N, int m, int d, long long n);
+ * edges each way (the largest in- or out-degree of any rank), b bytes sent
+ * or received (the most of any rank: d times the largest block where the
+ * blocks have one size; less where they differ).  Per edge (the MPI's call,
+ * `direct`): one message per edge, alpha each, and beta per byte (the
+ * MPI's: plus its call; direct: plus pcoll's cpu per send and receive).
+ * `node` (neighbor/node.c), N nodes of m ranks: the node sends to at most
+ * min(N - 1, m d) other nodes, one message each, spread over its m ranks,
+ * and as many arrive (alpha + 2 cpu each); the rank's b bytes still leave
+ * the node (beta) and are copied twice through the shared segment (shm per
+ * byte, as hier's copies: the edges within the node too, which send no
+ * message); two node barriers (barrier per rank of the node each). */
+double pcoll__cost_nbr_native(const pcoll__cost_t *c, int d, long long b);
+double pcoll__cost_nbr_direct(const pcoll__cost_t *c, int d, long long b);
+double pcoll__cost_nbr_node(const pcoll__cost_t *c, int N, int m, int d, long long b);
 /* `multi` (hier/hier_neighbor.c) on a Cartesian grid of ndims dimensions:
  * per dimension one run of the node-aware engine with one step, as `node`
  * on the dimension's 2 edges (a node sends to at most min(N - 1, 2 m) other

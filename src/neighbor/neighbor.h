@@ -58,9 +58,11 @@ typedef struct pcoll__nbr_args {
     long long maxbytes;
     int native_ok;
     /* Filled by the same agreement for auto's choice of `node` (-1 before):
-     * the largest in- or out-degree of any rank, and pcoll_cores_per_node
-     * where every rank gave the same (-1 where they differ). */
+     * the largest in- or out-degree of any rank, the most bytes any rank
+     * sends or receives in a call, and pcoll_cores_per_node where every
+     * rank gave the same (-1 where they differ). */
     int maxdegree;
+    long long maxtotal;
     int cores;
     /* auto chose `node`: where a node gets no shared segment, the plan runs
      * `direct` instead of being refused. */

@@ -124,11 +124,18 @@ static int agreed(const pcoll__nbr_args_t *a, const pcoll__shape_t *s, int *N, i
            (double)*m * d * (double)a->maxbytes <= INT_MAX;
 }
 
+/* The bytes the slowest rank moves: the agreed most of any rank, else its
+ * degree times the largest block. */
+static long long moved(const pcoll__nbr_args_t *a)
+{
+    return a->maxtotal >= 0 ? a->maxtotal : (long long)a->maxdegree * a->maxbytes;
+}
+
 /* The predicted time of flat (the choice without the node-aware ones). */
 static double flat_time(const pcoll__nbr_args_t *a, const pcoll__cost_t *c, int flat)
 {
-    return flat == N_NATIVE ? pcoll__cost_nbr_native(c, a->maxdegree, a->maxbytes)
-                            : pcoll__cost_nbr_direct(c, a->maxdegree, a->maxbytes);
+    return flat == N_NATIVE ? pcoll__cost_nbr_native(c, a->maxdegree, moved(a))
+                            : pcoll__cost_nbr_direct(c, a->maxdegree, moved(a));
 }
 
 /* `node`, `multi` or flat: a node-aware algorithm where predicted faster
@@ -141,7 +148,7 @@ static int node_aware(const pcoll__nbr_args_t *a, const pcoll__shape_t *s, int f
     if (!agreed(a, s, &N, &m))
         return flat;
     t = flat_time(a, &c, flat);
-    tn = pcoll__cost_nbr_node(&c, N, m, a->maxdegree, a->maxbytes);
+    tn = pcoll__cost_nbr_node(&c, N, m, a->maxdegree, moved(a));
     if (a->cart && !a->folded) {
         tm = pcoll__cost_nbr_multi(&c, N, m, a->outdegree / 2, a->maxbytes);
         if (tm * (1.0 + c.margin) < (t < tn ? t : tn))
