@@ -172,40 +172,22 @@ static int topo_of(pcoll__call_t *c, pcoll__ctx_topo_t *t)
     return rc;
 }
 
-/* The bytes this rank sends or receives in a call, the more of the two. */
-static long long total(const pcoll__nbr_args_t *a)
+/* This rank's largest block of any edge and the bytes it sends or
+ * receives in a call (the more of the two), in bytes: one pass over its
+ * edges. */
+static void volumes(const pcoll__nbr_args_t *a, long long *largest, long long *total)
 {
-    long long out = 0, in = 0;
-    MPI_Count size;
+    long long side[2] = {0, 0}, b;
     int e;
-    for (e = 0; e < a->outdegree; e++) {
-        pcoll__type_size(pcoll__nbr_stype(a, e), &size);
-        out += (long long)a->scounts[e] * size;
+    *largest = 0;
+    for (e = 0; e < a->outdegree + a->indegree; e++) {
+        int in = e >= a->outdegree, k = in ? e - a->outdegree : e;
+        b = in ? pcoll__nbr_bytes(a->rcounts[k], pcoll__nbr_rtype(a, k))
+               : pcoll__nbr_bytes(a->scounts[k], pcoll__nbr_stype(a, k));
+        side[in] += b;
+        *largest = b > *largest ? b : *largest;
     }
-    for (e = 0; e < a->indegree; e++) {
-        pcoll__type_size(pcoll__nbr_rtype(a, e), &size);
-        in += (long long)a->rcounts[e] * size;
-    }
-    return out > in ? out : in;
-}
-
-/* The largest message of any edge in bytes. */
-static long long largest(const pcoll__nbr_args_t *a)
-{
-    long long m = 0, b;
-    MPI_Count size;
-    int e;
-    for (e = 0; e < a->outdegree; e++) {
-        pcoll__type_size(pcoll__nbr_stype(a, e), &size);
-        b = (long long)a->scounts[e] * size;
-        m = b > m ? b : m;
-    }
-    for (e = 0; e < a->indegree; e++) {
-        pcoll__type_size(pcoll__nbr_rtype(a, e), &size);
-        b = (long long)a->rcounts[e] * size;
-        m = b > m ? b : m;
-    }
-    return m;
+    *total = side[0] > side[1] ? side[0] : side[1];
 }
 
 /* The fields of the arguments that come from the call and the topology. */
@@ -306,9 +288,10 @@ static int nbr_agree(pcoll__call_t *c, int local)
     MPI_Comm comm = c->ctx->dup;
     int rc, ok = 1;
     if (local == PCOLL_SUCCESS) {
-        vals[0] = a->opts.algorithm, vals[1] = largest(a), vals[2] = all_ints(a);
+        volumes(a, &vals[1], &vals[5]);
+        vals[0] = a->opts.algorithm, vals[2] = all_ints(a);
         vals[3] = a->indegree > a->outdegree ? a->indegree : a->outdegree;
-        vals[4] = a->opts.cores_per_node, vals[5] = total(a);
+        vals[4] = a->opts.cores_per_node;
     }
     if ((rc = pcoll__agree_range(comm, local, vals, 6, mins, maxs, c->fn)) != PCOLL_SUCCESS)
         return rc;
