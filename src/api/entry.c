@@ -508,6 +508,7 @@ static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
         if (rc != PCOLL_SUCCESS && rc != SHAPE_FLAT)
             return rc;
         e->verdict = rc == SHAPE_FLAT ? SHAPE_ARGS : SHAPE_PLAN;
+        c->decided = 1;
         e->recheck = c->coll->volume && !wanted ? next_recheck(e->calls) : 0;
         e->volume = e->recheck ? (volume >= 0 ? volume : volume_of(c)) : -1;
     }
@@ -526,7 +527,7 @@ static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
     }
     rc = pcoll__shape_run(e->aux, same_layouts(e, v), v, c->args);
     pcoll__last_run_algorithm = e->plan->algorithm;
-    if (rc == PCOLL_SUCCESS && !c->coll->binder && a->bytes && a->ntypes != PCOLL__KEY_UNCACHED)
+    if (rc == PCOLL_SUCCESS && a->bytes && a->ntypes != PCOLL__KEY_UNCACHED)
         remember(c, NULL, e, v, a);
     return rc;
 }
@@ -588,6 +589,8 @@ typedef struct repeat {
     /* The cache's plan (plan.e), else a shape's (shape, memo, views). */
     pcoll__cache_ref_t plan, shape, memo;
     unsigned long count; /* calls served as repeats */
+    unsigned long held;  /* a binder's shape: its record's copy of the checked
+                            arguments (pcoll__shape_hold; 0: none yet) */
     int same; /* same_layouts of v */
     pcoll__view_t v[2];
     size_t nbytes; /* of array: the descriptor's arrays, end to end */
@@ -639,19 +642,39 @@ static inline int same_arrays(repeat_t *r, const pcoll__coll_t *coll, const void
     return !coll->arrays || arrays_match(r, coll, raw, keep);
 }
 
+/* Whether c, served by shape e, is the call r remembers, word for word
+ * and array for array. */
+static int repeats_last(repeat_t *r, const pcoll__call_t *c, const pcoll__cache_entry_t *e)
+{
+    uintptr_t w[PCOLL__CALL_WORDS] = {0};
+    if (r->coll != c->coll || r->comm != c->comm || r->ctx != c->ctx || r->shape.e != e ||
+        !r->kept || c->coll->words(c->raw, w) != r->nwords ||
+        memcmp(w, r->words, sizeof w) != 0)
+        return 0;
+    return same_arrays(r, c->coll, c->raw, 0);
+}
+
 /* Remember c (plan: its plan from the cache by arguments; or NULL and its
  * shape's entry e run on the views v). */
 static PCOLL__NOINLINE void remember_in(repeat_t *r, const pcoll__call_t *c,
                                         const pcoll_plan_t *plan, pcoll__cache_entry_t *e,
                                         const pcoll__view_t v[2], const pcoll__key_t *k)
 {
+    int again = !plan && c->coll->binder && (c->decided || repeats_last(r, c, e));
     r->coll = NULL;
+    r->held = 0;
     if (!c->coll->words || c->opts.verbose || pcoll__gpu_maybe())
         return;
     r->plan = plan ? pcoll__cache_ref(c->ctx, plan) : (pcoll__cache_ref_t){NULL, 0};
+    /* The memo watches the call's datatypes (a freed one is a change of
+     * the context).  A binder's shape is found without it: its memo is
+     * made here, for the calls that repeat, and a first call is only
+     * noted (what the next one compares). */
+    if (again)
+        pcoll__shape_remember(c->ctx, e, k->bytes, k->len, k->types, k->ntypes);
     r->memo = plan ? (pcoll__cache_ref_t){NULL, 0}
                    : pcoll__shape_memo_ref(c->ctx, k->bytes, k->len);
-    if (plan ? !r->plan.e : !r->memo.e)
+    if (plan ? !r->plan.e : !r->memo.e && (again || !c->coll->binder))
         return;
     e = plan ? c->flat : e;
     r->shape = e ? (pcoll__cache_ref_t){e, e->born} : (pcoll__cache_ref_t){NULL, 0};
@@ -667,6 +690,11 @@ static PCOLL__NOINLINE void remember_in(repeat_t *r, const pcoll__call_t *c,
     r->kept = same_arrays(r, c->coll, c->raw, 1);
     if (!r->kept && !r->forward)
         return;
+    /* A binder's shape: its checked arguments kept by the deciding call
+     * (once a shape) and by the second of two equal calls (calls that change
+     * every time never pay for a copy). */
+    if (again)
+        (void)pcoll__shape_hold(e->aux, c->args, &r->held);
     r->comm = c->comm;
     /* The context's changes from the entries' last change: a later one
      * (another call's eviction, a type freed) is seen. */
@@ -729,17 +757,20 @@ static inline int repeated(repeat_t *r, const pcoll__coll_t *coll, const void *r
         return 1;
     if (!r->kept || !same_arrays(r, coll, raw, 0))
         return 0;
-    if (e)
-        pcoll__shape_ref_use(ctx, r->shape);
-    r->count++;
     pcoll__set_verbose(0);
     if (r->plan.e) {
         pcoll__cache_ref_use(ctx, r->plan);
         *rc = pcoll__plan_run(r->plan.e->plan);
-        return 1;
+    } else if (!coll->binder) {
+        *rc = pcoll__shape_run(e->aux, r->same, r->v, NULL);
+    } else if (!r->held || !pcoll__shape_run_held(e->aux, r->held, r->v, rc)) {
+        return 0;
     }
-    *rc = pcoll__shape_run(e->aux, r->same, r->v, NULL);
-    pcoll__last_run_algorithm = e->plan->algorithm;
+    if (e)
+        pcoll__shape_ref_use(ctx, r->shape);
+    r->count++;
+    if (!r->plan.e)
+        pcoll__last_run_algorithm = e->plan->algorithm;
     return 1;
 }
 

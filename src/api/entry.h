@@ -92,6 +92,8 @@ struct pcoll__call {
      * shape decided for the cache by arguments: flat, that shape's entry). */
     int repeatable;
     pcoll__cache_entry_t *flat;
+    /* The call decided its shape (by_shape). */
+    int decided;
     _Alignas(max_align_t) unsigned char args[PCOLL__ARGS_MAX];
     _Alignas(max_align_t) unsigned char room[2][PCOLL__CALL_ROOM];
 };

@@ -32,6 +32,9 @@ struct pcoll__shape_rec {
     pthread_mutex_t lock;    /* runner, head, tail and the plan's runs */
     lease_t *runner;         /* NULL: the plan is idle */
     lease_t *head, *tail;    /* waiting to run */
+    void *held;              /* a binder's: the arguments of repeated calls */
+    unsigned long held_gen;  /* ... their generation (0: none yet) */
+    unsigned long bound_gen; /* the held arguments the plan is bound to now (0: others) */
 };
 
 /* One run of the plan for one call's buffers. */
@@ -176,7 +179,9 @@ static int mirror_move(const lease_t *l, int to)
  * same) buffers laid out as the plan's. */
 static int lease_alloc(const pcoll__shape_rec_t *r, lease_t *l)
 {
-    int k, rc = r->binder ? lease_mirror_args(r, l) : lease_mirror(l);
+    int k, rc = !pcoll__gpu_maybe() ? PCOLL_SUCCESS
+                : r->binder         ? lease_mirror_args(r, l)
+                                    : lease_mirror(l);
     for (k = 0; k < 2 && !l->same && rc == PCOLL_SUCCESS; k++) {
         pcoll__view_t own = {r->view[k].present, NULL, r->view[k].count, r->own[k]};
         MPI_Aint lo;
@@ -204,6 +209,7 @@ static void lease_release(lease_t *l)
 static int bind(pcoll__shape_rec_t *r, const lease_t *l)
 {
     int k, in = l->v[0].present ? 0 : 1, rc;
+    r->bound_gen = 0;
     if ((rc = mirror_move(l, 0)) != PCOLL_SUCCESS)
         return rc;
     if (r->binder)
@@ -293,6 +299,8 @@ void pcoll__shape_rec_free(void *rec)
     for (k = 0; k < 2 && !r->binder; k++)
         if (r->own[k] != r->view[k].type)
             MPI_Type_free(&r->own[k]);
+    if (r->held)
+        r->binder->release(r->held);
     pthread_mutex_destroy(&r->lock);
     pcoll__free(r);
 }
@@ -332,6 +340,41 @@ int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
                                                    : run_leased(r, same, v, args);
     pthread_mutex_unlock(&r->lock);
     return rc;
+}
+
+int pcoll__shape_hold(pcoll__shape_rec_t *r, const void *args, unsigned long *gen)
+{
+    void *copy;
+    int rc = r->binder->hold(args, r->plan->size, &copy);
+    *gen = 0;
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    pthread_mutex_lock(&r->lock);
+    if (r->held)
+        r->binder->release(r->held);
+    r->held = copy;
+    *gen = ++r->held_gen;
+    pthread_mutex_unlock(&r->lock);
+    return PCOLL_SUCCESS;
+}
+
+int pcoll__shape_run_held(pcoll__shape_rec_t *r, unsigned long gen, const pcoll__view_t v[2],
+                          int *rc)
+{
+    drain_locked(r);
+    if (r->held_gen != gen) {
+        pthread_mutex_unlock(&r->lock);
+        return 0;
+    }
+    /* Still bound to them (no other call ran since): the plan alone. */
+    if (r->bound_gen == gen) {
+        *rc = pcoll__plan_run(r->plan);
+    } else {
+        *rc = run_leased(r, 1, v, r->held);
+        r->bound_gen = *rc == PCOLL_SUCCESS ? gen : 0;
+    }
+    pthread_mutex_unlock(&r->lock);
+    return 1;
 }
 
 /* ---- leases: plans of their own for the non-blocking calls ---------------- */

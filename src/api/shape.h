@@ -57,6 +57,16 @@ int pcoll__shape_same(const pcoll__shape_rec_t *r, int stale, const pcoll__view_
 int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
                      const void *args);
 
+/* A binder's record: a copy of the checked arguments args (the binder's
+ * hold) kept by the record for the calls that repeat them, replacing the
+ * copy before; *gen names it (0 where it could not be made).  Freed with the
+ * record. */
+int pcoll__shape_hold(pcoll__shape_rec_t *r, const void *args, unsigned long *gen);
+/* Blocking: pcoll__shape_run for the arguments the record holds as gen; 0
+ * (nothing run) where it holds others now, else 1 and *rc the run's code. */
+int pcoll__shape_run_held(pcoll__shape_rec_t *r, unsigned long gen, const pcoll__view_t v[2],
+                          int *rc);
+
 /* Non-blocking: *lease, a plan on ctx (the caller's to free) whose start
  * queues one run of the shape's plan for the buffers v (a binder's record:
  * for a held copy of args). */

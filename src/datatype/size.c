@@ -14,7 +14,64 @@
 #include "base/status.h"
 #include "datatype/size.h"
 
-int pcoll__type_size(MPI_Datatype type, MPI_Count *size)
+/* ---- the named types' memo ------------------------------------------------
+ * A call's checks and a kept plan's runs ask for the sizes and extents of
+ * the same few types on every call; for a named type (MPI_INT, MPI_BYTE,
+ * ...) the answer never changes and its handle never names another type,
+ * so the thread keeps the last few handles it was asked about: a named
+ * one's answers, and for a derived one only that it is derived (its handle
+ * may be freed and come back for another derived type, never for a named
+ * one): derived types are always asked of the MPI. */
+typedef struct memo_entry {
+    MPI_Datatype type;
+    int filled, named;
+    MPI_Count size;
+    MPI_Aint lb, extent, tlb, textent;
+} memo_entry_t;
+
+#define MEMO_TYPES 8
+
+typedef struct type_memo {
+    memo_entry_t e[MEMO_TYPES];
+    unsigned next, last; /* the slot to fill next; the last one asked */
+} type_memo_t;
+
+static PCOLL__THREAD_LOCAL type_memo_t type_memo;
+
+static int ask_size(MPI_Datatype type, MPI_Count *size);
+static int ask_extent(MPI_Datatype type, int true_extent, MPI_Aint *lb, MPI_Aint *extent);
+
+/* The memo's answers for type where it is named; NULL where it is derived
+ * or the MPI cannot answer. */
+static const memo_entry_t *named_answers(MPI_Datatype type)
+{
+    type_memo_t *m = &type_memo;
+    memo_entry_t *s;
+    int i;
+    if (type == MPI_DATATYPE_NULL)
+        return NULL;
+    s = &m->e[m->last];
+    if (s->filled && s->type == type)
+        return s->named ? s : NULL;
+    for (i = 0; i < MEMO_TYPES; i++)
+        if (m->e[i].filled && m->e[i].type == type) {
+            m->last = (unsigned)i;
+            return m->e[i].named ? &m->e[i] : NULL;
+        }
+    m->last = m->next++ % MEMO_TYPES;
+    s = &m->e[m->last];
+    s->filled = 0;
+    s->type = type;
+    s->named = pcoll__type_is_named(type);
+    if (s->named && (ask_size(type, &s->size) != MPI_SUCCESS ||
+                     ask_extent(type, 0, &s->lb, &s->extent) != MPI_SUCCESS ||
+                     ask_extent(type, 1, &s->tlb, &s->textent) != MPI_SUCCESS))
+        return NULL;
+    s->filled = 1;
+    return s->named ? s : NULL;
+}
+
+static int ask_size(MPI_Datatype type, MPI_Count *size)
 {
     int err;
 #if PCOLL__MPI_BIGCOUNT
@@ -22,14 +79,11 @@ int pcoll__type_size(MPI_Datatype type, MPI_Count *size)
 #else
     err = MPI_Type_size_x(type, size);
 #endif
-    if (err == MPI_SUCCESS && *size != MPI_UNDEFINED)
-        return PCOLL_SUCCESS;
-    *size = 0;
-    return pcoll__error(PCOLL_ERR_MPI, "datatype: the type's size is unknown to MPI (%d)", err);
+    return err == MPI_SUCCESS && *size != MPI_UNDEFINED ? MPI_SUCCESS
+                                                        : (err != MPI_SUCCESS ? err : MPI_ERR_TYPE);
 }
 
-/* The extent (true: the true extent) as MPI_Aint, from the _c or _x query. */
-static int extent_of(MPI_Datatype type, int true_extent, MPI_Aint *lb, MPI_Aint *extent)
+static int ask_extent(MPI_Datatype type, int true_extent, MPI_Aint *lb, MPI_Aint *extent)
 {
     MPI_Count l = 0, e = 0;
     int err;
@@ -42,7 +96,38 @@ static int extent_of(MPI_Datatype type, int true_extent, MPI_Aint *lb, MPI_Aint 
 #endif
     *lb = (MPI_Aint)l;
     *extent = (MPI_Aint)e;
-    if (err == MPI_SUCCESS && l != MPI_UNDEFINED && e != MPI_UNDEFINED)
+    return err == MPI_SUCCESS && l != MPI_UNDEFINED && e != MPI_UNDEFINED
+               ? MPI_SUCCESS
+               : (err != MPI_SUCCESS ? err : MPI_ERR_TYPE);
+}
+
+int pcoll__type_size(MPI_Datatype type, MPI_Count *size)
+{
+    const memo_entry_t *m = named_answers(type);
+    int err;
+    if (m) {
+        *size = m->size;
+        return PCOLL_SUCCESS;
+    }
+    err = ask_size(type, size);
+    if (err == MPI_SUCCESS)
+        return PCOLL_SUCCESS;
+    *size = 0;
+    return pcoll__error(PCOLL_ERR_MPI, "datatype: the type's size is unknown to MPI (%d)", err);
+}
+
+/* The extent (true: the true extent) as MPI_Aint, from the _c or _x query. */
+static int extent_of(MPI_Datatype type, int true_extent, MPI_Aint *lb, MPI_Aint *extent)
+{
+    const memo_entry_t *m = named_answers(type);
+    int err;
+    if (m) {
+        *lb = true_extent ? m->tlb : m->lb;
+        *extent = true_extent ? m->textent : m->extent;
+        return PCOLL_SUCCESS;
+    }
+    err = ask_extent(type, true_extent, lb, extent);
+    if (err == MPI_SUCCESS)
         return PCOLL_SUCCESS;
     *lb = *extent = 0;
     return pcoll__error(PCOLL_ERR_MPI, "datatype: the type's %sextent is unknown to MPI (%d)",
@@ -75,16 +160,15 @@ int pcoll__type_span(MPI_Datatype type, MPI_Count count, MPI_Aint *lo, MPI_Aint 
 
 long long pcoll__type_bytes(MPI_Datatype type, MPI_Count count)
 {
+    const memo_entry_t *m = count >= 0 ? named_answers(type) : NULL;
     MPI_Count size;
-    int err;
     if (count < 0)
         return -1;
-#if PCOLL__MPI_BIGCOUNT
-    err = MPI_Type_size_c(type, &size);
-#else
-    err = MPI_Type_size_x(type, &size);
-#endif
-    if (err != MPI_SUCCESS || size < 0 || (size > 0 && (long long)count > LLONG_MAX / size))
+    if (m)
+        size = m->size;
+    else if (ask_size(type, &size) != MPI_SUCCESS)
+        return -1;
+    if (size < 0 || (size > 0 && (long long)count > LLONG_MAX / size))
         return -1;
     return (long long)size * (long long)count;
 }

@@ -227,8 +227,11 @@ double pcoll__cost_nbr_direct(const pcoll__cost_t *c, int d, long long b)
 
 double pcoll__cost_nbr_node(const pcoll__cost_t *c, int N, int m, int d, long long b)
 {
-    long long nodes = (long long)m * d < N - 1 ? (long long)m * d : N - 1;
-    long long msgs = (nodes + m - 1) / m;
+    long long nodes, msgs;
+    if (N <= 1)
+        return (double)b * 2 * c->shm + m * c->barrier;
+    nodes = (long long)m * d < N - 1 ? (long long)m * d : N - 1;
+    msgs = (nodes + m - 1) / m;
     return (double)msgs * (c->alpha + 2 * c->cpu) + (double)b * (c->beta + 2 * c->shm) +
            2.0 * m * c->barrier;
 }

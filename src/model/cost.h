@@ -184,7 +184,9 @@ int pcoll__cost_hier_radix(const pcoll__cost_t *c, int N, int m, int ports, long
  * and as many arrive (alpha + 2 cpu each); the rank's b bytes still leave
  * the node (beta) and are copied twice through the shared segment (shm per
  * byte, as hier's copies: the edges within the node too, which send no
- * message); two node barriers (barrier per rank of the node each). */
+ * message); two node barriers (barrier per rank of the node each).  On
+ * one node (N = 1) no message and no byte leaves it: the two copies and
+ * one barrier (its runs take two copies of the parts in turn). */
 double pcoll__cost_nbr_native(const pcoll__cost_t *c, int d, long long b);
 double pcoll__cost_nbr_direct(const pcoll__cost_t *c, int d, long long b);
 double pcoll__cost_nbr_node(const pcoll__cost_t *c, int N, int m, int d, long long b);

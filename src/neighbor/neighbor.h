@@ -79,9 +79,15 @@ int pcoll__nbr_node(pcoll_plan_t *plan, const void *args);
  * arguments before its run. */
 int pcoll__nbr_node_keep(pcoll_plan_t *plan, const pcoll__nbr_args_t *a);
 int pcoll__nbr_node_bind(pcoll_plan_t *plan, const pcoll__nbr_args_t *a);
+/* A persistent `node` plan on one node: the kept plan bound to a (whose
+ * arrays live as long as the plan). */
+int pcoll__nbr_node_one(pcoll_plan_t *plan, const pcoll__nbr_args_t *a);
 /* `node`'s handler of the bundles between this rank's node and node k of
  * t (core/node.h): node k's local rank (this node) mod (its size). */
-int pcoll__nbr_node_partner(const pcoll__node_t *t, int k);
+static inline int pcoll__nbr_node_partner(const pcoll__node_t *t, int k)
+{
+    return t->members[t->first[k] + t->node % pcoll__node_size(t, k)];
+}
 /* Whether `native` may run on these arguments (the same answer on every
  * rank: the topology, the form and the agreed sizes decide). */
 int pcoll__nbr_native_usable(const pcoll__nbr_args_t *a);

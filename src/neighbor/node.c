@@ -19,6 +19,10 @@
  * The own bundle is read before step 2's barrier, so that the next run's
  * step 0 cannot overwrite a block a slower rank of the node still copies.
  *
+ * On one node (every rank of the communicator on it) the plan is the one
+ * a one-shot shape keeps (node_kept.c), bound to the init's arguments: one
+ * barrier a run, no schedule.
+ *
  * Cost: 4 rounds; per node, one message per destination node with data
  * (instead of one per edge between the nodes), spread over its ranks, and
  * none within the node; every byte is copied twice (into the segment and
@@ -251,11 +255,6 @@ static int unpack(pcoll_plan_t *plan, const pcoll__nbr_args_t *a, const layout_t
     return rc;
 }
 
-int pcoll__nbr_node_partner(const pcoll__node_t *t, int k)
-{
-    return t->members[t->first[k] + t->node % pcoll__node_size(t, k)];
-}
-
 /* Step 1: the bundles between nodes, receives first.  This rank handles the
  * bundles of the nodes k with k mod (its node's size) = its local index. */
 static int step_bundles(pcoll_plan_t *plan, const layout_t *l, char *seg)
@@ -285,6 +284,12 @@ int pcoll__nbr_node(pcoll_plan_t *plan, const void *args)
     int rc, ok = 0;
     memset(&l, 0, sizeof l);
     PCOLL_CHECK(plan_layout(plan, a, &l, &shm, &ok), rc, out);
+    if (ok && l.t->nnodes == 1) {
+        /* One node: the kept plan, bound to these arguments for good (its
+         * runs skip the second barrier and the rounds of a schedule). */
+        pcoll__node_shm_drop(shm);
+        return pcoll__nbr_node_one(plan, a);
+    }
     if (!ok && a->node_fallback) {
         /* auto's choice: the same messages as the MPI's, made at init, and
          * the plan says so. */

@@ -37,6 +37,12 @@
  *   3. the blocks from other nodes out of the received bundles; every
  *      message sent alone done.
  *
+ * On one node (N = 1) steps 1 and 2 have nothing to do: the parts come
+ * in two copies that runs take in turn, so the next run packs into the
+ * copy no rank reads now (a rank passes its step 0 barrier only once every
+ * rank has read the run before), and a run has one barrier.  Persistent
+ * `node` plans on one node are this plan bound once (node.c).
+ *
  * Cost: node.c's (two node barriers, one message per pair of nodes with
  * edges between them) plus 2 bytes per part on the network (and 2 per block
  * where a part's blocks differ in size), one copy of
@@ -82,6 +88,8 @@ typedef struct kept {
     long long *count;         /* [2N][m]: member x's blocks to node k ([k][x]), and
                                  from remote node k ([N + k][x]) */
     long long *part;          /* [N][m]: where member x's part for node k starts */
+    long long flip;           /* one node: the parts' bytes; runs take two copies of
+                                 the parts in turn (0: one copy) */
     long long *used;          /* [N][m] in the segment: the part's bytes this run */
     size_t used_at;           /* where used lies in the segment */
     long long *rbase, *rcap;  /* [N]: where the bundle from node k is received, room */
@@ -93,6 +101,7 @@ typedef struct kept {
     long long run;
     pcoll__nbr_args_t a;      /* this run's arguments */
     int splain, rplain;       /* alltoall(v): the items are plain bytes */
+    MPI_Count ssize, rsize;   /* ... and the bytes of one */
     MPI_Request *reqs;        /* bundles from 0 (nb), blocks alone from 2N (na) */
     int nb, na;
     pcoll__bigs_t bigs;
@@ -130,6 +139,22 @@ static long long *at2(const kept_t *k, long long *base, int row, int x)
     return base + (size_t)row * (size_t)k->m + (size_t)x;
 }
 
+/* Member x's part for node j in this run's copy of the parts. */
+static char *part_at(const kept_t *k, int j, int x)
+{
+    return k->shm->seg + *at2(k, k->part, j, x) + (k->run & 1) * k->flip;
+}
+
+/* The bytes of out-edge (send 1) or in-edge e's block. */
+static long long block_bytes(const kept_t *k, int send, int e)
+{
+    const pcoll__nbr_args_t *a = &k->a;
+    if (a->form != PCOLL__NBR_ALLTOALLW)
+        return send ? (long long)a->scounts[e] * k->ssize : (long long)a->rcounts[e] * k->rsize;
+    return send ? pcoll__nbr_bytes(a->scounts[e], a->stypes[e])
+                : pcoll__nbr_bytes(a->rcounts[e], a->rtypes[e]);
+}
+
 static int plain(const kept_t *k, int send, MPI_Datatype type)
 {
     MPI_Count size;
@@ -159,20 +184,19 @@ static int send_alone(kept_t *k, int e, const void *buf, MPI_Datatype type)
 static int pack_blocks(kept_t *k)
 {
     const pcoll__nbr_args_t *a = &k->a;
-    char *seg = k->shm->seg;
     int i, j, rc = PCOLL_SUCCESS;
     for (j = 0; j < k->N; j++)
         *at2(k, k->used, j, k->l) = *at2(k, k->count, j, k->l) * HDR;
     for (i = 0; i < k->out && rc == PCOLL_SUCCESS; i++) {
         int e = pcoll__nbr_send_edge(a, i), node;
         MPI_Datatype type = pcoll__nbr_stype(a, e);
-        long long b = pcoll__nbr_bytes(a->scounts[e], type), *used;
+        long long b = block_bytes(k, 1, e), *used;
         const void *buf = pcoll__addr(a->sendbuf, a->sdispls[e] * a->sext);
         char *part;
         if (a->dests[e] == MPI_PROC_NULL)
             continue;
         node = k->t->node_of[a->dests[e]];
-        part = seg + *at2(k, k->part, node, k->l);
+        part = part_at(k, node, k->l);
         used = at2(k, k->used, node, k->l);
         if (b > k->piece) {
             put32(part + k->sord[e] * HDR, ALONE);
@@ -194,7 +218,7 @@ static int pack_blocks(kept_t *k)
 static char *wire_part(const kept_t *k, int j, int x, char *p)
 {
     long long blocks = *at2(k, k->count, j, x), used = *at2(k, k->used, j, x), i;
-    const char *part = k->shm->seg + *at2(k, k->part, j, x);
+    const char *part = part_at(k, j, x);
     int32_t first = blocks > 0 ? get32(part) : 0;
     int same = first != ALONE;
     if (blocks == 0)
@@ -256,7 +280,7 @@ static int take_block(kept_t *k, int e, const part_t *pt)
 {
     const pcoll__nbr_args_t *a = &k->a;
     MPI_Datatype type = pcoll__nbr_rtype(a, e);
-    long long b = pcoll__nbr_bytes(a->rcounts[e], type), off = 0, got;
+    long long b = block_bytes(k, 0, e), off = 0, got;
     void *buf = pcoll__addr(a->recvbuf, a->rdispls[e] * a->rext);
     int j = k->rord[e], i, n, rc;
     if (!pt || j >= pt->blocks) {
@@ -353,7 +377,7 @@ static int unpack_blocks(kept_t *k, int local)
         if (local) {
             x = k->t->local_of[s];
             pt.blocks = (int)*at2(k, k->count, k->A, x);
-            pt.hdr = k->shm->seg + *at2(k, k->part, k->A, x);
+            pt.hdr = part_at(k, k->A, x);
             pt.data = pt.hdr + pt.blocks * HDR;
             ok = 1;
         } else {
@@ -385,6 +409,11 @@ static int advance(void *state, int *moved)
             return rc;
         break;
     case P_REMOTE:
+        /* One node: nothing came from elsewhere, and the next run packs
+         * into the other copy of the parts (a rank passes its barrier only
+         * once every rank has read this run's): no second barrier. */
+        if (k->N == 1)
+            break;
         if (!pcoll__node_barrier_step(k->shm, &k->waiting, 0))
             return PCOLL_SUCCESS;
         rc = unpack_blocks(k, 0);
@@ -423,11 +452,10 @@ static const pcoll__phases_def_t kept_phases = {P_DONE, kept_begin, advance, kep
 int pcoll__nbr_node_bind(pcoll_plan_t *plan, const pcoll__nbr_args_t *a)
 {
     kept_t *k = plan->priv;
-    MPI_Count size;
     k->a = *a;
     if (a->form != PCOLL__NBR_ALLTOALLW) {
-        k->splain = pcoll__type_plain(a->sendtype, &size);
-        k->rplain = pcoll__type_plain(a->recvtype, &size);
+        k->splain = pcoll__type_plain(a->sendtype, &k->ssize);
+        k->rplain = pcoll__type_plain(a->recvtype, &k->rsize);
     }
     return PCOLL_SUCCESS;
 }
@@ -526,6 +554,10 @@ static int layout(pcoll_plan_t *plan, kept_t *k, size_t *bytes)
             *at2(k, k->part, j, x) = at;
             at += *at2(k, k->count, j, x) * slot;
         }
+    if (k->N == 1) {
+        k->flip = (at + 7) / 8 * 8;
+        at = 2 * k->flip;
+    }
     for (j = 0; j < k->N; j++) {
         long long from = 0, to = 0;
         for (x = 0; x < k->m; x++)
@@ -607,4 +639,10 @@ int pcoll__nbr_node_keep(pcoll_plan_t *plan, const pcoll__nbr_args_t *a)
         rc = pcoll__error(PCOLL_ERR_NOMEM, WHAT ": requests");
 done:
     return rc;
+}
+
+int pcoll__nbr_node_one(pcoll_plan_t *plan, const pcoll__nbr_args_t *a)
+{
+    int rc = pcoll__nbr_node_keep(plan, a);
+    return rc == PCOLL_SUCCESS ? pcoll__nbr_node_bind(plan, a) : rc;
 }

@@ -20,11 +20,15 @@
  *
  * `node` changes the messages: one per pair of nodes instead of one per
  * edge, none within a node, for two copies of every byte through the
- * node's shared memory and two node barriers.  A plan made together takes
+ * node's shared memory and two node barriers; on one node (every rank of
+ * the communicator on it) no message at all, the copies and one barrier.  A plan made together takes
  * it instead of the choice above where the cost model
  * (pcoll__cost_nbr_node against pcoll__cost_nbr_direct or _native) predicts
- * it faster by the model's margin: many edges, short blocks, several nodes
- * of several ranks (virtual nodes of pcoll_cores_per_node count as nodes).
+ * it faster by the model's margin: many edges, short blocks, nodes of
+ * several ranks (virtual nodes of pcoll_cores_per_node count as nodes; one
+ * node too, where the MPI's messages between its ranks cost more than a
+ * copy and a barrier: at np 2 here 1.1-1.5x Open MPI's call and 5-10x
+ * MPICH's up to 1 KiB a block, docs/algorithms.md).
  * Every input is the same on every rank: p and the ranks per node of the
  * communicator, and what the init agreed on (the largest degree, the
  * largest block, pcoll_cores_per_node), so every rank takes the same
@@ -79,7 +83,7 @@ static const pcoll__algo_t algos[] = {
                   pcoll__nbr_native, 0},
     [N_AUTO] = {"auto",
                 "persistent, and one-shot calls by shape: node where the cost model predicts "
-                "it faster (many edges, short blocks, several nodes), else direct (native "
+                "it faster (many edges, short blocks, nodes of several ranks), else direct (native "
                 "where the MPI's blocking call is cheaper: cost model's defer); other one-shot "
                 "and non-blocking calls: native (direct where native cannot run)",
                 NULL, 0},
@@ -103,15 +107,16 @@ const pcoll__algo_table_t pcoll__neighbor_inplace_table = {
     "neighbor_alltoallv_inplace", "PCOLL_NEIGHBOR_ALLTOALLV_INPLACE_ALGORITHM", inplace_algos, 1};
 
 /* The nodes of the shape for `node`: *m ranks each (the ranks per node, or
- * pcoll_cores_per_node where it is smaller), *N of them; 0 where there are
- * not several nodes of several ranks. */
+ * pcoll_cores_per_node where it is smaller), *N of them; 0 where nodes have
+ * one rank.  One node of several ranks counts: there `node` is a copy
+ * through the node's memory and one barrier, no message at all. */
 static int node_shape(const pcoll__nbr_args_t *a, const pcoll__shape_t *s, int *N, int *m)
 {
     *m = s->rpn;
     if (a->cores > 0 && (*m <= 0 || a->cores < *m))
         *m = a->cores;
     *N = *m > 0 ? (s->p + *m - 1) / *m : 0;
-    return *m >= 2 && *N >= 2;
+    return *m >= 2 && *N >= 1;
 }
 
 /* Whether the node-aware algorithms may be weighed: a plan made together

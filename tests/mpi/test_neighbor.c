@@ -369,9 +369,8 @@ static int algo_index(const char *name)
     return -1;
 }
 
-/* auto's plan: the same algorithm on every rank; never `node` on one node
- * (no virtual nodes); expect (NULL: any) the one it must be, or "!node": any
- * but `node`. */
+/* auto's plan: the same algorithm on every rank; never `multi`; expect
+ * (NULL: any) the one it must be, or "!node": any but `node`. */
 static void check_auto(const pcoll_plan_t *plan, const char *cpn, const char *expect)
 {
     const char *name = pcoll_plan_algorithm(plan);
@@ -381,9 +380,7 @@ static void check_auto(const pcoll_plan_t *plan, const char *cpn, const char *ex
     PT_CHECK(i >= 0 && lo == hi, "auto took %s here (index %d), %d to %d over the ranks", name,
              i, lo, hi);
     PT_CHECK(strcmp(name, "multi"), "auto took multi");
-    if (!strcmp(cpn, "-"))
-        PT_CHECK(!strcmp(name, "direct") || !strcmp(name, "native"),
-                 "auto took %s on one node", name);
+    (void)cpn;
     if (expect && expect[0] == '!')
         PT_CHECK(strcmp(name, expect + 1), "auto took %s", name);
     else if (expect)
@@ -596,24 +593,27 @@ static MPI_Comm dense_comm(void)
 
 /* Every other rank twice (as a 27-point stencil's neighbours repeat on
  * small grids): on virtual nodes of two ranks, from three ranks on, many
- * edges join every pair of nodes.  auto must take `node` for blocks of 3
- * ints and not for blocks of 4096 (16 KiB), and without a shared segment
- * (PCOLL_HIER_SHM=0) its `node` runs as `direct`, says so, and gives MPI's
- * result. */
+ * edges join every pair of nodes (at two ranks, one node); on the one node of the job (all ranks
+ * of the test's), 2 (p - 1) edges a rank and no message for `node`.  auto
+ * must take `node` for blocks of 3 ints and not for blocks of 4096 (16
+ * KiB), and without a shared segment (PCOLL_HIER_SHM=0) its `node` runs as
+ * `direct`, says so, and gives MPI's result. */
 static void dense_auto(void)
 {
-    const char *small = pt_size >= 3 ? "node" : "!node";
+    const char *small = pt_size >= 2 ? "node" : "!node";
     MPI_Comm comm = dense_comm();
     nb_case c;
     case_make(&c, comm, "dense", 0, F_A2AV, 3, 0);
     run_plan(&c, "auto", "2", 0, small);
-    run_plan(&c, "auto", "-", 0, "!node");
+    run_plan(&c, "auto", "-", 0, pt_size >= 2 ? "node" : "!node");
     setenv("PCOLL_HIER_SHM", "0", 1);
     run_plan(&c, "auto", "2", 0, "!node");
+    run_plan(&c, "auto", "-", 0, "!node");
     unsetenv("PCOLL_HIER_SHM");
     case_free(&c);
     case_make(&c, comm, "dense", 0, F_A2A, 4096, 0);
     run_plan(&c, "auto", "2", 0, "!node");
+    run_plan(&c, "auto", "-", 0, "!node");
     /* `node` named with bundles of several 16 KiB blocks (tens of KiB
      * between two nodes): nodes of 2 and of 3 (the last one smaller where 3
      * does not divide p). */
@@ -660,6 +660,22 @@ static int forwards(const nb_case *c)
     return c->form == F_A2AV && strcmp(pcoll__last_run_algorithm, "native") == 0;
 }
 
+/* Whether the last call ran the plan its shape keeps (`node`, auto's
+ * choice on one node too), which takes each call's checked arguments: its
+ * repeats begin at the third of equal calls after a change (the second
+ * keeps the arguments). */
+static int kept_plan(void)
+{
+    return strcmp(pcoll__last_run_algorithm, "node") == 0;
+}
+
+/* After a change of c's arrays: the calls before the first repeat. */
+static void towards_repeat(nb_case *c, int kept, int run)
+{
+    if (kept)
+        PT_CHECK(!repeat_call(c, run), "the second call after a change ran as a repeat");
+}
+
 /* Send count 0 one item more on every rank (the receive counts it changes
  * from the exchange), then back; the layouts' gaps have room for it.  The
  * first call after each change is no repeat, but where the repeat forwards
@@ -671,10 +687,12 @@ static void repeat_counts(nb_case *c)
         int fwd = forwards(c);
         pt_case("%s %s repeats, send count 0 %s%s", c->topo, forms[c->form],
                 k ? "back" : "one more", fwd ? " (forwarded)" : "");
+        int kept = kept_plan();
         c->scounts[0] += k ? -1 : 1;
         exchange_counts(c);
         PT_CHECK(repeat_call(c, 10 + 2 * k) == fwd,
                  fwd ? "a changed count not forwarded" : "a changed count ran as a repeat");
+        towards_repeat(c, kept, 15);
         PT_CHECK(repeat_call(c, 11 + 2 * k), "the same counts again not a repeat");
     }
 }
@@ -683,7 +701,7 @@ static void repeat_counts(nb_case *c)
  * further on every rank: into its gap. */
 static void repeat_displs(nb_case *c)
 {
-    int fwd = forwards(c);
+    int fwd = forwards(c), kept = kept_plan();
     if (c->in == 0)
         return;
     pt_case("%s %s repeats, receive displacement 0 moved%s", c->topo, forms[c->form],
@@ -692,6 +710,7 @@ static void repeat_displs(nb_case *c)
     c->rbytes[0] += 2 * (MPI_Aint)sizeof(int);
     PT_CHECK(repeat_call(c, 20) == fwd, fwd ? "a changed displacement not forwarded"
                                             : "a changed displacement ran as a repeat");
+    towards_repeat(c, kept, 22);
     PT_CHECK(repeat_call(c, 21), "the same displacements again not a repeat");
 }
 
@@ -704,34 +723,53 @@ static MPI_Datatype strided(int stride)
     return t;
 }
 
+/* alltoallw: the send type of c's odd out-edges. */
+static void odd_types(nb_case *c, MPI_Datatype t)
+{
+    for (int e = 1; e < c->out; e += 2)
+        c->stypes[e] = t;
+}
+
+/* t freed, and types of one int every two made until MPI gives one t's
+ * handle (*again; else the last one made is taken): the new type. */
+static MPI_Datatype made_again(MPI_Datatype t, int *again)
+{
+    MPI_Datatype old = t, spare[64];
+    int i, n = 0;
+    *again = 0;
+    PT_MPI(MPI_Type_free(&t));
+    while (n < 64 && !*again) {
+        spare[n] = strided(2);
+        *again = spare[n++] == old;
+    }
+    t = spare[--n];
+    for (i = 0; i < n; i++)
+        MPI_Type_free(&spare[i]);
+    if (!*again)
+        pt_note("repeats: no new type took the freed handle");
+    return t;
+}
+
 /* alltoallw: the odd edges' send type (one int every three) freed and
  * types of one int every two made until MPI gives one the freed handle
  * (the call's arrays are then byte for byte the last call's): the plan of
  * the freed type must not run. */
 static void repeat_types(nb_case *c)
 {
-    MPI_Datatype t = strided(3), old = t, spare[64];
-    int e, i, n = 0, again = 0;
+    MPI_Datatype t = strided(3);
+    int again, kept;
     pt_case("%s alltoallw repeats, a send type freed and made again", c->topo);
-    for (e = 1; e < c->out; e += 2)
-        c->stypes[e] = t;
+    odd_types(c, t);
     repeat_same(c, 30);
-    PT_MPI(MPI_Type_free(&t));
-    while (n < 64 && !again) {
-        spare[n] = strided(2);
-        again = spare[n++] == old;
-    }
-    t = spare[--n];
-    for (i = 0; i < n; i++)
-        MPI_Type_free(&spare[i]);
-    if (!again)
-        pt_note("repeats: no new type took the freed handle");
-    for (e = 1; e < c->out; e += 2)
-        c->stypes[e] = t;
+    kept = kept_plan();
+    t = made_again(t, &again);
+    odd_types(c, t);
     PT_CHECK(!repeat_call(c, 33), "a call of a freed type's handle ran as a repeat");
+    /* The same handle: its first call kept the arguments (the arrays were
+     * the last call's). */
+    towards_repeat(c, kept && !again, 35);
     PT_CHECK(repeat_call(c, 34), "the new type's second call not a repeat");
-    for (e = 1; e < c->out; e += 2)
-        c->stypes[e] = svec;
+    odd_types(c, svec);
     MPI_Type_free(&t);
 }
 
@@ -870,6 +908,59 @@ static void kept_form(MPI_Comm comm, const char *topo, int folded, int form)
     case_free(&c);
 }
 
+/* Repeats of calls the kept plan runs (src/api/entry.c "Repeats": a
+ * shape whose plan takes each call's checked arguments keeps them from the
+ * second of two equal calls): four equal calls, the third and fourth
+ * repeats; a count changed (then equal calls again: the third repeats); a
+ * receive displacement moved likewise; alltoallw: a send type freed and
+ * another one made until MPI gives it the freed handle (the arrays then
+ * byte for byte the last call's): its first call must not repeat (it runs
+ * the full path, which keeps the new type), the next does (other handles:
+ * new arrays, the third call repeats).  Every result
+ * compared with the MPI's. */
+static void kept_repeat_run(nb_case *c, int run, int want, const char *what)
+{
+    pt_case("%s %s kept node repeats, %s", c->topo, forms[c->form], what);
+    PT_CHECK(repeat_call(c, run) == want, want ? "not a repeat" : "ran as a repeat");
+    PT_CHECK(!strcmp(pcoll__last_run_algorithm, "node"), "the call ran %s",
+             pcoll__last_run_algorithm);
+}
+
+static void kept_repeats(MPI_Comm comm, const char *topo, int folded, int form)
+{
+    nb_case c;
+    int k;
+    case_make(&c, comm, topo, folded, form, 3, 0);
+    for (k = 0; k < 4; k++)
+        kept_repeat_run(&c, 40 + k, k >= 2, "the same arguments");
+    if (form != F_A2A && c.out > 0) {
+        kept_count(&c, c.scounts[0] + 1);
+        for (k = 0; k < 3; k++)
+            kept_repeat_run(&c, 44 + k, k == 2, "send count 0 one item more");
+    }
+    if (form != F_A2A && c.in > 0) {
+        c.rdispls[0]++;
+        c.rbytes[0] += 2 * (MPI_Aint)sizeof(int);
+        for (k = 0; k < 3; k++)
+            kept_repeat_run(&c, 47 + k, k == 2, "a receive displacement moved");
+    }
+    if (form == F_A2AW && c.out > 1) {
+        MPI_Datatype t = strided(3);
+        int again;
+        odd_types(&c, t);
+        for (k = 0; k < 3; k++)
+            kept_repeat_run(&c, 50 + k, k == 2, "a send type of its own");
+        t = made_again(t, &again);
+        odd_types(&c, t);
+        for (k = 0; k < 3; k++)
+            kept_repeat_run(&c, 53 + k, again ? k >= 1 : k == 2,
+                            "the freed type's handle made again");
+        odd_types(&c, svec);
+        MPI_Type_free(&t);
+    }
+    case_free(&c);
+}
+
 /* Rank 0 expects one int more on in-edge 0 than its neighbour sends, on a
  * kept plan: PCOLL_ERR_MISMATCH there (its flag says the block is in the
  * bundle, of another size), the others' calls succeed, nobody waits; the
@@ -920,6 +1011,8 @@ static void kept(void)
             kept_form(cart, shm ? "cart2d-periodic" : "cart2d-periodic no segment",
                       dims[0] <= 2 || dims[1] <= 2, f);
             kept_form(dist, shm ? "dist-repeated" : "dist-repeated no segment", 0, f);
+            kept_repeats(cart, shm ? "cart2d-periodic" : "cart2d-periodic no segment",
+                         dims[0] <= 2 || dims[1] <= 2, f);
         }
         unsetenv("PCOLL_HIER_SHM");
     }

@@ -36,6 +36,9 @@
  *               values change every other call: only calls with the
  *               values of the call before repeat;
  *   arrays      the same with pcoll_alltoallv's (and _c's) four arrays;
+ *   kept arrays the same with `hier` kept by its shape (a plan bound to
+ *               each call's checked arguments): counts changed every third
+ *               call; the third of equal calls repeats, a changed one never;
  *   forward     the same with `native`: the int form's calls all repeat,
  *               the arrays forwarded to the MPI's call as they are;
  *   forward shapes  auto's alltoallv (native) with even ranks repeating
@@ -525,6 +528,34 @@ static void case_vector(void)
     pt_case_end();
 }
 
+/* alltoallv's `hier` kept by its shape (a plan that takes each call's
+ * checked arguments, on virtual nodes): counts that change every third
+ * call, both forms.  A changed call never repeats; the third of equal
+ * calls always does (the record keeps the arguments at the deciding call
+ * and at the second of equal calls); every result right. */
+static void case_kept_vector(void)
+{
+    int sc[64], sd[64], rc[64], rd[64];
+    pt_case("alltoallv arrays, hier kept by the shape");
+    setenv("PCOLL_ALLTOALLV_ALGORITHM", "hier", 1);
+    setenv("PCOLL_CORES_PER_NODE", np > 3 ? "2" : "1", 1);
+    for (int wide = 0; wide < 2; wide++)
+        for (int run = 0; run < 9; run++) {
+            v_counts(sc, sd, rc, rd, 2 * (run / 3));
+            int repeated = v_call(sc, sd, rc, rd, wide, run);
+            if (run % 3 == 0)
+                PT_CHECK(!repeated, "form %d call %d: repeated with other counts", wide, run);
+            if (run % 3 == 2)
+                PT_CHECK(repeated, "form %d call %d: the third equal call not repeated", wide,
+                         run);
+            PT_CHECK(strcmp(pcoll__last_run_algorithm, "hier") == 0, "ran %s",
+                     pcoll__last_run_algorithm);
+        }
+    unsetenv("PCOLL_ALLTOALLV_ALGORITHM");
+    unsetenv("PCOLL_CORES_PER_NODE");
+    pt_case_end();
+}
+
 static void case_forward(void)
 {
     int sc[64], sd[64], rc[64], rd[64];
@@ -630,6 +661,7 @@ int main(int argc, char **argv)
     if (np <= 64) {
         case_counts();
         case_vector();
+        case_kept_vector();
     }
     return pt_finish();
 }
