@@ -37,6 +37,7 @@ typedef struct mpi_defaults {
     double cpu, ddt, call, pcall, rs_bytes;
     double barrier;    /* the node barrier per rank, as a share of alpha */
     int defer, vself;
+    double local;      /* a message between ranks of one node, as a share of alpha */
 } mpi_defaults_t;
 
 /* The node barrier against the MPI's messages: MPICH PCOLL__COST_NODE_BARRIER
@@ -45,8 +46,8 @@ typedef struct mpi_defaults {
  * unbound, 0.73 against 0.51 bound to cores: 1.4-1.6 times the call, which
  * the model prices alpha, so two barriers of two ranks cost 1.6 alpha). */
 static const mpi_defaults_t defaults[] = {
-    {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10, 0.4, 1, 0},
-    {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7, 8.0e-7, 2.0e-10, PCOLL__COST_NODE_BARRIER, 0, 1},
+    {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10, 0.4, 1, 0, 0.2},
+    {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7, 8.0e-7, 2.0e-10, PCOLL__COST_NODE_BARRIER, 0, 1, 1.0},
 };
 
 /* The defaults into c; barrier: its share of alpha. */
@@ -63,6 +64,7 @@ static void mpi_defaults(pcoll__cost_t *c)
     c->barrier = PCOLL__COST_NODE_BARRIER;
     c->defer = 0;
     c->vself = 0;
+    c->local = 0.2;
     /* Allowed at any time: before MPI_Init, after MPI_Finalize, and in a
      * process that uses MPI sessions alone (which then gets its MPI's
      * defaults too). */
@@ -79,6 +81,7 @@ static void mpi_defaults(pcoll__cost_t *c)
             c->barrier = defaults[i].barrier;
             c->defer = defaults[i].defer;
             c->vself = defaults[i].vself;
+            c->local = defaults[i].local;
             return;
         }
 }
@@ -101,6 +104,7 @@ pcoll__cost_t pcoll__cost_params(void)
     c.shm = env_or("PCOLL_COST_SHM", PCOLL__COST_SHM);
     c.defer = env_or("PCOLL_COST_DEFER", c.defer) > 0;
     c.vself = env_or("PCOLL_COST_VSELF", c.vself) > 0;
+    c.local = env_or("PCOLL_COST_LOCAL", c.local);
     c.native_linear = 0;
     return c;
 }

@@ -71,6 +71,12 @@ typedef struct pcoll__cost {
                       and lost at np 7 and 16: a share above 1/2).
                       PCOLL_COST_PORT sets it; < 0: not set, select.h
                       decides by the shape. */
+    double local;  /* share of alpha a message of the MPI's costs between two
+                      ranks of one node (the neighbourhood all-to-alls on one
+                      node, where `node` sends none): MPICH 5 1 (its
+                      neighbourhood call at np 2, 4 edges of 8 B: 4.3 us),
+                      Open MPI 5 and any other MPI 0.2 (0.7 us: 4 edges,
+                      two of them to the rank itself).  PCOLL_COST_LOCAL. */
 } pcoll__cost_t;
 
 #define PCOLL__COST_PORT_NETWORK 0.25

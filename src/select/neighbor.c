@@ -27,8 +27,10 @@
  * it faster by the model's margin: many edges, short blocks, nodes of
  * several ranks (virtual nodes of pcoll_cores_per_node count as nodes; one
  * node too, where the MPI's messages between its ranks cost more than a
- * copy and a barrier: at np 2 here 1.1-1.5x Open MPI's call and 5-10x
- * MPICH's up to 1 KiB a block, docs/algorithms.md).
+ * copy and a barrier: the cost model's local share of alpha per message,
+ * 1 for MPICH, whose calls `node` beat 4-17x at np 2 up to 1 KiB a block,
+ * 0.2 for Open MPI, where it takes `node` for the 27-point stencil's 26
+ * edges up to about 240 B and not for 2 to 4 edges, docs/algorithms.md).
  * Every input is the same on every rank: p and the ranks per node of the
  * communicator, and what the init agreed on (the largest degree, the
  * largest block, pcoll_cores_per_node), so every rank takes the same
@@ -136,11 +138,15 @@ static long long moved(const pcoll__nbr_args_t *a)
     return a->maxtotal >= 0 ? a->maxtotal : (long long)a->maxdegree * a->maxbytes;
 }
 
-/* The predicted time of flat (the choice without the node-aware ones). */
-static double flat_time(const pcoll__nbr_args_t *a, const pcoll__cost_t *c, int flat)
+/* The predicted time of flat (the choice without the node-aware ones) on
+ * N nodes: on one node the MPI's messages cost its local share of alpha. */
+static double flat_time(const pcoll__nbr_args_t *a, const pcoll__cost_t *c, int flat, int N)
 {
-    return flat == N_NATIVE ? pcoll__cost_nbr_native(c, a->maxdegree, moved(a))
-                            : pcoll__cost_nbr_direct(c, a->maxdegree, moved(a));
+    pcoll__cost_t l = *c;
+    if (N == 1)
+        l.alpha *= c->local;
+    return flat == N_NATIVE ? pcoll__cost_nbr_native(&l, a->maxdegree, moved(a))
+                            : pcoll__cost_nbr_direct(&l, a->maxdegree, moved(a));
 }
 
 /* `node`, `multi` or flat: a node-aware algorithm where predicted faster
@@ -152,7 +158,7 @@ static int node_aware(const pcoll__nbr_args_t *a, const pcoll__shape_t *s, int f
     double t, tn, tm;
     if (!agreed(a, s, &N, &m))
         return flat;
-    t = flat_time(a, &c, flat);
+    t = flat_time(a, &c, flat, N);
     tn = pcoll__cost_nbr_node(&c, N, m, a->maxdegree, moved(a));
     if (a->cart && !a->folded) {
         tm = pcoll__cost_nbr_multi(&c, N, m, a->outdegree / 2, a->maxbytes);

@@ -104,6 +104,40 @@ static void neighbor_moved(void)
           "neighbor: auto per edge for 13 blocks of the largest size", 16, 12, n, algo);
 }
 
+/* Neighbourhood `node` on one node (N = 1: no message, one barrier of 2
+ * ranks at 0.4 alpha each) against the per-edge exchange at the MPI's
+ * local share of alpha per message: taken for 4 and 26 edges of 8 B at
+ * MPICH's share (1) and for 26 at Open MPI's (0.2), not for 4 at Open
+ * MPI's, nor for blocks of 4 or 64 KiB. */
+static void neighbor_one_node(void)
+{
+    static const struct {
+        const char *local;
+        int d;
+        long long block;
+        int node;
+    } cases[] = {{"1", 4, 8, 1},       {"1", 26, 8, 1},       {"0.2", 26, 8, 1},
+                 {"0.2", 4, 8, 0},     {"0.2", 26, 4096, 0},  {"1", 26, 65536, 0}};
+    pcoll__nbr_args_t a = {0};
+    pcoll__shape_t s = {2, 2, 0, 1};
+    int node = pcoll__algo_find(&pcoll__neighbor_table, "node"), algo;
+    size_t i;
+    setenv("PCOLL_COST_BARRIER", "4e-7", 1);
+    setenv("PCOLL_COST_CPU", "0", 1);
+    a.opts.algorithm = pcoll__algo_find(&pcoll__neighbor_table, "auto");
+    a.form = PCOLL__NBR_ALLTOALLV, a.native_ok = 0, a.cores = 0;
+    for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+        setenv("PCOLL_COST_LOCAL", cases[i].local, 1);
+        a.indegree = a.outdegree = a.maxdegree = cases[i].d;
+        a.maxbytes = cases[i].block, a.maxtotal = cases[i].d * cases[i].block;
+        algo = pcoll__select_neighbor(&a, &s);
+        check((algo == node) == cases[i].node,
+              cases[i].node ? "neighbor: node on one node" : "neighbor: per edge on one node", 1,
+              2, cases[i].block, cases[i].d);
+    }
+    unsetenv("PCOLL_COST_BARRIER"), unsetenv("PCOLL_COST_CPU"), unsetenv("PCOLL_COST_LOCAL");
+}
+
 /* Neighbourhood `multi` (a node-aware run per dimension) is never predicted
  * faster than `node` (one bundle per pair of nodes for every dimension at
  * once, fewer barriers) on d = 2 ndims edges, at any block size. */
@@ -206,6 +240,7 @@ int main(void)
     neighbor_node(&c);
     neighbor_multi(&c);
     neighbor_moved();
+    neighbor_one_node();
     native_vself(c);
     printf("cost model: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
