@@ -212,6 +212,37 @@ static void forms(nb_t *t)
     }
 }
 
+/* Three equal blocking calls (the third a repeat of the arguments its
+ * shape's record keeps), a non-blocking call of other counts and buffers
+ * (its lease binds the kept plan to them), the blocking call again: a
+ * repeat that must bind its own arguments again. */
+static void kept_repeats(nb_t *t)
+{
+    nb_t *u = malloc(sizeof *u);
+    MPI_Request req;
+    int run;
+    if (!u)
+        return;
+    for (run = 10; run < 13; run++) {
+        refill(t, run);
+        reference(t, 1);
+        CHECK_MPI(blocking(t, 1));
+        compare(t, "kept, blocking, equal calls");
+    }
+    *u = *t;
+    layout(u, 2);
+    refill(u, 13);
+    reference(u, 1);
+    CHECK_MPI(nonblocking(u, 1, &req));
+    CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    compare(u, "kept, non-blocking between repeats");
+    refill(t, 14);
+    reference(t, 1);
+    CHECK_MPI(blocking(t, 1));
+    compare(t, "kept, a repeat after another call's run");
+    free(u);
+}
+
 /* `node` named on virtual nodes of two ranks: the blocking calls run the
  * plan their shape keeps, the non-blocking ones a lease on it, also with
  * counts other than the deciding call's (those blocks travel alone). */
@@ -232,6 +263,7 @@ static void kept(nb_t *t)
     CHECK_MPI(blocking(t, 1));
     compare(t, "kept, blocking, other counts");
     layout(t, 0);
+    kept_repeats(t);
     unsetenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM");
     unsetenv("PCOLL_CORES_PER_NODE");
 }
