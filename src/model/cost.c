@@ -46,7 +46,7 @@ typedef struct mpi_defaults {
  * unbound, 0.73 against 0.51 bound to cores: 1.4-1.6 times the call, which
  * the model prices alpha, so two barriers of two ranks cost 1.6 alpha). */
 static const mpi_defaults_t defaults[] = {
-    {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10, 0.4, 1, 0, 0.2},
+    {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10, 0.4, 1, 0, 0.5},
     {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7, 8.0e-7, 2.0e-10, PCOLL__COST_NODE_BARRIER, 0, 1, 1.0},
 };
 

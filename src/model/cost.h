@@ -73,10 +73,12 @@ typedef struct pcoll__cost {
                       decides by the shape. */
     double local;  /* share of alpha a message of the MPI's costs between two
                       ranks of one node (the neighbourhood all-to-alls on one
-                      node, where `node` sends none): MPICH 5 1 (its
-                      neighbourhood call at np 2, 4 edges of 8 B: 4.3 us),
-                      Open MPI 5 and any other MPI 0.2 (0.7 us: 4 edges,
-                      two of them to the rank itself).  PCOLL_COST_LOCAL. */
+                      node, where `node` sends none), against the node
+                      barrier's price: MPICH 5 1 (its neighbourhood call at
+                      np 2, 4 edges of 8 B: 4.3 us); Open MPI 5 0.5 (0.2 us
+                      an edge, where `node`'s run of two ranks, priced 0.8
+                      alpha, took 0.25-0.35 us); any other MPI 0.2.
+                      PCOLL_COST_LOCAL. */
 } pcoll__cost_t;
 
 #define PCOLL__COST_PORT_NETWORK 0.25
