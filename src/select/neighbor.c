@@ -28,9 +28,10 @@
  * several ranks (virtual nodes of pcoll_cores_per_node count as nodes; one
  * node too, where the MPI's messages between its ranks cost more than a
  * copy and a barrier: the cost model's local share of alpha per message,
- * 1 for MPICH, whose calls `node` beat 4-17x at np 2 up to 1 KiB a block,
- * 0.2 for Open MPI, where it takes `node` for the 27-point stencil's 26
- * edges up to about 240 B and not for 2 to 4 edges, docs/algorithms.md).
+ * 1 for MPICH, whose calls `node` beat 5-23x at np 2 up to 1 KiB a block,
+ * 0.5 for Open MPI, where it takes `node` for 2 to 4 edges up to 64-256 B
+ * a block and for the 27-point stencil's 26 up to about 580 B,
+ * docs/algorithms.md).
  * Every input is the same on every rank: p and the ranks per node of the
  * communicator, and what the init agreed on (the largest degree, the
  * largest block, pcoll_cores_per_node), so every rank takes the same
