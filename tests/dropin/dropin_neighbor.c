@@ -212,6 +212,22 @@ static void forms(nb_t *t)
     }
 }
 
+/* One alltoallv call of t with new input (run), blocking or not (nb),
+ * against the MPI's. */
+static void call_v(nb_t *t, int run, int nb, const char *what)
+{
+    MPI_Request req;
+    refill(t, run);
+    reference(t, 1);
+    if (nb) {
+        CHECK_MPI(nonblocking(t, 1, &req));
+        CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    } else {
+        CHECK_MPI(blocking(t, 1));
+    }
+    compare(t, what);
+}
+
 /* Three equal blocking calls (the third a repeat of the arguments its
  * shape's record keeps), a non-blocking call of other counts and buffers
  * (its lease binds the kept plan to them), the blocking call again: a
@@ -219,27 +235,15 @@ static void forms(nb_t *t)
 static void kept_repeats(nb_t *t)
 {
     nb_t *u = malloc(sizeof *u);
-    MPI_Request req;
     int run;
     if (!u)
         return;
-    for (run = 10; run < 13; run++) {
-        refill(t, run);
-        reference(t, 1);
-        CHECK_MPI(blocking(t, 1));
-        compare(t, "kept, blocking, equal calls");
-    }
+    for (run = 10; run < 13; run++)
+        call_v(t, run, 0, "kept, blocking, equal calls");
     *u = *t;
     layout(u, 2);
-    refill(u, 13);
-    reference(u, 1);
-    CHECK_MPI(nonblocking(u, 1, &req));
-    CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-    compare(u, "kept, non-blocking between repeats");
-    refill(t, 14);
-    reference(t, 1);
-    CHECK_MPI(blocking(t, 1));
-    compare(t, "kept, a repeat after another call's run");
+    call_v(u, 13, 1, "kept, non-blocking between repeats");
+    call_v(t, 14, 0, "kept, a repeat after another call's run");
     free(u);
 }
 
@@ -248,20 +252,12 @@ static void kept_repeats(nb_t *t)
  * counts other than the deciding call's (those blocks travel alone). */
 static void kept(nb_t *t)
 {
-    MPI_Request req;
     setenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM", "node", 1);
     setenv("PCOLL_CORES_PER_NODE", "2", 1);
     forms(t);
     layout(t, 2);
-    refill(t, 7);
-    reference(t, 1);
-    CHECK_MPI(nonblocking(t, 1, &req));
-    CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-    compare(t, "kept, non-blocking, other counts");
-    refill(t, 8);
-    reference(t, 1);
-    CHECK_MPI(blocking(t, 1));
-    compare(t, "kept, blocking, other counts");
+    call_v(t, 7, 1, "kept, non-blocking, other counts");
+    call_v(t, 8, 0, "kept, blocking, other counts");
     layout(t, 0);
     kept_repeats(t);
     unsetenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM");
