@@ -15,6 +15,8 @@
  *     every context while the other threads use theirs);
  *   - one-shot reduce_scatter_block and persistent reduce_scatter;
  *   - the in-place alltoallv (pcoll_alltoallv_inplace_init);
+ *   - the neighbourhood alltoallv on a ring: a persistent `node` plan and
+ *     one-shot calls with equal arguments (their repeats);
  * every result checked against closed-form values.  Then each thread
  * provokes an error of its own (a negative count that names the thread) and,
  * once every thread has done so, checks that pcoll_last_error() still names
@@ -207,6 +209,53 @@ static void alltoallvs(worker_t *w)
     free(sc);
 }
 
+/* Neighbourhood all-to-alls on a ring of the thread's communicator (a
+ * periodic 1-D grid: block 0 to the rank below, block 1 to the one above):
+ * a persistent `node` plan (on one node the kept plan bound once) run
+ * ITERS times, then one-shot calls with equal arguments under auto (the
+ * shape is decided at the second call; a kept plan's repeats run on the
+ * arguments its record holds).  Element k of block e sent by src is
+ * val(id, it, src, e, k). */
+static void neighbors(worker_t *w)
+{
+    int dims[1] = {w->p}, periods[1] = {1}, counts[2] = {COUNT, COUNT}, displs[2] = {0, COUNT};
+    int send[2 * COUNT], recv[2 * COUNT], below, above, it, k, e;
+    pcoll_plan_t *plan = NULL;
+    MPI_Comm ring;
+    MPI_Info info;
+    MPI_Cart_create(w->comm, 1, dims, periods, 0, &ring);
+    MPI_Cart_shift(ring, 0, 1, &below, &above);
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "pcoll_algorithm", "node");
+    require(w, pcoll_neighbor_alltoallv_init(send, counts, displs, MPI_INT, recv, counts, displs,
+                                             MPI_INT, ring, info, &plan),
+            "pcoll_neighbor_alltoallv_init");
+    MPI_Info_free(&info);
+    for (it = 0; it < 2 * ITERS + 3; it++) {
+        for (e = 0; e < 2; e++)
+            for (k = 0; k < COUNT; k++)
+                send[e * COUNT + k] = val(w->id, it % 8, w->me, e, k);
+        for (k = 0; k < 2 * COUNT; k++)
+            recv[k] = -1;
+        if (it < ITERS && plan)
+            run(w, plan, it % 2);
+        else
+            require(w, pcoll_neighbor_alltoallv(send, counts, displs, MPI_INT, recv, counts,
+                                                displs, MPI_INT, ring),
+                    "pcoll_neighbor_alltoallv");
+        for (k = 0; k < COUNT; k++)
+            if (recv[k] != val(w->id, it % 8, below, 1, k) ||
+                recv[COUNT + k] != val(w->id, it % 8, above, 0, k)) {
+                fail(w, "neighbor call %d: item %d got %d / %d", it, k, recv[k],
+                     recv[COUNT + k]);
+                break;
+            }
+    }
+    if (plan)
+        require(w, pcoll_plan_free(&plan), "pcoll_plan_free");
+    MPI_Comm_free(&ring);
+}
+
 /* Reduce-scatter: element k of block j sent by src is src + j + k + id, so
  * rank me's element k of the sum is p(p-1)/2 + p(me + k + id). */
 static void reduce_scatters(worker_t *w)
@@ -335,6 +384,7 @@ static void *work(void *arg)
     int *recv = malloc(sizeof(int) * COUNT * (size_t)w->p);
     alltoalls(w, send, recv);
     alltoallvs(w);
+    neighbors(w);
     reduce_scatters(w);
     inplace(w);
     own_state(w, send, recv);
