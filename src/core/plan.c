@@ -103,21 +103,14 @@ static int phased_start(pcoll_plan_t *plan)
     return phased_test(plan, &done);
 }
 
-/* Looks at a node barrier before a blocking wait yields the processor. */
-#define PCOLL__LOOKS 64
-
 static int phased_wait(pcoll_plan_t *plan)
 {
     pcoll__phased_t *e = plan->priv;
     unsigned looks = 0;
     int done = 0, rc;
     e->blocking = 1;
-    /* At a node barrier: a few looks first (a peer on another core arrives
-     * within a cache line's trip), then the processor is yielded between
-     * looks (oversubscribed peers must run). */
     while ((rc = phased_test(plan, &done)) == PCOLL_SUCCESS && !done)
-        if (++looks >= PCOLL__LOOKS)
-            pcoll__yield();
+        pcoll__yield_after(&looks);
     e->blocking = 0;
     return rc;
 }

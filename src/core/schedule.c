@@ -463,8 +463,9 @@ static int wait_polled_round(pcoll__sched_t *s)
         rc = pcoll__error(PCOLL_ERR_MPI, "schedule: MPI_Waitall in round %d", s->cursor);
     (void)flag;
 #else
+    unsigned looks = 0;
     while ((rc = round_done(s, &flag)) == PCOLL_SUCCESS && !flag)
-        pcoll__yield();
+        pcoll__yield_after(&looks);
 #endif
     return rc;
 }
@@ -474,6 +475,12 @@ void pcoll__yield(void)
 #ifndef SMPI_H
     sched_yield();
 #endif
+}
+
+void pcoll__yield_after(unsigned *looks)
+{
+    if (++*looks >= PCOLL__LOOKS)
+        pcoll__yield();
 }
 
 int pcoll__sched_wait(pcoll__sched_t *s)

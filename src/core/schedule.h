@@ -153,6 +153,13 @@ int pcoll__sched_wait(pcoll__sched_t *s);
  * smpi_execute): a real yield there only hands the machine to other
  * processes and slows the simulation down. */
 void pcoll__yield(void);
+/* A wait's look that found its peers not there yet (*looks counts them):
+ * the first PCOLL__LOOKS looks go on at once (a peer on another core
+ * arrives within a cache line's trip: yielding on every look made a
+ * one-node neighbourhood run 2-3x slower under Open MPI at np 2), later
+ * ones yield the processor (oversubscribed peers must run). */
+#define PCOLL__LOOKS 64
+void pcoll__yield_after(unsigned *looks);
 
 void pcoll__sched_free(pcoll__sched_t *s);
 int pcoll__sched_print(const pcoll__sched_t *s, FILE *out);
