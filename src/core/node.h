@@ -16,7 +16,7 @@
  * segment per plan and node, made at init and reused by every run.  The node
  * barrier is a poll op (pcoll__sched_poll): a counter at the head of the
  * window that only grows (each rank's k-th arrival waits for k * nlocal arrivals), C11
- * atomics with MPI_Win_sync around them; pcoll_wait yields between polls, so
+ * atomics with MPI_Win_sync around them; pcoll_wait yields between polls after its first PCOLL__LOOKS (64), so
  * it is correct on oversubscribed cores (under SimGrid SMPI a waiting rank
  * lets simulated time pass instead).  Where C11 atomics are not lock-free,
  * or with PCOLL_HIER_BARRIER=mpi, the barrier is an MPI_Ibarrier on a node
