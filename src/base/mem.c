@@ -102,3 +102,19 @@ void pcoll_mem_reset_peak(void)
     atomic_store_explicit(&mem_peak, atomic_load_explicit(&mem_current, memory_order_relaxed),
                           memory_order_relaxed);
 }
+
+#ifdef PCOLL__TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+static char hand_over;
+
+void pcoll__mem_handed_back(void)
+{
+    __tsan_release(&hand_over);
+}
+
+void pcoll__mem_handed_over(void)
+{
+    __tsan_acquire(&hand_over);
+}
+#endif

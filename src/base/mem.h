@@ -14,4 +14,27 @@ void pcoll__free(void *p);                   /* NULL-safe */
  * allocated, -bytes when freed. */
 void pcoll__mem_note(long long bytes);
 
+/* ThreadSanitizer builds: address ranges change hands between threads behind
+ * TSan's back.  A range one thread gives back (munmap, MPI_Win_free) may come
+ * back to another thread as a new shared window, mapped inside the MPI where
+ * TSan is told not to look (tests/tsan.supp), so TSan would pair the old
+ * owner's accesses with the new owner's first writes.  Whoever gives a range
+ * back calls pcoll__mem_handed_back() first; whoever is handed a range by
+ * the MPI calls pcoll__mem_handed_over() before touching it.  One object of
+ * the library's orders the two.  Nothing in other builds. */
+#if defined(__SANITIZE_THREAD__)
+#define PCOLL__TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PCOLL__TSAN 1
+#endif
+#endif
+#ifdef PCOLL__TSAN
+void pcoll__mem_handed_back(void);
+void pcoll__mem_handed_over(void);
+#else
+static inline void pcoll__mem_handed_back(void) {}
+static inline void pcoll__mem_handed_over(void) {}
+#endif
+
 #endif

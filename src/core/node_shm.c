@@ -61,31 +61,6 @@ static void sync_segment(const pcoll__node_shm_t *s)
 }
 #endif
 
-/* ThreadSanitizer builds: the MPI may hand a window's memory, freed by one
- * thread's plan, to another thread's new window (MPICH maps the same
- * addresses again, not always from the same first byte), ordered by locks
- * inside the MPI that TSan is told not to look at (tests/tsan.supp).
- * Releasing one object of the library's when a window is freed and
- * acquiring it when one is mapped shows TSan that order.  Nothing in other
- * builds. */
-#if defined(__SANITIZE_THREAD__)
-#define PCOLL__TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define PCOLL__TSAN 1
-#endif
-#endif
-#ifdef PCOLL__TSAN
-void __tsan_acquire(void *addr);
-void __tsan_release(void *addr);
-static char windows_order;
-#define TSAN_ACQUIRE(addr) ((void)(addr), __tsan_acquire(&windows_order))
-#define TSAN_RELEASE(addr) ((void)(addr), __tsan_release(&windows_order))
-#else
-#define TSAN_ACQUIRE(addr) ((void)(addr))
-#define TSAN_RELEASE(addr) ((void)(addr))
-#endif
-
 void pcoll__node_shm_drop(pcoll__node_shm_t *s)
 {
     int fini = 0;
@@ -95,7 +70,7 @@ void pcoll__node_shm_drop(pcoll__node_shm_t *s)
     if (s->req != MPI_REQUEST_NULL)
         PCOLL__MPI(Wait)(&s->req, MPI_STATUS_IGNORE);
     if (s->win != MPI_WIN_NULL) {
-        TSAN_RELEASE(s->seg - CTL_BYTES);
+        pcoll__mem_handed_back();
         MPI_Win_unlock_all(s->win);
         MPI_Win_free(&s->win);
         if (s->ctl)
@@ -138,7 +113,7 @@ static int map_window(pcoll__node_shm_t *s, MPI_Comm comm)
         return 0;
     }
     MPI_Win_shared_query(s->win, 0, &size, &unit, &base);
-    TSAN_ACQUIRE(base);
+    pcoll__mem_handed_over();
     MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
     if (local == 0) {
         memset(base, 0, bytes);

@@ -79,8 +79,10 @@ int pcoll__region_reserve(const pcoll__view_t *v, pcoll__region_t *r)
 
 void pcoll__region_release(pcoll__region_t *r)
 {
-    if (r->addr)
+    if (r->addr) {
+        pcoll__mem_handed_back();
         munmap(r->addr, r->len);
+    }
     r->addr = NULL;
 }
 
