@@ -13,7 +13,8 @@ typedef enum pcoll__copy_mode {
     PCOLL__COPY_MEMCPY, /* both sides contiguous */
     PCOLL__COPY_PACK,   /* destination contiguous: MPI_Pack into it */
     PCOLL__COPY_UNPACK, /* source contiguous: MPI_Unpack from it */
-    PCOLL__COPY_STAGED  /* neither: pack into scratch, unpack from it */
+    PCOLL__COPY_STAGED, /* neither: pack into scratch, unpack from it */
+    PCOLL__COPY_STRIDED /* blocks of bytes at fixed strides on both sides: a memmove each */
 } pcoll__copy_mode_t;
 
 /* A staged copy of more than this many bytes goes through scratch in pieces
@@ -25,6 +26,11 @@ typedef struct pcoll__copy {
     size_t bytes;        /* payload bytes */
     MPI_Aint src_offset; /* where contiguous data starts relative to the buffer */
     MPI_Aint dst_offset;
+    /* STRIDED: nblocks blocks of `block` bytes, the i-th at src_offset +
+     * i sstride and dst_offset + i dstride. */
+    MPI_Count nblocks;
+    size_t block;
+    MPI_Aint sstride, dstride;
     size_t scratch;      /* scratch bytes needed (STAGED only) */
     /* PACK, UNPACK, STAGED: MPI_Pack / MPI_Unpack calls of at most `piece`
      * payload bytes each, whole items of the packed or unpacked side(s): one

@@ -2,10 +2,11 @@
  * The node-aware engine's copies in and out of the segment, merged into runs
  * (see hier.h): pieces that are plain byte ranges (pcoll__copy_prepare says
  * memcpy) and follow each other at fixed strides on both sides become one
- * copy -- a memcpy when both sides are dense, else one MPI_Pack/MPI_Unpack of
- * an hvector of bytes -- instead of one per block.  Copy-in of alltoall with
- * contiguous types and nodes of consecutive ranks then takes a few memcpys
- * per rank instead of p, copy-out one pack per source node.  Other pieces
+ * copy op -- a memcpy when both sides are dense, else an hvector of bytes on
+ * each side, which the typed copy runs as a memmove per piece (datatype/
+ * typed_copy.c, PCOLL__COPY_STRIDED) -- instead of one op per block.  Copy-in
+ * of alltoall with contiguous types and nodes of consecutive ranks then takes
+ * a few memcpys per rank instead of p, copy-out one op per source node.  Other pieces
  * are typed copies of their own.  Types are made at init and owned by the
  * plan.
  */

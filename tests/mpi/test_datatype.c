@@ -18,6 +18,9 @@
  * into the signature type packs to the same bytes as the original; the run
  * lists of pcoll__sig_of are checked directly on a few types.  Typed copies
  * between layouts of equal bytes but different signatures are refused.
+ * Copies between blocks of bytes at fixed strides (hvector and vector of
+ * MPI_BYTE, contiguous) go block by block where both sides cut the bytes
+ * alike and match MPI_Pack + MPI_Unpack either way.
  *
  * Every rank runs the same cases and does its share (combination number
  * modulo the number of ranks) of the sweeps, so the test stays fast at np 16.
@@ -26,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datatype/copy.h"
 #include "datatype/signature.h"
 #include "harness.h"
 
@@ -514,6 +518,66 @@ static void test_typed_copy(void)
         pt_check_elem("MPI_PACKED -> MPI_INT", 0, i, ints[i], out[i]);
 }
 
+/* ---- strided copies ------------------------------------------------------------- */
+
+/* Blocks of bytes at fixed strides on both sides are copied block by block
+ * (PCOLL__COPY_STRIDED) where the two sides cut the bytes alike; elsewhere
+ * the MPI's packing.  Either way the bytes land where MPI_Pack + MPI_Unpack
+ * put them, and the gaps of the destination keep their poison. */
+static void strided_one(const char *what, MPI_Datatype st, MPI_Datatype dt, int count,
+                        int want_strided)
+{
+    static unsigned char from[512], to[512], expect[512], packed[512];
+    pcoll__copy_t c;
+    int pos = 0, rc;
+    for (int i = 0; i < (int)sizeof from; i++)
+        from[i] = (unsigned char)(i * 7 + 3);
+    memset(to, 0xA5, sizeof to);
+    memset(expect, 0xA5, sizeof expect);
+    PT_MPI(MPI_Pack(from, count, st, packed, (int)sizeof packed, &pos, MPI_COMM_SELF));
+    pos = 0;
+    PT_MPI(MPI_Unpack(packed, (int)sizeof packed, &pos, expect, count, dt, MPI_COMM_SELF));
+    rc = pcoll__copy_prepare(count, st, count, dt, &c);
+    PT_OK(rc);
+    if (rc == PCOLL_SUCCESS) {
+        PT_CHECK((c.mode == PCOLL__COPY_STRIDED) == want_strided, "%s: mode %d, strided %s",
+                 what, (int)c.mode, want_strided ? "wanted" : "not wanted");
+        pcoll__copy_free(&c);
+    }
+    PT_OK(pcoll_typed_copy(from, count, st, to, count, dt));
+    PT_CHECK(memcmp(to, expect, sizeof to) == 0, "%s: bytes differ from MPI_Pack + MPI_Unpack",
+             what);
+}
+
+static void test_strided_copy(void)
+{
+    MPI_Datatype hv5_9, hv5_13, v4_6, hv4_10, hv10_12, over, down, contig20;
+    pt_case("strided byte copies: block by block where both sides cut alike");
+    PT_MPI(MPI_Type_create_hvector(4, 5, 9, MPI_BYTE, &hv5_9));
+    PT_MPI(MPI_Type_create_hvector(4, 5, 13, MPI_BYTE, &hv5_13));
+    PT_MPI(MPI_Type_vector(3, 4, 6, MPI_BYTE, &v4_6));
+    PT_MPI(MPI_Type_create_hvector(3, 4, 10, MPI_BYTE, &hv4_10));
+    PT_MPI(MPI_Type_create_hvector(2, 10, 12, MPI_BYTE, &hv10_12));
+    PT_MPI(MPI_Type_create_hvector(3, 4, 2, MPI_BYTE, &over));   /* blocks overlap */
+    PT_MPI(MPI_Type_create_hvector(3, 4, -8, MPI_BYTE, &down));  /* downwards */
+    PT_MPI(MPI_Type_contiguous(20, MPI_BYTE, &contig20));
+    MPI_Datatype all[] = {hv5_9, hv5_13, v4_6, hv4_10, hv10_12, over, down, contig20};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        PT_MPI(MPI_Type_commit(&all[i]));
+    strided_one("hvector(4,5,9) -> contiguous", hv5_9, contig20, 1, 1);
+    strided_one("contiguous -> hvector(4,5,9)", contig20, hv5_9, 1, 1);
+    strided_one("hvector(4,5,9) -> hvector(4,5,13)", hv5_9, hv5_13, 1, 1);
+    strided_one("vector(3,4,6) -> hvector(3,4,10)", v4_6, hv4_10, 1, 1);
+    strided_one("hvector(4,5,9) -> hvector(2,10,12): blocks differ", hv5_9, hv10_12, 1, 0);
+    strided_one("hvector(2,10,12) -> contiguous", hv10_12, contig20, 1, 1);
+    strided_one("overlapping blocks -> hvector(3,4,10)", over, hv4_10, 1, 0);
+    strided_one("downward blocks -> hvector(3,4,10)", down, hv4_10, 1, 0);
+    strided_one("2 x hvector(3,4,10) -> 2 x vector(3,4,6)", hv4_10, v4_6, 2, 0);
+    strided_one("MPI_BYTE -> MPI_BYTE", MPI_BYTE, MPI_BYTE, 20, 0);
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        PT_MPI(MPI_Type_free(&all[i]));
+}
+
 /* ---- main ---------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -534,6 +598,7 @@ int main(int argc, char **argv)
     test_match();
     test_signatures();
     test_typed_copy();
+    test_strided_copy();
     pt_case("pcoll's memory back to where it started");
     PT_CHECK(pcoll_mem_current() == baseline, "%lld bytes still allocated",
              pcoll_mem_current() - baseline);
