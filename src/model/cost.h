@@ -166,7 +166,12 @@ double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n);
  * np 16 (predicted 10.3 us, measured 10.9) and up to 256 B at np 2, behind
  * them from 1 KiB at np 16 and from 512 B at np 2 (measured there: hier
  * 0.91 us at 256 B, linear 1.16 at 1 KiB; scattered 1.69 against hier's
- * 2.47 at 512 B). */
+ * 2.47 at 512 B).  Those measurements were made while MPICH packed hier's
+ * merged copy-out runs (hvectors of bytes) a byte at a time; the copies are
+ * memmoves now (datatype/copy.h, PCOLL__COPY_STRIDED) and pcoll-probe
+ * measures 0.014-0.03 ns at np 2, so the default is high for a node of few
+ * ranks (auto leaves hier's range there to pcoll-probe's values or a tuning
+ * file: docs/algorithms.md) until it is measured again on 16 cores. */
 #define PCOLL__COST_SHM 4.5e-10
 double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n);
 
