@@ -21,14 +21,8 @@
 # MORE="build/sim/inplace-k-aux6 build/sim/inplace-k-aux12 build/sim/inplace-k-aux25".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-P="${P:-256}"
-KS="${KS:-4 8 16 32 64}"
-BYTES="${BYTES:-1048576}"
-AUX_PERCENT="${AUX_PERCENT:-1}"
-PLATFORM="${PLATFORM:-fat-ib}"
-JOBS="${JOBS:-2}"
-TIMEOUT="${TIMEOUT:-900}"
-OUT="${OUT:-build/sim/inplace-k}"
+: "${P:=256}" "${KS:=4 8 16 32 64}" "${BYTES:=1048576}" "${AUX_PERCENT:=1}"
+: "${PLATFORM:=fat-ib}" "${JOBS:=2}" "${TIMEOUT:=900}" "${OUT:=build/sim/inplace-k}"
 bench="$PWD/build/sim/pcoll-bench"
 [[ -x "$bench" ]] || { echo "build/sim/pcoll-bench missing: make sim-build" >&2; exit 1; }
 mkdir -p "$OUT"
