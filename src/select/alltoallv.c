@@ -206,18 +206,7 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
     return ruled >= 0 ? ruled : choose_global(v, s);
 }
 
-/* The kept plan on one node: its copies through the segment, the size
- * table and three node barriers per run lost to scattered (the one-shot
- * choice there) at np 2 (docs/sim-reach.md), so only several nodes take it.
- * After pcoll__hier_pays said yes: the topology is agreed and cached. */
-static int one_node(pcoll__ctx_t *ctx, const pcoll__opts_t *opts)
-{
-    const pcoll__node_t *t;
-    return pcoll__node_get(ctx, opts->cores_per_node, &t) != PCOLL_SUCCESS || t->nnodes < 2;
-}
-
-int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen,
-                                 int kept)
+int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen)
 {
     pcoll__shape_t s = pcoll__shape_of(ctx, 1, 1);
     pcoll__cost_t c = pcoll__select_cost(&s);
@@ -229,8 +218,7 @@ int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v,
         return chosen;
     return pcoll__select_hier(ctx, &pcoll__alltoallv_table, "alltoallv", &v->a.opts,
                               mean_bytes(v, p), usable, v, v->maxbytes,
-                              native < flat ? native : flat) &&
-                   !(kept && one_node(ctx, &v->a.opts))
+                              native < flat ? native : flat)
                ? V_HIER
                : chosen;
 }

@@ -59,11 +59,9 @@ int pcoll__select_alltoall_multi(void);
  * or a direct exchange (one-shot and local: the sizes are not known). */
 int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s,
                             pcoll__opts_t *tuned);
-/* Persistent auto: as pcoll__select_alltoall_hier (collective).  kept: for
- * a one-shot shape's plan (hier_alltoallv_kept.c), which pays only between
- * nodes: never on one node. */
-int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen,
-                                 int kept);
+/* Persistent auto and a one-shot shape's plan (hier_alltoallv_kept.c): as
+ * pcoll__select_alltoall_hier (collective), one node included. */
+int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen);
 
 /* The builder of the alltoall Bruck variant the cost model predicts
  * fastest for p ranks and blocks of n bytes (alltoallv's padded_bruck runs

@@ -26,6 +26,9 @@
  *              has its plan, out of place and in place: the plan runs on
  *              host mirrors of them, every rank alike;
  *   auto       the automatic choice (results only);
+ *   auto, one node   every rank on one virtual node, 8 B blocks: with the
+ *              node's terms cheap (PCOLL_COST_BARRIER, PCOLL_COST_SHM)
+ *              the shape keeps hier, with the barrier dear it keeps none;
  *   recheck    auto's shape decided again at calls 64 and 512 under a
  *              rules file naming hier for short blocks, the blocks long,
  *              then short, then long: native, hier, native, every rank
@@ -437,6 +440,37 @@ static void case_recheck(void)
     pt_case_end();
 }
 
+/* auto on one node: the shape keeps `hier` where the model prices the
+ * node's copies and barriers below the flat exchange (cheap node terms in
+ * the environment), and keeps none where they are dear; every rank alike. */
+static void auto_one_node(const char *barrier, const char *shm, int want_hier)
+{
+    MPI_Comm d;
+    setenv("PCOLL_COST_BARRIER", barrier, 1);
+    setenv("PCOLL_COST_SHM", shm, 1);
+    PT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+    for (int call = 1; call <= 4; call++) {
+        int hier = uniform_call(d, 2, call);
+        PT_CHECK(call < 3 || hier == want_hier, "node terms %s, %s: call %d ran %s", barrier,
+                 shm, call, pcoll__last_run_algorithm);
+    }
+    PT_MPI(MPI_Comm_free(&d));
+    unsetenv("PCOLL_COST_BARRIER");
+    unsetenv("PCOLL_COST_SHM");
+}
+
+static void case_auto_one_node(void)
+{
+    char all[16];
+    snprintf(all, sizeof all, "%d", np);
+    pt_case("auto on one node");
+    setenv("PCOLL_CORES_PER_NODE", all, 1);
+    auto_one_node("1e-9", "1e-13", np > 1);
+    auto_one_node("1e-3", "1e-13", 0);
+    setenv("PCOLL_CORES_PER_NODE", np > 3 ? "2" : "1", 1);
+    pt_case_end();
+}
+
 int main(int argc, char **argv)
 {
     pt_init(&argc, &argv);
@@ -458,6 +492,7 @@ int main(int argc, char **argv)
     case_device();
     unsetenv("PCOLL_ALLTOALLV_ALGORITHM");
     case_ints(NULL);
+    case_auto_one_node();
     case_recheck();
     unsetenv("PCOLL_CORES_PER_NODE");
     case_forms();
