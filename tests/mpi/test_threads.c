@@ -395,6 +395,20 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* One Cartesian communicator made and used before the threads start:
+ * MPICH 5 makes the attribute key under which it keeps topologies at its
+ * first MPI_Cart_create, and threads making their first ones at once could
+ * each make one (a thread's MPI_Cart_shift then found no topology on its
+ * new communicator now and then at np 1). */
+static void warm_topology(void)
+{
+    int dims[1] = {1}, periods[1] = {1}, below, above;
+    MPI_Comm c;
+    MPI_Cart_create(MPI_COMM_SELF, 1, dims, periods, 0, &c);
+    MPI_Cart_shift(c, 0, 1, &below, &above);
+    MPI_Comm_free(&c);
+}
+
 int main(int argc, char **argv)
 {
     worker_t w[NTHREADS];
@@ -414,6 +428,7 @@ int main(int argc, char **argv)
         w[t] = (worker_t){.id = t, .me = me, .p = p};
         MPI_Comm_dup(MPI_COMM_WORLD, &w[t].comm);
     }
+    warm_topology();
     pthread_barrier_init(&all_erred, NULL, NTHREADS);
     before = pcoll_mem_current();
     for (t = 0; t < NTHREADS; t++)
