@@ -346,7 +346,9 @@ int pcoll__a2av_check(pcoll__call_t *c)
      * and one call is made in one form on every rank: include/pcoll.h). */
     v->native_ok = (MPI_VERSION >= 4 || !r->wide) && pcoll__a2av_native_inplace_ok(a);
     PCOLL_CHECK(check_overlap(a, c->p, c->fn), rc, out);
-    find_basic(v, c->p);
+    /* The basic type (the Bruck variants' items) is looked for by the
+     * agreement, the one path that can choose them. */
+    v->basic = MPI_DATATYPE_NULL;
 out:
     return rc;
 }
@@ -433,6 +435,7 @@ int pcoll__a2av_agree(pcoll__call_t *c, int local)
     MPI_Comm comm = c->ctx->whole;
     /* The arguments are known to be valid only when the local checks passed. */
     if (local == PCOLL_SUCCESS) {
+        find_basic(v, p);
         if (v->basic != MPI_DATATYPE_NULL)
             pcoll__type_size(v->basic, &bsize);
         vals[0] = v->a.opts.algorithm, vals[1] = v->a.inplace, vals[2] = smallest(&v->a, p);
@@ -546,7 +549,7 @@ static int a2av_choose(pcoll__call_t *c)
     if (v->maxbytes >= 0)
         v->pad_bruck = pcoll__select_bruck(c->p, v->maxbytes);
     if (together && v->maxbytes >= 0)
-        algo = pcoll__select_alltoallv_hier(c->ctx, v, algo);
+        algo = pcoll__select_alltoallv_hier(c->ctx, v, algo, c->shaping);
     v->a.opts.algorithm = requested;
     algo = pcoll__select_gpu(&pcoll__alltoallv_table, requested, algo, device, &v->a.opts);
     /* The mean block over all ranks (agreed by the persistent init). */

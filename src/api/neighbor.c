@@ -409,6 +409,7 @@ static int nbr_choose(pcoll__call_t *c)
     a->started = c->mode == PCOLL__LOCAL ||
                  (c->mode == PCOLL__PERSISTENT &&
                   !pcoll__nbr_native_defers(!c->opts.no_comm, c->p));
+    a->oneshot = c->shaping;
     a->node_fallback = pcoll__algo_is_auto(&pcoll__neighbor_table, a->opts.algorithm);
     return pcoll__select_neighbor(a, &shape);
 }

@@ -24,6 +24,8 @@ int pcoll__check_type(MPI_Datatype type, const char *what, const char *fn)
     int ni, na, nd, combiner;
     if (type == MPI_DATATYPE_NULL)
         return pcoll__error(PCOLL_ERR_ARG, "%s: %s is MPI_DATATYPE_NULL", fn, what);
+    if (pcoll__type_is_named(type)) /* memoized: no MPI call */
+        return PCOLL_SUCCESS;
     if (pcoll__type_envelope(type, &ni, &na, &nd, &combiner) < 0)
         return pcoll__error(PCOLL_ERR_ARG, "%s: %s is not a datatype", fn, what);
     if (combiner != MPI_COMBINER_NAMED && !is_committed(type))

@@ -39,6 +39,7 @@ typedef struct type_memo {
 static PCOLL__THREAD_LOCAL type_memo_t type_memo;
 
 static int ask_size(MPI_Datatype type, MPI_Count *size);
+static int ask_named(MPI_Datatype type);
 static int ask_extent(MPI_Datatype type, int true_extent, MPI_Aint *lb, MPI_Aint *extent);
 
 /* The memo's answers for type where it is named; NULL where it is derived
@@ -62,7 +63,7 @@ static const memo_entry_t *named_answers(MPI_Datatype type)
     s = &m->e[m->last];
     s->filled = 0;
     s->type = type;
-    s->named = pcoll__type_is_named(type);
+    s->named = ask_named(type);
     if (s->named && (ask_size(type, &s->size) != MPI_SUCCESS ||
                      ask_extent(type, 0, &s->lb, &s->extent) != MPI_SUCCESS ||
                      ask_extent(type, 1, &s->tlb, &s->textent) != MPI_SUCCESS))
@@ -280,6 +281,11 @@ static int contents_c(MPI_Datatype type, MPI_Count ci, MPI_Count ca, MPI_Count c
 #endif
 
 int pcoll__type_is_named(MPI_Datatype type)
+{
+    return named_answers(type) != NULL;
+}
+
+static int ask_named(MPI_Datatype type)
 {
     int combiner, err;
 #if PCOLL__MPI_BIGCOUNT

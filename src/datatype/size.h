@@ -45,7 +45,9 @@ int pcoll__type_envelope(MPI_Datatype type, int *ni, int *na, int *nd, int *comb
 int pcoll__type_contents(MPI_Datatype type, int ni, int na, int nd, int *ints, MPI_Aint *addrs,
                          MPI_Datatype *types);
 
-/* Whether type is a named (predefined) type; 0 for what MPI refuses. */
+/* Whether type is a named (predefined) type; 0 for what MPI refuses.  The
+ * answer is kept per thread (as the sizes of named types are), so a call
+ * on a type seen before asks the MPI nothing. */
 int pcoll__type_is_named(MPI_Datatype type);
 
 /* count items of type as one item of a new committed type (the caller's to

@@ -123,6 +123,9 @@ int pcoll__nbr_multi(pcoll_plan_t *plan, const void *args);
  * every rank passes the same options and MPI_IN_PLACE use.  bind: no
  * communication; a's arrays and types must stay valid until the run ends. */
 int pcoll__alltoallv_hier_keep(pcoll_plan_t *plan, const pcoll__opts_t *opts, int inplace);
+/* The kept plan bundles pieces of up to this many bytes (fewer on very
+ * large nodes); a larger piece travels alone, a message of its own. */
+#define PCOLL__HIER_PIECE_MAX 1024
 int pcoll__alltoallv_hier_bind(pcoll_plan_t *plan, const pcoll__a2a_args_t *a);
 
 /* The multiple all-to-all's arguments: the union of the rows, ordered row by

@@ -30,12 +30,22 @@
  * both know b, so both choose alike, and the segment, made once, holds any
  * run: W at most m p piece bytes, R at most m (p - m) piece bytes.
  *
+ * On one node (N = 1) no bundle leaves it and no rank needs the others'
+ * sizes: every piece has a slot of its own, piece bytes at [s][d] in one of
+ * two copies of the slots that runs take in turn.  A run copies this rank's
+ * pieces into its slots (or starts them alone), meets the node at one
+ * barrier and copies its pieces out of the senders' slots: the next run
+ * writes the other copy, and the one after this copy again only once every
+ * rank has passed the next run's barrier, which it reaches after reading
+ * this one (as neighbor/node_kept.c on one node).
+ *
  * Cost: as alltoall `hier` with one step between nodes, bundles of the
  * pieces' real sizes; node barriers: 4 per run (one more than the plan with
- * fixed counts: the size table), 3 on one node (no R); per rank per run, O(m p) additions when a
- * rank of the node changed its sizes, O(m) to find none did.  Memory: the
- * segment (above, plus 2 m p sizes) and O(N + p) per rank.  In place:
- * supported.  Without a shared window every rank is its own node.
+ * fixed counts: the size table), 1 on one node; per rank per run, O(m p)
+ * additions when a rank of the node changed its sizes, O(m) to find none
+ * did.  Memory: the segment (above, plus 2 m p sizes; on one node 2 p p
+ * piece bytes) and O(N + p) per rank.  In place: supported.  Without a
+ * shared window every rank is its own node.
  */
 #include <limits.h>
 #include <string.h>
@@ -48,7 +58,6 @@
 #include "datatype/pack.h"
 #include "datatype/size.h"
 
-#define PIECE_MAX 1024
 #define SEGMENT_MAX ((long long)32 << 20)
 
 enum { P_START, P_TABLE, P_COPY_IN, P_EXCHANGE, P_COPY_OUT, P_DONE };
@@ -59,6 +68,7 @@ typedef struct kept {
     pcoll__node_shm_t *shm;
     MPI_Comm comm;           /* the plan's */
     int p, N, A, m, l, me, inplace, tag_bundle, tag_alone;
+    long long run;           /* one node: runs so far (the slots' copy: run & 1) */
     long long piece;         /* the largest piece that travels bundled */
     long long *table;        /* [m][2][p]: sizes of the node's ranks (shared) */
     long long *gens;         /* [m]: how often each changed its sizes (shared) */
@@ -333,6 +343,38 @@ static int copy_out(kept_t *k)
     return rc;
 }
 
+/* One node: the slot of the piece from local rank x to rank d in this
+ * run's copy. */
+static char *slot(const kept_t *k, int x, int d)
+{
+    size_t m = (size_t)k->m, p = (size_t)k->p;
+    return k->W + (((size_t)(k->run & 1) * m + (size_t)x) * p + (size_t)d) * (size_t)k->piece;
+}
+
+/* One node: this rank's pieces into their slots (in 1), or the pieces for
+ * it out of the senders' slots (in 0, after the barrier). */
+static int copy_slots(kept_t *k, int in)
+{
+    const pcoll__a2a_args_t *a = &k->a;
+    int i, rc = PCOLL_SUCCESS;
+    for (i = 0; i < k->p && rc == PCOLL_SUCCESS; i++) {
+        long long r = bundled(k, (long long)a->rcounts[i] * k->rsize);
+        long long b = in && !k->inplace ? bundled(k, (long long)a->scounts[i] * k->ssize) : r;
+        if (b == 0)
+            continue;
+        if (!in)
+            rc = unpack(k, slot(k, k->t->local_of[i], k->me), b, pcoll__a2a_rbuf(a, i),
+                        a->rcounts[i]);
+        else if (k->inplace)
+            rc = pack(k, pcoll__a2a_rbuf(a, i), a->rcounts[i], a->recvtype, k->rdense,
+                      slot(k, k->l, i), b);
+        else
+            rc = pack(k, pcoll__a2a_sbuf(a, i), a->scounts[i], a->sendtype, k->sdense,
+                      slot(k, k->l, i), b);
+    }
+    return rc;
+}
+
 /* ---- the exchange between nodes ---------------------------------------------- */
 
 static int post_bundles(kept_t *k, int send)
@@ -413,6 +455,11 @@ static int advance(void *state, int *moved)
     *moved = 0;
     switch (k->ph.phase) {
     case P_START:
+        if (k->N == 1) {
+            if ((rc = start_alone(k)) == PCOLL_SUCCESS)
+                rc = copy_slots(k, 1);
+            break;
+        }
         if (!barrier_wait(k))
             return PCOLL_SUCCESS;
         write_sizes(k);
@@ -421,12 +468,12 @@ static int advance(void *state, int *moved)
     case P_TABLE:
         if (!barrier(k, 0))
             return PCOLL_SUCCESS;
-        rc = read_sizes(k);
+        rc = k->N == 1 ? copy_slots(k, 0) : read_sizes(k);
         break;
     case P_COPY_IN:
-        if (!barrier(k, 0))
+        if (k->N > 1 && !barrier(k, 0))
             return PCOLL_SUCCESS;
-        rc = post_bundles(k, 1);
+        rc = k->N > 1 ? post_bundles(k, 1) : PCOLL_SUCCESS;
         break;
     case P_EXCHANGE:
         if ((rc = pcoll__requests_done(k->reqs, &k->nreqs, k->ph.blocking, &flag, WHAT)) != PCOLL_SUCCESS ||
@@ -434,11 +481,11 @@ static int advance(void *state, int *moved)
             return rc;
         break;
     case P_COPY_OUT:
-        /* One node: W is all there is, complete since step 2's barrier. */
+        /* One node: copied out after the barrier already. */
         if (k->N > 1 && !barrier(k, 0))
             return PCOLL_SUCCESS;
-        rc = copy_out(k);
-        if (rc == PCOLL_SUCCESS)
+        rc = k->N > 1 ? copy_out(k) : PCOLL_SUCCESS;
+        if (rc == PCOLL_SUCCESS && k->N > 1)
             barrier(k, 1);
         free_big(k);
         break;
@@ -450,7 +497,9 @@ static int advance(void *state, int *moved)
 
 static void kept_begin(void *state)
 {
-    ((kept_t *)state)->nreqs = 0;
+    kept_t *k = state;
+    k->nreqs = 0;
+    k->run++;
 }
 
 static void kept_drop(void *state)
@@ -480,7 +529,7 @@ static int kept_layout(pcoll_plan_t *plan, kept_t *k, const pcoll__node_t *t, si
     k->me = plan->rank, k->m = pcoll__node_size(t, t->node), m = (size_t)k->m;
     /* The same on every rank (sender and receiver classify pieces alike). */
     room = SEGMENT_MAX / (long long)(2 * (size_t)t->maxlocal * p);
-    k->piece = room < PIECE_MAX ? room : PIECE_MAX;
+    k->piece = room < PCOLL__HIER_PIECE_MAX ? room : PCOLL__HIER_PIECE_MAX;
     k->woff = pcoll__plan_alloc(plan, sizeof(MPI_Aint) * (size_t)(k->N + 1));
     k->roff = pcoll__plan_alloc(plan, sizeof(MPI_Aint) * (size_t)(k->N + 1));
     k->in_at = pcoll__plan_alloc(plan, sizeof(MPI_Aint) * (size_t)k->N);
@@ -492,14 +541,20 @@ static int kept_layout(pcoll_plan_t *plan, kept_t *k, const pcoll__node_t *t, si
     if (!k->woff || !k->roff || !k->in_at || !k->out_at || !k->alone_at || !k->sums || !k->reqs ||
         !k->bigs.types)
         return pcoll__error(PCOLL_ERR_NOMEM, "alltoallv hier: offsets");
-    *bytes = sizeof(long long) * (2 * m * p + m) + (size_t)k->piece * m * (2 * p - m);
+    *bytes = k->N == 1 ? (size_t)k->piece * 2 * m * p
+                       : sizeof(long long) * (2 * m * p + m) + (size_t)k->piece * m * (2 * p - m);
     return PCOLL_SUCCESS;
 }
 
-/* The segment's parts: the size table, its generations, W and R. */
+/* The segment's parts: the size table, its generations, W and R (one
+ * node: the two copies of the slots, W). */
 static void kept_parts(kept_t *k)
 {
     size_t m = (size_t)k->m, p = (size_t)k->p;
+    if (k->N == 1) {
+        k->W = k->shm->seg;
+        return;
+    }
     k->table = (long long *)(void *)k->shm->seg;
     k->gens = k->table + 2 * m * p;
     k->W = (char *)(k->gens + m);

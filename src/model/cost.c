@@ -35,22 +35,23 @@ static double env_or(const char *name, double fallback)
 typedef struct mpi_defaults {
     const char *name;  /* in MPI_Get_library_version's text */
     double cpu, ddt, call, pcall, rs_bytes;
-    double barrier;    /* the node barrier per rank, as a share of alpha */
     int defer, vself;
     double local;      /* a message between ranks of one node, as a share of alpha */
 } mpi_defaults_t;
 
-/* The node barrier against the MPI's messages: MPICH PCOLL__COST_NODE_BARRIER
- * (cost.h); Open MPI 0.4, fitted at np 2 on the 2-core VM (8 B, persistent:
- * hier 3.39 us against the blocking MPI_Alltoall's 2.07 with the ranks
- * unbound, 0.73 against 0.51 bound to cores: 1.4-1.6 times the call, which
- * the model prices alpha, so two barriers of two ranks cost 1.6 alpha). */
+/* local against `node`'s run on one node, priced one node barrier,
+ * PCOLL__COST_NODE_BARRIER alpha a rank (the barrier is pcoll's own
+ * cache-line traffic, the same under every MPI): MPICH 5's neighbourhood
+ * call costs about 1 us an edge between two ranks of one node, Open MPI 5's
+ * about 0.2 us, where `node`'s run of two ranks, priced 0.18 alpha, took
+ * 0.25-0.35 us (np 2, a few edges of 8 B): an edge of Open MPI's is then
+ * 0.12 alpha. */
 static const mpi_defaults_t defaults[] = {
-    {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10, 0.4, 1, 0, 0.5},
-    {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7, 8.0e-7, 2.0e-10, PCOLL__COST_NODE_BARRIER, 0, 1, 1.0},
+    {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10, 1, 0, 0.12},
+    {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7, 8.0e-7, 2.0e-10, 0, 1, 1.0},
 };
 
-/* The defaults into c; barrier: its share of alpha. */
+/* The defaults into c. */
 static void mpi_defaults(pcoll__cost_t *c)
 {
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -61,7 +62,6 @@ static void mpi_defaults(pcoll__cost_t *c)
     c->call = 0.0;
     c->pcall = 0.0;
     c->rs_bytes = 0.0;
-    c->barrier = PCOLL__COST_NODE_BARRIER;
     c->defer = 0;
     c->vself = 0;
     c->local = 0.2;
@@ -78,7 +78,6 @@ static void mpi_defaults(pcoll__cost_t *c)
             c->call = defaults[i].call;
             c->pcall = defaults[i].pcall;
             c->rs_bytes = defaults[i].rs_bytes;
-            c->barrier = defaults[i].barrier;
             c->defer = defaults[i].defer;
             c->vself = defaults[i].vself;
             c->local = defaults[i].local;
@@ -100,8 +99,11 @@ pcoll__cost_t pcoll__cost_params(void)
     c.pcall = env_or("PCOLL_COST_PCALL", c.pcall);
     c.margin = env_or("PCOLL_COST_MARGIN", 0.1);
     c.port = env_or("PCOLL_COST_PORT", -1.0); /* < 0: by the shape (select.h) */
-    c.barrier = env_or("PCOLL_COST_BARRIER", c.barrier * c.alpha);
-    c.shm = env_or("PCOLL_COST_SHM", PCOLL__COST_SHM);
+    c.barrier = env_or("PCOLL_COST_BARRIER", PCOLL__COST_NODE_BARRIER * c.alpha);
+    c.shm = env_or("PCOLL_COST_SHM", -1.0);
+    c.shm_set = c.shm >= 0;
+    if (!c.shm_set)
+        c.shm = PCOLL__COST_SHM;
     c.defer = env_or("PCOLL_COST_DEFER", c.defer) > 0;
     c.vself = env_or("PCOLL_COST_VSELF", c.vself) > 0;
     c.local = env_or("PCOLL_COST_LOCAL", c.local);
@@ -232,11 +234,12 @@ double pcoll__cost_nbr_direct(const pcoll__cost_t *c, int d, long long b)
 double pcoll__cost_nbr_node(const pcoll__cost_t *c, int N, int m, int d, long long b)
 {
     long long nodes, msgs;
+    double shm = pcoll__cost_shm(c, m);
     if (N <= 1)
-        return (double)b * 2 * c->shm + m * c->barrier;
+        return (double)b * 2 * shm + m * c->barrier;
     nodes = (long long)m * d < N - 1 ? (long long)m * d : N - 1;
     msgs = (nodes + m - 1) / m;
-    return (double)msgs * (c->alpha + 2 * c->cpu) + (double)b * (c->beta + 2 * c->shm) +
+    return (double)msgs * (c->alpha + 2 * c->cpu) + (double)b * (c->beta + 2 * shm) +
            2.0 * m * c->barrier;
 }
 
@@ -244,7 +247,8 @@ double pcoll__cost_nbr_multi(const pcoll__cost_t *c, int N, int m, int ndims, lo
 {
     long long nodes = 2LL * m < N - 1 ? 2LL * m : N - 1;
     long long msgs = (nodes + m - 1) / m;
-    return ndims * ((double)msgs * (c->alpha + 2 * c->cpu) + 2.0 * n * (c->beta + 2 * c->shm) +
+    return ndims * ((double)msgs * (c->alpha + 2 * c->cpu) +
+                    2.0 * n * (c->beta + 2 * pcoll__cost_shm(c, m)) +
                     3.0 * m * c->barrier);
 }
 
@@ -367,9 +371,15 @@ double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n)
     return 2 * c->barrier * p + (n + n) * c->gamma;
 }
 
+double pcoll__cost_shm(const pcoll__cost_t *c, int m)
+{
+    double shared = m * PCOLL__COST_SHM_RANK;
+    return c->shm_set || shared >= c->shm ? c->shm : shared;
+}
+
 double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n)
 {
-    return 2 * c->barrier * p + 2.0 * p * (double)n * c->shm;
+    return 2 * c->barrier * p + 2.0 * p * (double)n * pcoll__cost_shm(c, p);
 }
 
 double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)

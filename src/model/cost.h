@@ -55,11 +55,13 @@ typedef struct pcoll__cost {
                       only when predicted faster by this fraction */
     double barrier; /* s a node barrier costs per rank of the node (every
                       rank's arrival on one cache line): PCOLL_COST_BARRIER,
-                      else a share of alpha that depends on the MPI (cost.c;
-                      PCOLL__COST_NODE_BARRIER for MPICH) */
+                      else PCOLL__COST_NODE_BARRIER alpha under every MPI */
     double shm;    /* s per byte copied into or out of a node's shared segment
-                      that another core wrote or will read: PCOLL_COST_SHM,
-                      else PCOLL__COST_SHM */
+                      that another core wrote or will read, on a node of 16
+                      ranks or more: PCOLL_COST_SHM, else PCOLL__COST_SHM;
+                      pcoll__cost_shm gives it for a node of m ranks */
+    int shm_set;   /* shm came from PCOLL_COST_SHM: measured on the user's
+                      node, the same for every node size */
     double port;   /* share of alpha a message costs beyond a round's first one,
                       sent to another peer at the same time: its latency
                       overlaps, its overhead does not (LogP's o against L).
@@ -75,8 +77,8 @@ typedef struct pcoll__cost {
                       ranks of one node (the neighbourhood all-to-alls on one
                       node, where `node` sends none), against the node
                       barrier's price: MPICH 5 1 (its neighbourhood call at
-                      np 2, 4 edges of 8 B: 4.3 us); Open MPI 5 0.5 (0.2 us
-                      an edge, where `node`'s run of two ranks, priced 0.8
+                      np 2, 4 edges of 8 B: 4.3 us); Open MPI 5 0.12 (0.2 us
+                      an edge, where `node`'s run of two ranks, priced 0.18
                       alpha, took 0.25-0.35 us); any other MPI 0.2.
                       PCOLL_COST_LOCAL. */
 } pcoll__cost_t;
@@ -155,24 +157,35 @@ double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n);
 
 /* alltoall and alltoallv `hier` on one node of p ranks, blocks of n bytes
  * (hier/hier.c with N = 1: no messages): each rank copies its p blocks into
- * the shared segment and its p blocks out of it, shm per byte, and the node
- * meets at a barrier and a split one, barrier per rank each.  shm's default
- * (s per byte): what hier's time grew by per byte copied, alltoall at np 16
- * on 16 cores, MPICH, 8 -> 512 B: 3.7 -> 10.9 us, 0.45 ns (docs/
- * benchmarking.md, "np 16, MPICH, 16 cores"; pcoll-probe measured 0.69 ns
- * at np 2 on the loaded 2-core VM, 1 B -> 1 KiB; alltoallv there grew 0.17
- * ns, 8 B -> 4 KiB).  With it the model's crossings lie where the
- * measurements put them: hier ahead of every flat algorithm up to 512 B at
- * np 16 (predicted 10.3 us, measured 10.9) and up to 256 B at np 2, behind
- * them from 1 KiB at np 16 and from 512 B at np 2 (measured there: hier
- * 0.91 us at 256 B, linear 1.16 at 1 KiB; scattered 1.69 against hier's
- * 2.47 at 512 B).  Those measurements were made while MPICH packed hier's
- * merged copy-out runs (hvectors of bytes) a byte at a time; the copies are
- * memmoves now (datatype/copy.h, PCOLL__COPY_STRIDED) and pcoll-probe
- * measures 0.014-0.03 ns at np 2, so the default is high for a node of few
- * ranks (auto leaves hier's range there to pcoll-probe's values or a tuning
- * file: docs/algorithms.md) until it is measured again on 16 cores. */
+ * the shared segment and its p blocks out of it, pcoll__cost_shm(c, p) per
+ * byte, and the node meets at a barrier and a split one, barrier per rank
+ * each.  shm's default for a full node (s per byte): what hier's time grew
+ * by per byte copied, alltoall at np 16 on 16 cores, MPICH, 8 -> 512 B:
+ * 3.7 -> 10.9 us, 0.45 ns (docs/benchmarking.md, "np 16, MPICH, 16
+ * cores"), measured while MPICH packed hier's merged copy-out runs a byte
+ * at a time (they are memmoves now: datatype/copy.h, PCOLL__COPY_STRIDED),
+ * so at 16 ranks it is high until measured again there; with it the
+ * model's crossings at np 16 lie where that measurement put them (hier
+ * ahead of every flat algorithm up to 512 B, predicted 10.3 us, measured
+ * 10.9).  In the formulas of several nodes it also stands in for what the
+ * model does not price (the node's link shared by its ranks, copies and
+ * barriers that do not overlap the messages: docs/algorithms.md).
+ *
+ * A node's copies share its memory: while every rank of a node of m ranks
+ * copies at once, a byte costs each about m times what one rank pays
+ * alone: PCOLL__COST_SHM_RANK per rank of the node, up to PCOLL__COST_SHM.
+ * At np 2 (2026-11-30, the 2-core VM, MPICH 5 and Open MPI 4.1 and 5)
+ * hier's time grew 0.044-0.05 ns per byte copied from 8 to 32 KiB, where
+ * the MPI's one remote block grew 0.155-0.21 ns/B against the model's
+ * beta + gamma of 0.3: in the model's units 0.08 ns (2 ranks) puts hier's
+ * crossings where they were measured (MPICH: hier ahead of scattered up to
+ * 16 KiB, level at 32; Open MPI 5: ahead of its MPI_Alltoall up to 8 KiB,
+ * level at 16).  From 12 ranks a node the value is PCOLL__COST_SHM (so the
+ * simulated nodes of 12 and the 16-core node keep their choices).
+ * PCOLL_COST_SHM, where set, holds for every node size. */
 #define PCOLL__COST_SHM 4.5e-10
+#define PCOLL__COST_SHM_RANK 4.0e-11
+double pcoll__cost_shm(const pcoll__cost_t *c, int m);
 double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n);
 
 /* Node-aware all-to-all (multicore paper II-A/B; alltoall `hier`): N nodes

@@ -28,6 +28,10 @@
 #include "alltoall/alltoall.h"
 #include "core/node.h"
 
+/* A kept `node` plan (node_kept.c) bundles blocks of up to this many bytes;
+ * a larger block travels alone, a message of its own, as per edge. */
+#define PCOLL__NBR_PIECE_MAX 1024
+
 /* The public form a call came in (the MPI call `native` makes). */
 enum { PCOLL__NBR_ALLTOALL, PCOLL__NBR_ALLTOALLV, PCOLL__NBR_ALLTOALLW };
 
@@ -41,6 +45,9 @@ typedef struct pcoll__nbr_args {
     int started;              /* the plan will start the MPI's call (persistent
                                  without deferral, non-blocking), not only make
                                  the blocking call */
+    int oneshot;              /* a one-shot call's shape: its `node` plan is the
+                                 kept one (node_kept.c), as a persistent plan's
+                                 on one node is */
     int indegree, outdegree;
     const int *sources, *dests; /* ranks (or MPI_PROC_NULL), one per edge */
     /* Per edge: count, displacement in units of sext / rext bytes (items of

@@ -64,7 +64,6 @@
 #include "neighbor/neighbor.h"
 
 #define WHAT "neighbor node"
-#define PIECE_MAX 1024
 #define SEGMENT_MAX ((long long)32 << 20)
 #define ALONE (-1)
 #define HDR ((long long)sizeof(int32_t)) /* a block's header in the segment */
@@ -528,7 +527,7 @@ static int agree_piece(pcoll_plan_t *plan, kept_t *k)
     for (i = 0; i < 2 * (size_t)k->N * (size_t)k->m; i++)
         blocks += k->count[i];
     k->piece = SEGMENT_MAX / blocks - HDR;
-    k->piece = k->piece < PIECE_MAX ? k->piece : PIECE_MAX;
+    k->piece = k->piece < PCOLL__NBR_PIECE_MAX ? k->piece : PCOLL__NBR_PIECE_MAX;
     k->piece = k->piece > 0 ? k->piece : 0;
     return MPI_Allreduce(MPI_IN_PLACE, &k->piece, 1, MPI_LONG_LONG, MPI_MIN, plan->comm) ==
                    MPI_SUCCESS

@@ -28,10 +28,13 @@
  * several ranks (virtual nodes of pcoll_cores_per_node count as nodes; one
  * node too, where the MPI's messages between its ranks cost more than a
  * copy and a barrier: the cost model's local share of alpha per message,
- * 1 for MPICH, whose calls `node` beat 5-23x at np 2 up to 1 KiB a block,
- * 0.5 for Open MPI, where it takes `node` for 2 to 4 edges up to 64-256 B
- * a block and for the 27-point stencil's 26 up to about 580 B,
- * docs/algorithms.md).
+ * 1 for MPICH, whose calls `node` beat 2-17x at np 2 up to 1 KiB a block,
+ * 0.12 for Open MPI, where `node` beat its calls 1.1-3.3x at np 2 from 2
+ * edges on up to 1 KiB (in a launch where the machine ran slower, 0.78-0.9
+ * in a few cells), and where auto leaves a few edges to the MPI,
+ * docs/algorithms.md).  A kept plan (a one-shot shape's, and a persistent
+ * plan's on one node) sends a block over PCOLL__NBR_PIECE_MAX alone, a
+ * message as per edge: `node` is weighed there only for blocks up to that.
  * Every input is the same on every rank: p and the ranks per node of the
  * communicator, and what the init agreed on (the largest degree, the
  * largest block, pcoll_cores_per_node), so every rank takes the same
@@ -58,6 +61,7 @@
  * barriers), so it runs where it is named.
  */
 #include <limits.h>
+#include <math.h>
 
 #include "alltoallv/inplace/inplace.h"
 #include "hier/hier.h"
@@ -160,7 +164,10 @@ static int node_aware(const pcoll__nbr_args_t *a, const pcoll__shape_t *s, int f
     if (!agreed(a, s, &N, &m))
         return flat;
     t = flat_time(a, &c, flat, N);
-    tn = pcoll__cost_nbr_node(&c, N, m, a->maxdegree, moved(a));
+    /* A kept plan sends a block over its piece alone: per edge again. */
+    tn = a->maxbytes > PCOLL__NBR_PIECE_MAX && (N == 1 || a->oneshot)
+             ? HUGE_VAL
+             : pcoll__cost_nbr_node(&c, N, m, a->maxdegree, moved(a));
     if (a->cart && !a->folded) {
         tm = pcoll__cost_nbr_multi(&c, N, m, a->outdegree / 2, a->maxbytes);
         if (tm * (1.0 + c.margin) < (t < tn ? t : tn))

@@ -10,7 +10,9 @@
  * sending nothing on every other call, and now and then a piece of 300
  * items (over the 1 KiB that travels bundled: sent alone).  Send blocks lie
  * in reverse order with gaps, receive blocks in order with gaps.
- * Cases:
+ * Cases (ints to device twice: on the virtual nodes, then with every rank
+ * on one virtual node, where the kept plan gives every piece a slot and a
+ * run has one node barrier):
  *   ints       MPI_INT both sides, new buffers each call;
  *   handles    even ranks send ints, odd ones pairs of ints (a new
  *              contiguous(2) handle every call on rank 1) in half the
@@ -19,7 +21,7 @@
  *              into plain doubles;
  *   in place   MPI_IN_PLACE with counts symmetric between pairs;
  *   comms      a duplicate of the world freed after three calls, twice;
- *   one node   every rank on one virtual node;
+ *   one node   the world's shape, on virtual nodes so far, on one;
  *   reversed   the world in reverse rank order;
  *   device     odd ranks' buffers in "device memory" (host memory the
  *              library takes for it, pcoll__gpu_pretend) once the shape
@@ -29,6 +31,8 @@
  *   auto, one node   every rank on one virtual node, 8 B blocks: with the
  *              node's terms cheap (PCOLL_COST_BARRIER, PCOLL_COST_SHM)
  *              the shape keeps hier, with the barrier dear it keeps none;
+ *              with the MPI's messages on the node cheap (PCOLL_COST_LOCAL)
+ *              none, dear hier;
  *   recheck    auto's shape decided again at calls 64 and 512 under a
  *              rules file naming hier for short blocks, the blocks long,
  *              then short, then long: native, hier, native, every rank
@@ -100,6 +104,10 @@ static void make_layout(layout_t *L, int p, int rank, int run, int sym, int unit
     L->rtotal = at;
 }
 
+/* The layout the cases run on: "" (virtual nodes of 2, or 1 below np 4)
+ * or " (one node)" (every rank on one virtual node: the kept plan's slots). */
+static const char *where = "";
+
 static void expect_algorithm(const char *want)
 {
     if (want)
@@ -165,7 +173,7 @@ static void int_call(MPI_Comm comm, int run, int unit, MPI_Datatype pair, const 
 
 static void case_ints(const char *want)
 {
-    pt_case("ints %s", want ? want : "auto");
+    pt_case("ints %s%s", want ? want : "auto", where);
     for (int run = 0; run < 6; run++)
         int_call(MPI_COMM_WORLD, run, 1, MPI_INT, want, run > 0);
     pt_case_end();
@@ -174,7 +182,7 @@ static void case_ints(const char *want)
 static void case_handles(void)
 {
     MPI_Datatype pair = MPI_DATATYPE_NULL;
-    pt_case("handles");
+    pt_case("handles%s", where);
     for (int run = 0; run < 4; run++) {
         if (me % 2 && (me == 1 || run == 0)) {
             PT_MPI(MPI_Type_contiguous(2, MPI_INT, &pair));
@@ -191,7 +199,7 @@ static void case_handles(void)
 static void case_derived(void)
 {
     MPI_Datatype vec, every;
-    pt_case("derived");
+    pt_case("derived%s", where);
     PT_MPI(MPI_Type_vector(1, 1, 2, MPI_DOUBLE, &vec));
     PT_MPI(MPI_Type_create_resized(vec, 0, 2 * sizeof(double), &every));
     PT_MPI(MPI_Type_commit(&every));
@@ -253,14 +261,14 @@ static void inplace_runs(int first, int last, int device)
 
 static void case_inplace(void)
 {
-    pt_case("in place");
+    pt_case("in place%s", where);
     inplace_runs(30, 35, 35);
     pt_case_end();
 }
 
 static void case_device(void)
 {
-    pt_case("device");
+    pt_case("device%s", where);
     for (int run = 80; run < 83; run++) {
         pcoll__gpu_pretend = me % 2;
         int_call(MPI_COMM_WORLD, run, 1, MPI_INT, "hier", 1);
@@ -272,7 +280,7 @@ static void case_device(void)
 
 static void case_comms(void)
 {
-    pt_case("comms");
+    pt_case("comms%s", where);
     for (int i = 0; i < 2; i++) {
         MPI_Comm dup;
         PT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
@@ -300,7 +308,7 @@ static void case_one_node(void)
 static void case_reversed(void)
 {
     MPI_Comm rev = pt_comm_make(PT_C_REVERSED);
-    pt_case("reversed");
+    pt_case("reversed%s", where);
     for (int run = 50; run < 53; run++)
         int_call(rev, run, 1, MPI_INT, "hier", run > 50);
     pt_comm_free(&rev);
@@ -340,7 +348,7 @@ static void form_call(int run, int wide, const char *want)
 
 /* The automatic choice of either form where the model prices the MPI's
  * call below pcoll's (no cost per MPI call, a high CPU cost per pcoll
- * message): the int form runs the MPI's call on every MPI (one call is made
+ * message, a dear node barrier for hier): the int form runs the MPI's call on every MPI (one call is made
  * in one form on every rank), the large-count form too with MPI-4; with
  * MPI-3 (no MPI_Alltoallv_c) it must not, since another rank's counts may
  * not fit in an int. */
@@ -349,12 +357,14 @@ static void case_forms(void)
     pt_case("forms (auto, the MPI's call priced cheaper)");
     setenv("PCOLL_COST_CALL", "0", 1);
     setenv("PCOLL_COST_CPU", "1e-3", 1);
+    setenv("PCOLL_COST_BARRIER", "1", 1);
     for (int run = 0; run < 4; run++) {
         form_call(run, 0, "native");
         form_call(run, 1, MPI_VERSION >= 4 ? "native" : "scattered");
     }
     unsetenv("PCOLL_COST_CALL");
     unsetenv("PCOLL_COST_CPU");
+    unsetenv("PCOLL_COST_BARRIER");
     pt_case_end();
 }
 
@@ -467,6 +477,15 @@ static void case_auto_one_node(void)
     setenv("PCOLL_CORES_PER_NODE", all, 1);
     auto_one_node("1e-9", "1e-13", np > 1);
     auto_one_node("1e-3", "1e-13", 0);
+    /* The MPI's messages on one node at their local share of alpha (no cost
+     * per MPI call): dear (1) the shape keeps hier, cheap (0.01) none. */
+    setenv("PCOLL_COST_CALL", "0", 1);
+    setenv("PCOLL_COST_LOCAL", "1", 1);
+    auto_one_node("1e-7", "1e-13", np > 1);
+    setenv("PCOLL_COST_LOCAL", "0.01", 1);
+    auto_one_node("1e-7", "1e-13", 0);
+    unsetenv("PCOLL_COST_LOCAL");
+    unsetenv("PCOLL_COST_CALL");
     setenv("PCOLL_CORES_PER_NODE", np > 3 ? "2" : "1", 1);
     pt_case_end();
 }
@@ -481,15 +500,22 @@ int main(int argc, char **argv)
         return pt_finish();
     }
     setenv("PCOLL_ALLTOALLV_ALGORITHM", "hier", 1);
+    for (int one = 0; one < 2; one++) {
+        char all[16];
+        snprintf(all, sizeof all, "%d", np);
+        setenv("PCOLL_CORES_PER_NODE", one ? all : np > 3 ? "2" : "1", 1);
+        where = one ? " (one node)" : "";
+        case_ints("hier");
+        case_handles();
+        case_derived();
+        case_inplace();
+        case_comms();
+        case_reversed();
+        case_device();
+    }
+    where = "";
     setenv("PCOLL_CORES_PER_NODE", np > 3 ? "2" : "1", 1);
-    case_ints("hier");
-    case_handles();
-    case_derived();
-    case_inplace();
-    case_comms();
     case_one_node();
-    case_reversed();
-    case_device();
     unsetenv("PCOLL_ALLTOALLV_ALGORITHM");
     case_ints(NULL);
     case_auto_one_node();

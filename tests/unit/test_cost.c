@@ -8,7 +8,9 @@
  * steps do pay (2 ranks per node, 64 nodes, 8 B) the model must still take
  * them, and every choice lies in [2, N].  And the neighbourhood all-to-all's
  * `node` against the per-edge exchange (neighbor_node), and `multi` against
- * `node` (neighbor_multi).  And the MPI's alltoallv with vself (its own
+ * `node` (neighbor_multi), and not where a kept plan would send the blocks
+ * alone (neighbor_piece); the node's copies by its ranks (node_copies).
+ * And the MPI's alltoallv with vself (its own
  * block a message: MPICH) against the direct exchange: at np 2 from 64 KiB
  * the direct exchange by more than the margin (measured 1.9x), at np 16
  * not (the own block is a sixteenth of the bytes), and nothing without
@@ -106,9 +108,9 @@ static void neighbor_moved(void)
 
 /* Neighbourhood `node` on one node (N = 1: no message, one barrier of 2
  * ranks at 0.4 alpha each) against the per-edge exchange at the MPI's
- * local share of alpha per message: taken for 4 and 26 edges of 8 B at
- * MPICH's share (1) and for 26 at Open MPI's (0.2), not for 4 at Open
- * MPI's, nor for blocks of 4 or 64 KiB. */
+ * local share of alpha per message: taken for 4 and 26 edges of 8 B at a
+ * share of 1 and for 26 at a share of 0.2, not for 4 at 0.2, nor for
+ * blocks of 4 or 64 KiB (over the kept plan's piece: sent alone). */
 static void neighbor_one_node(void)
 {
     static const struct {
@@ -136,6 +138,58 @@ static void neighbor_one_node(void)
               2, cases[i].block, cases[i].d);
     }
     unsetenv("PCOLL_COST_BARRIER"), unsetenv("PCOLL_COST_CPU"), unsetenv("PCOLL_COST_LOCAL");
+}
+
+/* The node's copies: by default PCOLL__COST_SHM_RANK per rank of the node
+ * up to PCOLL__COST_SHM (a full node's, reached at 12 ranks: the simulated
+ * nodes of 12 and the 16-core node price them as before); PCOLL_COST_SHM,
+ * measured on the user's node, for every node size.  And hier on one node
+ * of 2 ranks ahead of the direct exchange at 4 KiB blocks (measured 3.7x),
+ * behind it at 64 KiB. */
+static void node_copies(void)
+{
+    pcoll__cost_t c;
+    unsetenv("PCOLL_COST_SHM");
+    c = pcoll__cost_params();
+    check(pcoll__cost_shm(&c, 2) == 2 * PCOLL__COST_SHM_RANK, "shm: 2 ranks", 1, 2, 0, 0);
+    check(pcoll__cost_shm(&c, 8) == 8 * PCOLL__COST_SHM_RANK, "shm: 8 ranks", 1, 8, 0, 0);
+    check(pcoll__cost_shm(&c, 12) == PCOLL__COST_SHM && pcoll__cost_shm(&c, 64) == PCOLL__COST_SHM,
+          "shm: a full node", 1, 12, 0, 0);
+    check(pcoll__cost_hier_node(&c, 2, 4096) < pcoll__cost_direct(&c, 2, 4096) / (1 + c.margin),
+          "hier on 2 ranks at 4 KiB", 1, 2, 4096, 0);
+    check(pcoll__cost_hier_node(&c, 2, 65536) > pcoll__cost_direct(&c, 2, 65536),
+          "direct on 2 ranks at 64 KiB", 1, 2, 65536, 0);
+    setenv("PCOLL_COST_SHM", "3e-11", 1);
+    c = pcoll__cost_params();
+    check(pcoll__cost_shm(&c, 2) == 3e-11 && pcoll__cost_shm(&c, 64) == 3e-11,
+          "shm: PCOLL_COST_SHM for every node size", 1, 2, 0, 0);
+    unsetenv("PCOLL_COST_SHM");
+}
+
+/* A kept `node` plan sends a block over PCOLL__NBR_PIECE_MAX alone: auto on
+ * 16 nodes of 12, 26 edges, blocks of 2 KiB that a persistent plan bundles
+ * (the model taking `node` for them, with the node's terms cheap) weighs
+ * `node` there, a one-shot shape's choice does not. */
+static void neighbor_piece(void)
+{
+    pcoll__nbr_args_t a = {0};
+    pcoll__shape_t s = {192, 12, 0, 1};
+    int node = pcoll__algo_find(&pcoll__neighbor_table, "node"), algo;
+    setenv("PCOLL_COST_SHM", "0", 1);
+    setenv("PCOLL_COST_BARRIER", "0", 1);
+    a.opts.algorithm = pcoll__algo_find(&pcoll__neighbor_table, "auto");
+    a.form = PCOLL__NBR_ALLTOALLV, a.native_ok = 0, a.cores = 0;
+    a.indegree = a.outdegree = a.maxdegree = 26;
+    a.maxbytes = 2 * PCOLL__NBR_PIECE_MAX, a.maxtotal = 26 * a.maxbytes;
+    algo = pcoll__select_neighbor(&a, &s);
+    check(algo == node, "neighbor: persistent node for 2 KiB blocks", 16, 12, a.maxbytes, algo);
+    a.oneshot = 1;
+    algo = pcoll__select_neighbor(&a, &s);
+    check(algo != node, "neighbor: no kept node for 2 KiB blocks", 16, 12, a.maxbytes, algo);
+    a.maxbytes = PCOLL__NBR_PIECE_MAX, a.maxtotal = 26 * a.maxbytes;
+    algo = pcoll__select_neighbor(&a, &s);
+    check(algo == node, "neighbor: kept node for 1 KiB blocks", 16, 12, a.maxbytes, algo);
+    unsetenv("PCOLL_COST_SHM"), unsetenv("PCOLL_COST_BARRIER");
 }
 
 /* Neighbourhood `multi` (a node-aware run per dimension) is never predicted
@@ -241,6 +295,8 @@ int main(void)
     neighbor_multi(&c);
     neighbor_moved();
     neighbor_one_node();
+    neighbor_piece();
+    node_copies();
     native_vself(c);
     printf("cost model: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
