@@ -69,6 +69,12 @@ void pcoll__sched_rebind(pcoll__sched_t *s, int k, const void *addr)
     s->delta[k + 1] = (uintptr_t)addr - s->bind_base[k];
 }
 
+void pcoll__sched_flip(pcoll__sched_t *s, void *lo, size_t bytes)
+{
+    pcoll__sched_bind(s, PCOLL__SCHED_FLIP, lo, (char *)lo + bytes, lo);
+    s->flip = (uintptr_t)bytes;
+}
+
 /* An address of op as the run sees it (region r, 0: none). */
 static void *moved(const pcoll__sched_t *s, unsigned char r, const void *a)
 {
@@ -398,6 +404,7 @@ static int begin_round(pcoll__sched_t *s)
 int pcoll__sched_start(pcoll__sched_t *s)
 {
     s->cursor = 0;
+    s->delta[PCOLL__SCHED_FLIP + 1] ^= s->flip;
     return begin_round(s);
 }
 

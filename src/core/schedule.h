@@ -72,7 +72,10 @@ typedef struct pcoll__step {
     int first, count;
 } pcoll__step_t;
 
-#define PCOLL__SCHED_BINDS 2
+#define PCOLL__SCHED_BINDS 3
+/* The bound region of pcoll__sched_flip (buffers given at run time take
+ * the ones below it). */
+#define PCOLL__SCHED_FLIP 2
 
 typedef struct pcoll__sched {
     pcoll__op_t *ops;
@@ -103,6 +106,9 @@ typedef struct pcoll__sched {
     uintptr_t bind_lo[PCOLL__SCHED_BINDS], bind_hi[PCOLL__SCHED_BINDS];
     uintptr_t bind_base[PCOLL__SCHED_BINDS], delta[PCOLL__SCHED_BINDS + 1];
     int unbound;
+    /* pcoll__sched_flip: the bytes region PCOLL__SCHED_FLIP moves by on
+     * every other run (0: no such region). */
+    uintptr_t flip;
 } pcoll__sched_t;
 
 /* Building (before commit). */
@@ -141,6 +147,12 @@ void pcoll__sched_bind(pcoll__sched_t *s, int k, const void *lo, const void *hi,
                        const void *base);
 /* Before a run: buffer k is at addr now. */
 void pcoll__sched_rebind(pcoll__sched_t *s, int k, const void *addr);
+/* Before building: the bytes [lo, lo + bytes) are one of two copies, the
+ * other right after it, and runs take the two in turn (every start moves
+ * the copies and reductions the builder adds inside the range to the other
+ * copy); sends and receives may not use it.  A schedule has one such range;
+ * every rank that shares the bytes must start the plan as often. */
+void pcoll__sched_flip(pcoll__sched_t *s, void *lo, size_t bytes);
 
 /* Running (after commit); none of these allocates. */
 int pcoll__sched_start(pcoll__sched_t *s);

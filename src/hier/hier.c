@@ -5,7 +5,10 @@
  *
  * A run, on a node A of m ranks (N nodes):
  *   0. wait until every rank of the node has finished reading the segment in
- *      the previous run (the second half of a split barrier);
+ *      the previous run (the second half of a split barrier; not on one node
+ *      where W exists twice: runs take the copies in turn, and a rank that
+ *      passed a run's barrier knows every rank has left the copy of the run
+ *      before, which the next run fills);
  *   1. post this rank's receives of the first step, copy its blocks into W
  *      grouped by (destination node, source, destination rank) -- Bruck's
  *      phase one (the rotation) is this copy -- and meet at the node barrier;
@@ -24,7 +27,8 @@
  * Cost (alltoall, n bytes per block, p = mN): per rank, p blocks copied in
  * and p out; per node N-1 messages of m^2 n bytes (one step), or per step up
  * to r-1 messages of about N/r slots of m^2 n bytes, spread over the ports.
- * Node barriers: steps + 2 per run.  Memory: the node's shared segment (see
+ * Node barriers: steps + 2 per run (one on one node where W is doubled,
+ * pcoll__hier_flips).  Memory: the node's shared segment (see
  * hier_layout.c; equation (1) of the paper), counted by pcoll_mem_current on
  * the node's first rank; plus O(N) offsets per rank.  In place: supported
  * (every block is copied in before any is copied out).
@@ -221,8 +225,12 @@ int pcoll__hier_build(pcoll_plan_t *plan, const pcoll__hier_args_t *h)
     int s, j, rc, barrier;
     PCOLL_CHECK(pcoll__hier_layout(plan, h, &g), rc, out);
     barrier = g.shm->nlocal > 1;
+    /* One node with W twice: a rank at this run's barrier has copied out
+     * of the other copy, the one the next run fills (no split barrier). */
+    if (g.flip)
+        pcoll__sched_flip(&plan->sched, g.W, (size_t)g.woff[g.N]);
     /* 0. The previous run's readers of the segment are done. */
-    if (barrier) {
+    if (barrier && !g.flip) {
         PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, out);
         PCOLL_CHECK(pcoll__sched_poll(&plan->sched, pcoll__node_barrier_wait(g.shm)), rc, out);
     }
@@ -242,7 +250,7 @@ int pcoll__hier_build(pcoll_plan_t *plan, const pcoll__hier_args_t *h)
     for (j = 0; j < g.N; j++)
         PCOLL_CHECK(copy_out_slot(plan, &g, j, &run), rc, out);
     PCOLL_CHECK(pcoll__hier_flush(plan, &run), rc, out);
-    if (barrier)
+    if (barrier && !g.flip)
         rc = pcoll__sched_poll(&plan->sched, pcoll__node_barrier_arrive(g.shm));
 out:
     return rc;

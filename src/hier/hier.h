@@ -63,6 +63,7 @@ typedef struct pcoll__hier {
     MPI_Aint *woff;         /* [N+1] slot j of W at woff[j] */
     MPI_Aint *roff;         /* [N+1] one step: the bundle from node A-j at roff[j] of R */
     char *W, *R;
+    int flip;               /* one node: W twice, runs take the copies in turn */
     MPI_Datatype slot;      /* several steps: one slot of zmax bytes */
     MPI_Datatype *set;      /* set[s*r+d]: the slots of digit d in step s, from slot d*w */
 } pcoll__hier_t;
@@ -83,6 +84,15 @@ int pcoll__hier_copy(pcoll_plan_t *plan, pcoll__hier_run_t *run, const void *src
                      MPI_Datatype stype, void *dst, int dcount, MPI_Datatype dtype);
 /* Add the run's copy to the schedule and empty it. */
 int pcoll__hier_flush(pcoll_plan_t *plan, pcoll__hier_run_t *run);
+
+/* On one node a run needs one node barrier where W exists twice (runs take
+ * the copies in turn, so a run's copies in never meet the previous run's
+ * copies out); W has two copies where one is at most this many bytes. */
+#define PCOLL__HIER_FLIP_MAX ((long long)8 << 20)
+static inline int pcoll__hier_flips(long long wbytes)
+{
+    return wbytes <= PCOLL__HIER_FLIP_MAX;
+}
 
 /* Sizes, radix, offsets, datatypes and the segment, with the fallback
  * (collective over plan->comm). */

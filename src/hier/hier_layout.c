@@ -66,7 +66,8 @@ int pcoll__hier_pays(pcoll__ctx_t *ctx, const pcoll__opts_t *opts, long long n, 
     /* One node: no messages, only the copies through the segment and the
      * node's barriers. */
     if (t->nnodes == 1)
-        return pcoll__cost_hier_node(&c, m, n) < flat;
+        return pcoll__cost_hier_node(&c, m, n, pcoll__hier_flips((long long)m * m * n) ? 1 : 2) <
+               flat;
     /* Virtual nodes (pcoll_cores_per_node) inside one shared-memory node:
      * the traffic between them costs what the traffic within them costs, so
      * bundling buys nothing (np 16 as 4 virtual nodes on one GPU machine:
@@ -182,7 +183,7 @@ static int init_state(pcoll_plan_t *plan, const pcoll__hier_args_t *h, const pco
                       pcoll__hier_t *g)
 {
     g->h = h, g->t = t, g->p = plan->size, g->N = t->nnodes, g->A = t->node, g->l = t->local;
-    g->me = plan->rank, g->m = pcoll__node_size(t, t->node);
+    g->me = plan->rank, g->m = pcoll__node_size(t, t->node), g->flip = 0;
     g->ports = pcoll__hier_ports(g, g->A);
     g->throttle = h->a->opts.throttle > 0 ? h->a->opts.throttle : PCOLL__A2A_THROTTLE;
     g->woff = pcoll__plan_alloc(plan, sizeof(MPI_Aint) * (size_t)(g->N + 1));
@@ -212,8 +213,12 @@ static int layout(pcoll_plan_t *plan, const pcoll__hier_args_t *h, const pcoll__
         PCOLL_CHECK(bruck_offsets(plan, g, &rbytes), rc, out);
     } else {
         g->woff[0] = 0, g->woff[1] = (MPI_Aint)bundle(g, g->A, 1);
+        /* One node (the same sum on every rank of it); a schedule flips
+         * one range (the multiple all-to-all's later dimensions keep one
+         * copy). */
+        g->flip = t->maxlocal > 1 && pcoll__hier_flips(g->woff[1]) && !plan->sched.flip;
     }
-    *bytes = (size_t)(g->woff[g->N] + rbytes);
+    *bytes = (size_t)(g->woff[g->N] * (g->flip ? 2 : 1) + rbytes);
 out:
     return rc;
 }
@@ -221,8 +226,8 @@ out:
 /* ---- what pcoll_plan_print reports ------------------------------------------ */
 
 typedef struct mem_note {
-    long long w, r;          /* bytes of W and R */
-    int N, m, ports, radix, steps, shared;
+    long long w, r;          /* bytes of W (both copies) and R */
+    int N, m, ports, radix, steps, shared, flip;
 } mem_note_t;
 
 static void describe(const void *arg, FILE *out)
@@ -230,9 +235,10 @@ static void describe(const void *arg, FILE *out)
     const mem_note_t *n = arg;
     fprintf(out,
             "  node memory: %lld bytes send segment W + %lld bytes receive segment R = %lld "
-            "bytes, %s (equation (1))\n",
+            "bytes, %s (equation (1))%s\n",
             n->w, n->r, n->w + n->r,
-            n->shared ? "shared by the node's ranks" : "this rank's own (no shared window)");
+            n->shared ? "shared by the node's ranks" : "this rank's own (no shared window)",
+            n->flip ? "; W twice, runs take the copies in turn" : "");
     fprintf(out, "  nodes: %d of up to %d ranks, %d ports here, radix %d, Bruck steps %d\n",
             n->N, n->m, n->ports, n->radix, n->steps);
 }
@@ -243,8 +249,9 @@ static int note_memory(pcoll_plan_t *plan, const pcoll__hier_t *g)
     mem_note_t *n = pcoll__plan_alloc(plan, sizeof *n);
     if (!n)
         return pcoll__error(PCOLL_ERR_NOMEM, "hier: plan description");
-    *n = (mem_note_t){(long long)g->woff[g->N], (long long)(g->shm->bytes - (size_t)g->woff[g->N]),
-                      g->N, g->t->maxlocal, g->ports, g->r, g->steps, g->shm->shared};
+    long long w = (long long)g->woff[g->N] * (g->flip ? 2 : 1);
+    *n = (mem_note_t){w, (long long)g->shm->bytes - w, g->N, g->t->maxlocal, g->ports, g->r,
+                      g->steps, g->shm->shared, g->flip};
     plan->describe = describe;
     plan->describe_arg = n;
     return PCOLL_SUCCESS;

@@ -368,7 +368,7 @@ double pcoll__cost_rs_node_ring(const pcoll__cost_t *c, int p, double n, double 
 
 double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n)
 {
-    return 2 * c->barrier * p + (n + n) * c->gamma;
+    return c->barrier * p + (n + n) * c->gamma;
 }
 
 double pcoll__cost_shm(const pcoll__cost_t *c, int m)
@@ -377,9 +377,9 @@ double pcoll__cost_shm(const pcoll__cost_t *c, int m)
     return c->shm_set || shared >= c->shm ? c->shm : shared;
 }
 
-double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n)
+double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n, int barriers)
 {
-    return 2 * c->barrier * p + 2.0 * p * (double)n * pcoll__cost_shm(c, p);
+    return barriers * c->barrier * p + 2.0 * p * (double)n * pcoll__cost_shm(c, p);
 }
 
 double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)

@@ -147,10 +147,11 @@ int pcoll__cost_rs_circulant_radix(const pcoll__cost_t *c, int p, double n);
 #define PCOLL__COST_NODE_FLAG 0.3
 double pcoll__cost_rs_node_ring(const pcoll__cost_t *c, int p, double n, double chunk);
 /* reduce_scatter node_direct (one node, short vectors;
- * reduce_scatter/node_direct.c): two node barriers, each barrier per rank
+ * reduce_scatter/node_direct.c): one node barrier, barrier per rank
  * (default PCOLL__COST_NODE_BARRIER alpha: on the 16-core machine 8 B
- * blocks took 1.07, 1.62, 2.30, 2.47 and 4.92 us at np 3, 5, 7, 8 and 16:
- * 0.15 p us, where node_ring's hand-offs took 0.5 us each, which the model
+ * blocks took 1.07, 1.62, 2.30, 2.47 and 4.92 us at np 3, 5, 7, 8 and 16
+ * when a run had a barrier and a split one: 0.15 p us, about 0.08 p a
+ * barrier, where node_ring's hand-offs took 0.5 us each, which the model
  * charges 0.3 alpha), the vector copied once and p passes over a block. */
 #define PCOLL__COST_NODE_BARRIER 0.09
 double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n);
@@ -158,8 +159,9 @@ double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n);
 /* alltoall and alltoallv `hier` on one node of p ranks, blocks of n bytes
  * (hier/hier.c with N = 1: no messages): each rank copies its p blocks into
  * the shared segment and its p blocks out of it, pcoll__cost_shm(c, p) per
- * byte, and the node meets at a barrier and a split one, barrier per rank
- * each.  shm's default for a full node (s per byte): what hier's time grew
+ * byte, and the node meets at `barriers` node barriers, barrier per rank
+ * each (one where the segment exists twice and runs take the copies in
+ * turn; else a barrier and a split one).  shm's default for a full node (s per byte): what hier's time grew
  * by per byte copied, alltoall at np 16 on 16 cores, MPICH, 8 -> 512 B:
  * 3.7 -> 10.9 us, 0.45 ns (docs/benchmarking.md, "np 16, MPICH, 16
  * cores"), measured while MPICH packed hier's merged copy-out runs a byte
@@ -186,7 +188,7 @@ double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n);
 #define PCOLL__COST_SHM 4.5e-10
 #define PCOLL__COST_SHM_RANK 4.0e-11
 double pcoll__cost_shm(const pcoll__cost_t *c, int m);
-double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n);
+double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n, int barriers);
 
 /* Node-aware all-to-all (multicore paper II-A/B; alltoall `hier`): N nodes
  * of m ranks, `ports` of them sending (0: all), bundles (slots) of z bytes

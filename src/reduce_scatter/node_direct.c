@@ -1,19 +1,19 @@
 /*
  * reduce_scatter `node_direct`: every rank on one node, short vectors.  The
  * plan's shared segment holds one slot per rank, laid out like the input
- * vector.  A run: wait until every rank has finished reading the slots in
- * the run before (the second half of a split node barrier, core/node.h);
- * copy my input into my slot; node barrier; then reduce my block from the
- * p inputs in rank order, x(0) op (x(1) op (... op x(p-1))), reading the
- * others' blocks straight from their slots and mine from my input, into
- * recvbuf; arrive at the barrier that the next run waits for.
+ * vector, in two copies that runs take in turn.  A run: copy my input into
+ * my slot; node barrier; then reduce my block from the p inputs in rank
+ * order, x(0) op (x(1) op (... op x(p-1))), reading the others' blocks
+ * straight from their slots and mine from my input, into recvbuf.  A rank
+ * past a run's barrier knows that every rank has finished reading the
+ * other copy, the one its next run writes: one barrier a run.
  *
- * Cost: two node barriers, a copy of the vector (n bytes) and p passes over
+ * Cost: one node barrier, a copy of the vector (n bytes) and p passes over
  * a block, no messages: for short vectors, where node_ring's p flag
  * hand-offs in a row and circulant's ceil(log2 p) rounds of messages cost
- * more than two barriers (docs/notes.md).  Since the order is rank
- * order, any op, commutative or not.  Scratch: the segment, p slots of the
- * vector; up to PCOLL__NR_SEGMENT_BYTES (reduce_scatter.h) in all, beyond
+ * more than the barrier (docs/notes.md).  Since the order is rank
+ * order, any op, commutative or not.  Scratch: the segment, twice p slots
+ * of the vector; one copy up to PCOLL__NR_SEGMENT_BYTES (reduce_scatter.h), beyond
  * that node_ring (commutative ops) or circulant (which runs
  * recursive_halving for a non-commutative op); several nodes, no shared
  * window or types whose extents differ between ranks: circulant.  Every rank takes the same way (the counts are the
@@ -60,15 +60,16 @@ int pcoll__reduce_scatter_node_direct(pcoll_plan_t *plan, const void *args)
     if (ok && (long long)slot * p > PCOLL__NR_SEGMENT_BYTES)
         return elsewhere(plan, a);
     if (ok)
-        PCOLL_CHECK(pcoll__rs_node_segment(plan, slot * (size_t)p, &shm, &ok), rc, fail);
+        PCOLL_CHECK(pcoll__rs_node_segment(plan, 2 * slot * (size_t)p, &shm, &ok), rc, fail);
     if (!ok) {
         plan->algorithm = "circulant";
         return pcoll__reduce_scatter_circulant(plan, args);
     }
     base = shm->seg - true_lb;
-    /* Readers of the last run done, then my slot written and everyone's. */
-    PCOLL_CHECK(pcoll__sched_poll(&plan->sched, pcoll__node_barrier_wait(shm)), rc, fail);
-    PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, fail);
+    /* Every address the run's ops name in the slots lies in [base, base +
+     * p slot); every other run they move to the second copy. */
+    pcoll__sched_flip(&plan->sched, base, slot * (size_t)p);
+    /* My slot written, then everyone's. */
     PCOLL_CHECK(pcoll__rs_copy(plan, a, a->sendbuf, base + slot * (size_t)i, a->total), rc, fail);
     PCOLL_CHECK(pcoll__sched_poll(&plan->sched, pcoll__node_barrier(shm)), rc, fail);
     PCOLL_CHECK(pcoll__sched_round(&plan->sched), rc, fail);
@@ -80,7 +81,6 @@ int pcoll__reduce_scatter_node_direct(pcoll_plan_t *plan, const void *args)
                         : pcoll__rs_reduce(plan, a, in, out, mine);
         PCOLL_CHECK(rc, rc, fail);
     }
-    rc = pcoll__sched_poll(&plan->sched, pcoll__node_barrier_arrive(shm));
 fail:
     return rc;
 }

@@ -249,6 +249,30 @@ void pt_test_loop(pcoll_plan_t *plan)
     }
 }
 
+void pt_run_ahead(pcoll_plan_t *plan, void (*prepare)(int run, void *arg),
+                  void (*check)(int run, void *arg), void *arg)
+{
+    int token = 1, r;
+    prepare(0, arg);
+    PT_REQUIRE(pcoll_start(plan));
+    if (pt_rank == 0) {
+        PT_REQUIRE(pcoll_wait(plan));
+        check(0, arg);
+        prepare(1, arg);
+        PT_REQUIRE(pcoll_start(plan));
+        for (r = 1; r < pt_size; r++)
+            PT_MPI(MPI_Send(&token, 1, MPI_INT, r, 77, MPI_COMM_WORLD));
+    } else {
+        PT_MPI(MPI_Recv(&token, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        PT_REQUIRE(pcoll_wait(plan));
+        check(0, arg);
+        prepare(1, arg);
+        PT_REQUIRE(pcoll_start(plan));
+    }
+    PT_REQUIRE(pcoll_wait(plan));
+    check(1, arg);
+}
+
 int pt_finish(void)
 {
     long n = 0, nmin = 0, passed = 0, failed = 0, skipped = 0;

@@ -94,6 +94,16 @@ void pt_mpi_(int rc, const char *what, const char *file, int line);
 /* pcoll_test until the run is done (PT_REQUIRE on every call), yielding the
  * processor between calls so that oversubscribed peers can progress. */
 void pt_test_loop(pcoll_plan_t *plan);
+/* Two runs of a persistent plan with rank 0 a run ahead: the other ranks
+ * start run 0 and wait for it only after rank 0 has finished it and
+ * started run 1 (a node plan that let run 1 write shared memory that run 0
+ * has still to read fails here).  For plans whose run needs of a rank,
+ * after its pcoll_start, only a node barrier's arrival (one-node plans of
+ * one barrier): others would wait for the ranks blocked in MPI_Recv.
+ * prepare(run, arg): the run's input, its output poisoned; check(run, arg):
+ * its result. */
+void pt_run_ahead(pcoll_plan_t *plan, void (*prepare)(int run, void *arg),
+                  void (*check)(int run, void *arg), void *arg);
 /* One run of plan when rc (its init's code) is PCOLL_SUCCESS and plan is
  * not NULL: start, then wait.  Returns the first failing code, else rc. */
 int pt_run(int rc, pcoll_plan_t *plan);

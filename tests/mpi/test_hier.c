@@ -18,6 +18,8 @@
  *               must stay untouched); in place (symmetric counts) on some.
  * Overlap: a plan is started, the rank computes and calls pcoll_test between
  * slices of work until the run completes, then checks the result.
+ * A run ahead (every rank on one node): rank 0 finishes a run and starts the
+ * next while the others have yet to wait for the first (pt_run_ahead).
  * Multiple all-to-all: process grids 2x2, 2x3, 3x4 and 4x4 (those that fit;
  * the other ranks stay out), rows contiguous (row = rank / C) and strided
  * (row = rank mod R), column communicators ranked in reverse, against
@@ -233,6 +235,59 @@ static void overlap_case(void)
     free(s);
 }
 
+/* ---- a run ahead ------------------------------------------------------------------ */
+
+static void printed_memory(const pcoll_plan_t *plan, long long *w, long long *r, int *shared);
+
+typedef struct ahead {
+    int n, *s, *r;
+} ahead_t;
+
+static void ahead_prepare(int run, void *arg)
+{
+    ahead_t *a = arg;
+    for (int i = 0; i < a->n * pt_size; i++)
+        a->s[i] = run * 1000000 + pt_rank * 10000 + i, a->r[i] = -1;
+}
+
+static void ahead_check(int run, void *arg)
+{
+    const ahead_t *a = arg;
+    for (int j = 0; j < pt_size; j++)
+        for (int i = 0; i < a->n; i++) {
+            int want = run * 1000000 + j * 10000 + pt_rank * a->n + i;
+            if (a->r[j * a->n + i] != want)
+                pt_check_elem("run ahead", j, i, want, a->r[j * a->n + i]);
+        }
+}
+
+/* Every rank on one node (its segment's W in two copies, one barrier a
+ * run): rank 0 finishes run 0 and writes run 1's blocks while the others
+ * have still to copy run 0's out. */
+static void ahead_case(void)
+{
+    config c = {.cores = pt_size};
+    ahead_t a = {.n = 5};
+    long long w, r;
+    int shared;
+    pcoll_plan_t *plan = NULL;
+    MPI_Info info = make_info(&c);
+    a.s = malloc(sizeof(int) * 2 * (size_t)(a.n * pt_size));
+    a.r = a.s + a.n * pt_size;
+    pt_case("one node: rank 0 a run ahead of the others");
+    PT_REQUIRE(pcoll_alltoall_init(a.s, a.n, MPI_INT, a.r, a.n, MPI_INT, MPI_COMM_WORLD, info,
+                                   &plan));
+    MPI_Info_free(&info);
+    /* Without a shared window (PCOLL_HIER_SHM=0 set by the user) every
+     * rank is a node of its own, whose messages need every rank in
+     * pcoll's calls. */
+    printed_memory(plan, &w, &r, &shared);
+    if (shared)
+        pt_run_ahead(plan, ahead_prepare, ahead_check, &a);
+    PT_OK(pcoll_plan_free(&plan));
+    free(a.s);
+}
+
 /* ---- node memory ------------------------------------------------------------------ */
 
 /* W and R from the "node memory:" line of pcoll_plan_print (-1: no line). */
@@ -256,14 +311,16 @@ static void printed_memory(const pcoll_plan_t *plan, long long *w, long long *r,
 
 /* cores_per_node 2 (m = 2, N = p/2 nodes), one step between nodes (pcoll_radix
  * >= N), blocks of n ints: the segment is W = 4n m p bytes (the paper's
- * equation (1), 4n m^2 N) and R = 4n m (p - m); pcoll_plan_print reports
+ * equation (1), 4n m^2 N) and R = 4n m (p - m); on one node (p = 2) W
+ * twice, which the runs take in turn, and no R; pcoll_plan_print reports
  * them, and the node's first rank counts them (plus the barrier's cache
  * line) in pcoll_mem_current, the other rank not. */
 static void memory_case(void)
 {
     config c = {.cores = 2, .radix = pt_size};
     int n = 1000, m = 2, shared, *buf = malloc(sizeof(int) * 2 * (size_t)(n * pt_size));
-    long long w, r, want_w = 4LL * n * m * pt_size, want_r = 4LL * n * m * (pt_size - m);
+    long long w, r, want_w = 4LL * n * m * pt_size * (pt_size == 2 ? 2 : 1),
+                    want_r = 4LL * n * m * (pt_size - m);
     long long before = pcoll_mem_current(), delta;
     pcoll_plan_t *plan = NULL;
     MPI_Info info = make_info(&c);
@@ -373,6 +430,7 @@ int main(int argc, char **argv)
         pt_layout_make(&layouts[k], (enum pt_layout_kind)k);
     sweep();
     overlap_case();
+    ahead_case();
     if (pt_size % 2 == 0)
         memory_case();
     for (int g = 0; g < 4; g++) {

@@ -29,6 +29,9 @@
  * Counts: block 0, 1, 5, 400; counts form (3i+1)%4 (zeros every fourth
  * rank), all zero, ((5i+2)%7)*13 (zeros every seventh), only the last rank.
  *
+ * A run ahead: node_direct with rank 0 finishing a run and starting the
+ * next before the others wait for the first (pt_run_ahead).
+ *
  * Every receive buffer is poisoned before every run; the bytes outside the
  * type map (gaps, guards, the hole below a negative lower bound) must stay
  * poison; the send buffer must come back unchanged.  Bad input comes first:
@@ -965,6 +968,68 @@ static int default_sweep(entry *list)
     return (int)(sizeof sweep / sizeof sweep[0]);
 }
 
+/* ---- a run ahead: node plans' shared memory between runs ------------------- */
+
+typedef struct ahead {
+    int n, *s, *r;
+} ahead_t;
+
+/* Element j of rank x's run-`run` vector. */
+static int ahead_val(int x, int j, int run)
+{
+    return run * 100000 + x * 100 + j;
+}
+
+static void ahead_prepare(int run, void *arg)
+{
+    ahead_t *a = arg;
+    for (int j = 0; j < a->n * pt_size; j++)
+        a->s[j] = ahead_val(pt_rank, j, run);
+    for (int j = 0; j < a->n; j++)
+        a->r[j] = -1;
+}
+
+static void ahead_check(int run, void *arg)
+{
+    const ahead_t *a = arg;
+    for (int j = 0; j < a->n; j++) {
+        int want = 0, k = pt_rank * a->n + j;
+        for (int x = 0; x < pt_size; x++)
+            want += ahead_val(x, k, run);
+        if (a->r[j] != want)
+            pt_check_elem("run ahead", pt_rank, j, want, a->r[j]);
+    }
+}
+
+/* node_direct (every rank of this machine on one node; its slots in two
+ * copies, one barrier a run): rank 0 finishes run 0 and writes run 1's
+ * vector while the others have still to read run 0's (pt_run_ahead).  Not
+ * node_ring: its hand-offs need every rank in pcoll_test or pcoll_wait
+ * (the progress rule of pcoll.h), which the others, blocked in MPI_Recv,
+ * are not. */
+static void run_ahead(const char *only)
+{
+    ahead_t a = {.n = 3};
+    pcoll_plan_t *plan = NULL;
+    MPI_Info info;
+    if (only && strcmp(only, "node_direct") != 0)
+        return;
+    CASE(COLL " node_direct: rank 0 a run ahead of the others");
+    a.s = malloc(sizeof(int) * (size_t)(a.n * (pt_size + 1)));
+    a.r = a.s + a.n * pt_size;
+    PT_MPI(MPI_Info_create(&info));
+    PT_MPI(MPI_Info_set(info, "pcoll_algorithm", "node_direct"));
+    PT_REQUIRE(pcoll_reduce_scatter_block_init(a.s, a.r, a.n, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                                               info, &plan));
+    MPI_Info_free(&info);
+    /* Without a shared window (PCOLL_HIER_SHM=0) the plan is circulant,
+     * whose rounds of messages need every rank in pcoll's calls. */
+    if (strcmp(pcoll_plan_algorithm(plan), "node_direct") == 0)
+        pt_run_ahead(plan, ahead_prepare, ahead_check, &a);
+    PT_OK(pcoll_plan_free(&plan));
+    free(a.s);
+}
+
 /* Types whose extents differ between ranks (equal signatures, as MPI
  * allows): odd ranks' ints lie 8 bytes apart.  The node algorithms lay out
  * their shared segment by extent, so they must notice and all take another
@@ -1059,6 +1124,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++)
         run_entry(&list[i], only);
     mixed_extents(only);
+    run_ahead(only);
     MPI_Op_free(&ops[O_USER].op);
     MPI_Op_free(&ops[O_MATRIX].op);
     layouts_free();

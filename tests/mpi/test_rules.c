@@ -545,11 +545,11 @@ static void test_one_node(void)
     is_algorithm(name, "hier", "alltoallv 8 B on one node");
     a2av_planned(16384, name, sizeof name);
     PT_CHECK(strcmp(name, "hier") != 0, "alltoallv 64 KiB on one node: hier");
-    pt_case("one node, model: reduce_scatter_block 8 B -> node_direct, 4 KiB -> node_ring");
+    pt_case("one node, model: reduce_scatter_block 8 B -> node_direct, 8 KiB -> node_ring");
     rs_planned(1, 1, 0, MPI_INFO_NULL, name, sizeof name);
     is_algorithm(name, "node_direct", "reduce_scatter_block 8 B on one node");
-    rs_planned(1, 512, 0, MPI_INFO_NULL, name, sizeof name);
-    is_algorithm(name, "node_ring", "reduce_scatter_block 4 KiB on one node");
+    rs_planned(1, 1024, 0, MPI_INFO_NULL, name, sizeof name);
+    is_algorithm(name, "node_ring", "reduce_scatter_block 8 KiB on one node");
     pt_case("one node, model: a node barrier of 1 ms per rank -> alltoall 8 B not hier");
     set_cost("1e-3");
     a2a_planned(2, MPI_INFO_NULL, name, sizeof name, NULL);

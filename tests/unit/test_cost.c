@@ -155,9 +155,9 @@ static void node_copies(void)
     check(pcoll__cost_shm(&c, 8) == 8 * PCOLL__COST_SHM_RANK, "shm: 8 ranks", 1, 8, 0, 0);
     check(pcoll__cost_shm(&c, 12) == PCOLL__COST_SHM && pcoll__cost_shm(&c, 64) == PCOLL__COST_SHM,
           "shm: a full node", 1, 12, 0, 0);
-    check(pcoll__cost_hier_node(&c, 2, 4096) < pcoll__cost_direct(&c, 2, 4096) / (1 + c.margin),
+    check(pcoll__cost_hier_node(&c, 2, 4096, 1) < pcoll__cost_direct(&c, 2, 4096) / (1 + c.margin),
           "hier on 2 ranks at 4 KiB", 1, 2, 4096, 0);
-    check(pcoll__cost_hier_node(&c, 2, 65536) > pcoll__cost_direct(&c, 2, 65536),
+    check(pcoll__cost_hier_node(&c, 2, 65536, 1) > pcoll__cost_direct(&c, 2, 65536),
           "direct on 2 ranks at 64 KiB", 1, 2, 65536, 0);
     setenv("PCOLL_COST_SHM", "3e-11", 1);
     c = pcoll__cost_params();
