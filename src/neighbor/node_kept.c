@@ -89,7 +89,8 @@ typedef struct kept {
     long long *part;          /* [N][m]: where member x's part for node k starts */
     long long flip;           /* one node: the parts' bytes; runs take two copies of
                                  the parts in turn (0: one copy) */
-    long long *used;          /* [N][m] in the segment: the part's bytes this run */
+    long long *used;          /* [N][m] in the segment: the part's bytes this run (one
+                                 node: this rank's own memory) */
     size_t used_at;           /* where used lies in the segment */
     long long *rbase, *rcap;  /* [N]: where the bundle from node k is received, room */
     long long *sat;           /* [N]: node k's bundle in ph.own, the bundles this rank
@@ -595,7 +596,12 @@ static int plan_nodes(pcoll_plan_t *plan, kept_t *k, const pcoll__nbr_args_t *a,
     PCOLL_CHECK(layout(plan, k, &bytes), rc, out);
     PCOLL_CHECK(pcoll__node_shm_create(plan, k->t, bytes + 1, &k->shm, ok), rc, out);
     PCOLL_CHECK(pcoll__node_shm_ready(plan->comm, k->shm, ok), rc, out);
-    if (*ok)
+    /* The used bytes are read by the handlers of bundles; on one node
+     * there are none, and a line written by every member on every run
+     * would only pass between their cores. */
+    if (*ok && k->N == 1 && !(k->used = pcoll__plan_alloc(plan, sizeof(long long) * (size_t)k->m)))
+        rc = pcoll__error(PCOLL_ERR_NOMEM, WHAT ": used bytes");
+    else if (*ok && k->N > 1)
         k->used = (long long *)(void *)(k->shm->seg + k->used_at);
 out:
     return rc;
