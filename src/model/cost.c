@@ -43,11 +43,11 @@ typedef struct mpi_defaults {
  * PCOLL__COST_NODE_BARRIER alpha a rank (the barrier is pcoll's own
  * cache-line traffic, the same under every MPI): MPICH 5's neighbourhood
  * call costs about 1 us an edge between two ranks of one node, Open MPI 5's
- * about 0.2 us, where `node`'s run of two ranks, priced 0.18 alpha, took
- * 0.25-0.35 us (np 2, a few edges of 8 B): an edge of Open MPI's is then
- * 0.12 alpha. */
+ * 0.12-0.3 us (0.19-0.3 us for a call of one edge of 8 B), where `node`'s
+ * run of two ranks, priced 0.18 alpha, takes 0.14-0.21 us (np 2, 1-4
+ * blocks of 8 B, one barrier a run): an edge of Open MPI's is 0.2 alpha. */
 static const mpi_defaults_t defaults[] = {
-    {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10, 1, 0, 0.12},
+    {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10, 1, 0, 0.2},
     {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7, 8.0e-7, 2.0e-10, 0, 1, 1.0},
 };
 
@@ -375,6 +375,11 @@ double pcoll__cost_shm(const pcoll__cost_t *c, int m)
 {
     double shared = m * PCOLL__COST_SHM_RANK;
     return c->shm_set || shared >= c->shm ? c->shm : shared;
+}
+
+double pcoll__cost_args(int p)
+{
+    return PCOLL__COST_ARGS + p * PCOLL__COST_ARGS_PEER;
 }
 
 double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n, int barriers)

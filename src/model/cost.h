@@ -77,9 +77,9 @@ typedef struct pcoll__cost {
                       ranks of one node (the neighbourhood all-to-alls on one
                       node, where `node` sends none), against the node
                       barrier's price: MPICH 5 1 (its neighbourhood call at
-                      np 2, 4 edges of 8 B: 4.3 us); Open MPI 5 0.12 (0.2 us
-                      an edge, where `node`'s run of two ranks, priced 0.18
-                      alpha, took 0.25-0.35 us); any other MPI 0.2.
+                      np 2, 4 edges of 8 B: 4.3 us); Open MPI 5 0.2 (0.12-0.3
+                      us an edge, where `node`'s run of two ranks, priced
+                      0.18 alpha, takes 0.14-0.21 us); any other MPI 0.2.
                       PCOLL_COST_LOCAL. */
 } pcoll__cost_t;
 
@@ -188,6 +188,16 @@ double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n);
 #define PCOLL__COST_SHM 4.5e-10
 #define PCOLL__COST_SHM_RANK 4.0e-11
 double pcoll__cost_shm(const pcoll__cost_t *c, int m);
+
+/* What a one-shot call kept by its shape pays for pcoll's checks of
+ * arrays of p counts and displacements that changed since its last call
+ * (the alltoallv; a repeat with the same arrays skips them): at np 2 under
+ * MPICH 5 a call with new counts took 0.54 us against 0.2 for a repeat.
+ * pcoll's own work, the same under every MPI: PCOLL__COST_ARGS +
+ * p PCOLL__COST_ARGS_PEER seconds. */
+#define PCOLL__COST_ARGS 3.0e-7
+#define PCOLL__COST_ARGS_PEER 2.0e-8
+double pcoll__cost_args(int p);
 double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n, int barriers);
 
 /* Node-aware all-to-all (multicore paper II-A/B; alltoall `hier`): N nodes

@@ -212,17 +212,20 @@ int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v,
     pcoll__shape_t s = pcoll__shape_of(ctx, 1, 1);
     pcoll__cost_t c = pcoll__select_cost(&s);
     int p = ctx->size;
-    double flat, native;
+    double flat, native, args = 0.0;
     /* A kept plan on one node weighs the MPI's messages there at their
-     * local share of alpha, as the neighbourhood calls' do: its calls whose
-     * counts changed pay pcoll's checks of the arguments (0.4-0.5 us at np
-     * 2) that a repeated call skips, so where the MPI's own call between
-     * the ranks of a node is cheap (Open MPI: 0.26 us at np 2, 16 B) the
-     * MPI's call stays; under MPICH (its call 1.9 us) hier is kept. */
-    if (kept && pcoll__select_one_node(&s))
+     * local share of alpha, as the neighbourhood calls' do, and pays for
+     * itself pcoll's checks of a call's arrays where they changed, which
+     * the MPI's call does not (pcoll__cost_args): where the MPI's own call
+     * between the ranks of a node is cheap (Open MPI: 0.26 us at np 2,
+     * 16 B) the MPI's call stays; under MPICH (its call 1.9 us) hier is
+     * kept. */
+    if (kept && pcoll__select_one_node(&s)) {
         c.alpha *= c.local;
-    flat = pcoll__cost_direct(&c, p, v->maxbytes);
-    native = pcoll__cost_native_alltoallv(&c, p, v->maxbytes);
+        args = pcoll__cost_args(p);
+    }
+    flat = pcoll__cost_direct(&c, p, v->maxbytes) - args;
+    native = pcoll__cost_native_alltoallv(&c, p, v->maxbytes) - args;
     if (v->maxbytes <= 0 || v->a.inplace || (kept && v->maxbytes > PCOLL__HIER_PIECE_MAX) ||
         !pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm))
         return chosen;

@@ -29,10 +29,8 @@
  * node too, where the MPI's messages between its ranks cost more than a
  * copy and a barrier: the cost model's local share of alpha per message,
  * 1 for MPICH, whose calls `node` beat 2-17x at np 2 up to 1 KiB a block,
- * 0.12 for Open MPI, where `node` beat its calls 1.1-3.3x at np 2 from 2
- * edges on up to 1 KiB (in a launch where the machine ran slower, 0.78-0.9
- * in a few cells), and where auto leaves a few edges to the MPI,
- * docs/algorithms.md).  A kept plan (a one-shot shape's, and a persistent
+ * 0.2 for Open MPI, whose calls `node` beat at np 2 from one edge up to
+ * 1 KiB a block, docs/algorithms.md).  A kept plan (a one-shot shape's, and a persistent
  * plan's on one node) sends a block over PCOLL__NBR_PIECE_MAX alone, a
  * message as per edge: `node` is weighed there only for blocks up to that.
  * Every input is the same on every rank: p and the ranks per node of the

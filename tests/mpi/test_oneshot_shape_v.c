@@ -451,8 +451,9 @@ static void case_recheck(void)
 }
 
 /* auto on one node: the shape keeps `hier` where the model prices the
- * node's copies and barriers below the flat exchange (cheap node terms in
- * the environment), and keeps none where they are dear; every rank alike. */
+ * node's copies and barriers and pcoll's checks of a call's changed arrays
+ * below the flat exchange (cheap node terms in the environment), and keeps
+ * none where they are dear; every rank alike. */
 static void auto_one_node(const char *barrier, const char *shm, int want_hier)
 {
     MPI_Comm d;
@@ -472,19 +473,31 @@ static void auto_one_node(const char *barrier, const char *shm, int want_hier)
 static void case_auto_one_node(void)
 {
     char all[16];
+    char share[32];
     snprintf(all, sizeof all, "%d", np);
     pt_case("auto on one node");
     setenv("PCOLL_CORES_PER_NODE", all, 1);
+    /* The MPI's messages on one node at their local share of alpha (no cost
+     * per MPI call, blocking or started, none for the own block): dear (1)
+     * the shape keeps hier where the node terms are cheap, none where they
+     * are dear; cheap (0.01) none. */
+    setenv("PCOLL_COST_CALL", "0", 1);
+    setenv("PCOLL_COST_PCALL", "0", 1);
+    setenv("PCOLL_COST_VSELF", "0", 1);
+    setenv("PCOLL_COST_LOCAL", "1", 1);
     auto_one_node("1e-9", "1e-13", np > 1);
     auto_one_node("1e-3", "1e-13", 0);
-    /* The MPI's messages on one node at their local share of alpha (no cost
-     * per MPI call): dear (1) the shape keeps hier, cheap (0.01) none. */
-    setenv("PCOLL_COST_CALL", "0", 1);
-    setenv("PCOLL_COST_LOCAL", "1", 1);
     auto_one_node("1e-7", "1e-13", np > 1);
     setenv("PCOLL_COST_LOCAL", "0.01", 1);
     auto_one_node("1e-7", "1e-13", 0);
+    /* The MPI's whole call 0.25 us (p - 1 messages), below pcoll's checks
+     * of changed arrays (0.3 us and more): none, however cheap the node. */
+    snprintf(share, sizeof share, "%g", 0.25 / (np > 1 ? np - 1 : 1));
+    setenv("PCOLL_COST_LOCAL", share, 1);
+    auto_one_node("1e-9", "1e-13", 0);
     unsetenv("PCOLL_COST_LOCAL");
+    unsetenv("PCOLL_COST_VSELF");
+    unsetenv("PCOLL_COST_PCALL");
     unsetenv("PCOLL_COST_CALL");
     setenv("PCOLL_CORES_PER_NODE", np > 3 ? "2" : "1", 1);
     pt_case_end();
