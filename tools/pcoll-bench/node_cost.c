@@ -1,7 +1,8 @@
 /*
  * The node's terms of the cost model (node_cost.h), from a persistent
  * `hier` alltoall on the node's ranks, the one-node plan they price: at
- * 1 byte per peer its time is its two node barriers, and what it grows by
+ * 1 byte per peer its time is its node barrier (one a run: its segment in
+ * two copies that runs take in turn), and what it grows by
  * up to LONG bytes per peer is its typed copies into the shared segment
  * and out of it (2 m bytes per byte of a block).
  */
@@ -63,7 +64,7 @@ void bench_node_cost(MPI_Comm comm, int reps, double *barrier, double *shm)
     if (t && reps > 0 && m > 1) {
         double one = hier_time(node, m, 1, reps, t), cut = hier_time(node, m, LONG, reps, t);
         if (one > 0 && cut > 0) {
-            v[0] = one / (2.0 * m);
+            v[0] = one / m;
             v[1] = cut > one ? (cut - one) / (2.0 * m * (LONG - 1)) : 0.0;
         }
     }

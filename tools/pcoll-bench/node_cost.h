@@ -12,7 +12,7 @@
 /* On every shared-memory node of comm, from a persistent `hier` alltoall
  * on the node's m ranks (median times after Tukey's filter): *barrier, s
  * per rank of one node barrier as pcoll's one-node plans pay it (at 1 byte
- * per peer hier meets at two: its time over 2 m), and *shm, s per byte of
+ * per peer hier's run is its one barrier: its time over m), and *shm, s per byte of
  * its typed copies through the shared segment (what its time grows by from
  * 1 byte to 1 KiB per peer, over the 2 m bytes copied per byte of a block;
  * 0 when it does not grow).  The largest over the nodes; 0 and 0 when no
