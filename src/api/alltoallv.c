@@ -549,7 +549,7 @@ static int a2av_choose(pcoll__call_t *c)
     if (v->maxbytes >= 0)
         v->pad_bruck = pcoll__select_bruck(c->p, v->maxbytes);
     if (together && v->maxbytes >= 0)
-        algo = pcoll__select_alltoallv_hier(c->ctx, v, algo, c->shaping);
+        algo = pcoll__select_alltoallv_hier(c->ctx, v, algo, c->shaping, c->steady);
     v->a.opts.algorithm = requested;
     algo = pcoll__select_gpu(&pcoll__alltoallv_table, requested, algo, device, &v->a.opts);
     /* The mean block over all ranks (agreed by the persistent init). */

@@ -363,6 +363,7 @@ static int shape_plan(pcoll__call_t *c, pcoll__cache_entry_t *e, const pcoll__vi
     d.comm = c->comm, d.info = MPI_INFO_NULL, d.plan = &plan;
     d.regions = c->coll->keep ? NULL : reg, d.shaping = 1;
     d.kept = e->plan ? e->plan->algorithm : NULL;
+    d.steady = c->steady;
     rc = run_call(&d);
     for (k = 0; k < 2; k++)
         pcoll__region_release(&reg[k]);
@@ -440,14 +441,62 @@ static int same_layouts(pcoll__cache_entry_t *e, const pcoll__view_t v[2])
     return pcoll__shape_same(e->aux, atomic_load_explicit(&e->stale, memory_order_acquire), v);
 }
 
-/* Shapes without sizes (the descriptor's keep and volume) under auto may
- * be decided again as their calls go on, since the counts of the call that
- * decided may not be the program's: at call 64, then every time the count
- * of calls has grown 8 times (512, 4096, ...), one reduction asks whether
- * some rank's volume left half to twice what it was at the last decision,
- * and only then is the shape decided again (the agreement and the choice;
- * a choice that stands keeps the plan).  Every rank counts a shape's calls
- * alike (repeats too), so every rank asks at the same call. */
+/* Shapes decided again.  Shapes without sizes (the descriptor's keep and
+ * volume) under auto may be decided again as their calls go on, since the
+ * counts of the call that decided may not be the program's: at call 64,
+ * then every time the count of calls has grown 8 times (512, 4096, ...),
+ * one reduction asks whether some rank's volume left half to twice what it
+ * was at the last decision, or whether the calls became steady or stopped
+ * being so (below), and only then is the shape decided again (the
+ * agreement and the choice; a choice that stands keeps the plan).  Every
+ * rank counts a shape's calls alike (repeats too), so every rank asks at
+ * the same call.  A kept plan on one node carries a signal besides
+ * (core/node.h): a rank whose volume moved so, or whose calls became far
+ * less steady, raises it in its call's run, and every rank of the node,
+ * which is every rank of the communicator, then asks at the next call.
+ *
+ * Steady calls.  A call that repeats the one before it, arrays and all,
+ * runs the shape's plan without pcoll's checks of its arguments (a
+ * repeat); one whose counts changed pays them, where the MPI's own call
+ * pays nothing of the kind.  So the choice weighs the checks by the share
+ * of calls that change (pcoll__call_t's steady), which every rank notes
+ * (entry's recent): every call of a kept plan, and of the MPI's call the
+ * last PCOLL__SHAPE_SAMPLE - 1 before each look (a forwarded repeat
+ * compares its arrays then, and only then); a look agrees on the least
+ * share over the ranks, each rank's over its last 64 noted calls where it
+ * noted PCOLL__STEADY_CALLS or more, else the share the last decision
+ * weighed.  A share that moved by more than PCOLL__STEADY_MOVE per mille
+ * from the last decision's, the way that may change the verdict (steadier
+ * where the shape holds no plan, less steady where it holds one), decides
+ * again; a rank of a kept plan whose last PCOLL__STEADY_CALLS calls were
+ * steady less often than that by twice as much raises the signal. */
+#define PCOLL__SHAPE_SAMPLE 32
+#define PCOLL__STEADY_MOVE 125
+#define PCOLL__STEADY_CALLS 16
+
+/* Note one call of e (steady: it repeated the call before it). */
+static void note_call(pcoll__cache_entry_t *e, int steady)
+{
+    e->recent = e->recent << 1 | (unsigned long long)(steady != 0);
+    e->noted += e->noted < 64;
+}
+
+/* The share of steady calls among the last n noted, per mille. */
+static int steady_of(const pcoll__cache_entry_t *e, int n)
+{
+    unsigned long long bits = n < 64 ? e->recent & ((1ULL << n) - 1) : e->recent;
+    return n > 0 ? (int)(__builtin_popcountll(bits) * 1000 / n) : 0;
+}
+
+/* Whether this rank's last PCOLL__STEADY_CALLS calls of e were far less
+ * steady than the last decision found the calls (a kept plan's calls:
+ * every one noted). */
+static int unsteady_now(const pcoll__cache_entry_t *e)
+{
+    return e->noted >= PCOLL__STEADY_CALLS &&
+           steady_of(e, PCOLL__STEADY_CALLS) + 2 * PCOLL__STEADY_MOVE < e->steady_share;
+}
+
 static unsigned long long next_recheck(unsigned long long calls)
 {
     return calls < 8 ? 64 : calls * 8;
@@ -468,13 +517,26 @@ static long long volume_of(pcoll__call_t *c)
 
 /* At a shape's recheck: 1 where some rank's volume left half to twice
  * what it was at the last decision (or its call is refused: the decision
- * then fails alike everywhere), 0 where none did, an error; one reduction.
- * *volume: this rank's. */
-static int moved(pcoll__call_t *c, const pcoll__cache_entry_t *e, long long *volume)
+ * then fails alike everywhere) or the calls' steadiness changed where it
+ * may change the verdict, 0 where neither did, an error; one reduction.
+ * *volume: this rank's; c->steady: the agreed share of steady calls. */
+static int moved(pcoll__call_t *c, pcoll__cache_entry_t *e, long long *volume)
 {
     long long v = *volume = volume_of(c), w = e->volume;
-    int clear = all_clear(c, v < 0 || w < 0 || v / 2 > w || w / 2 > v);
-    return clear < 0 ? pcoll__error(PCOLL_ERR_MPI, "%s: shape agreement", c->fn) : !clear;
+    int mine = e->noted >= PCOLL__STEADY_CALLS ? steady_of(e, e->noted) : e->steady_share;
+    int flags[2] = {v < 0 || w < 0 || v / 2 > w || w / 2 > v, 1000 - mine};
+    int steadier, unsteadier;
+    e->recent = 0, e->noted = 0;
+    if (MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, c->ctx->dup) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_MPI, "%s: shape agreement", c->fn);
+    c->steady = 1000 - flags[1];
+    /* Steadier calls can only favour a kept plan, less steady ones the
+     * MPI's call: decided again only where the verdict may change. */
+    steadier = c->steady > e->steady_share + PCOLL__STEADY_MOVE;
+    unsteadier = c->steady + PCOLL__STEADY_MOVE < e->steady_share;
+    e->steady_share = c->steady;
+    return flags[0] || (steadier && e->verdict != SHAPE_PLAN) ||
+           (unsteadier && e->verdict == SHAPE_PLAN);
 }
 
 /* Serve a one-shot call (key a: args_key) by its shape; SHAPE_FLAT when
@@ -482,7 +544,7 @@ static int moved(pcoll__call_t *c, const pcoll__cache_entry_t *e, long long *vol
 static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
 {
     pcoll__view_t v[2];
-    int rc, decide, wanted = requests_collective(c);
+    int rc, decide, wanted = requests_collective(c), signal = 0, *listen = NULL;
     long long volume = -1;
     pcoll__cache_entry_t *e = shape_of(c, a, 1, &rc);
     if (!e) {
@@ -511,21 +573,38 @@ static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
         c->decided = 1;
         e->recheck = c->coll->volume && !wanted ? next_recheck(e->calls) : 0;
         e->volume = e->recheck ? (volume >= 0 ? volume : volume_of(c)) : -1;
+        e->steady_share = c->steady;
     }
     if (e->verdict != SHAPE_PLAN) {
+        /* The MPI's call: noted only just before a look, as its repeats. */
+        if (!c->decided && e->recheck && e->calls + PCOLL__SHAPE_SAMPLE > e->recheck)
+            note_call(e, 0);
         if (wanted && e->verdict == SHAPE_ARGS)
             return oneshot_uncached(c);
         c->repeatable = e->verdict == SHAPE_ARGS;
         c->flat = e;
         return SHAPE_FLAT;
     }
-    /* A plan that serves any sizes takes the call's checked arguments. */
+    /* A plan that serves any sizes takes the call's checked arguments; a
+     * rank whose volume left half to twice what it was at the last decision,
+     * or whose calls became far less steady, raises the node signal, and
+     * where some rank of the node raised it, every rank looks at the next
+     * call ("Shapes decided again"). */
     if (c->coll->binder) {
         fresh_args(c);
         if ((rc = c->coll->check(c)) != PCOLL_SUCCESS)
             return rc;
+        if (e->recheck) {
+            long long w = e->volume, now = c->coll->volume(c);
+            if (!c->decided)
+                note_call(e, 0);
+            signal = (w >= 0 && (now / 2 > w || w / 2 > now)) || unsteady_now(e);
+            listen = &signal;
+        }
     }
-    rc = pcoll__shape_run(e->aux, same_layouts(e, v), v, c->args);
+    rc = pcoll__shape_run(e->aux, same_layouts(e, v), v, c->args, listen);
+    if (rc == PCOLL_SUCCESS && signal)
+        e->recheck = e->calls + 1;
     pcoll__last_run_algorithm = e->plan->algorithm;
     if (rc == PCOLL_SUCCESS && a->bytes && a->ntypes != PCOLL__KEY_UNCACHED)
         remember(c, NULL, e, v, a);
@@ -568,7 +647,8 @@ static int lease_by_shape(pcoll__call_t *c)
  * cache that is the table's `native`, for a collective whose one-shot
  * choice reads none of its arrays (the descriptor's forward hook), is
  * forwarded: the MPI's call on the call's arrays as they are, checked but
- * not compared, so counts that change every call repeat too.  Checked again on
+ * not compared (but in the calls that note whether they are steady: "Steady
+ * calls"), so counts that change every call repeat too.  Checked again on
  * every repeat: the communicator's context (freed communicators detach
  * theirs), the cache entry (evicted, or a datatype of its key freed), the
  * shape entry (evicted) and, for a shape's plan, the memo of the call's
@@ -710,9 +790,24 @@ static void remember(const pcoll__call_t *c, const pcoll_plan_t *plan, pcoll__ca
     remember_in(&repeat, c, plan, e, v, k);
 }
 
+/* Whether raw's arrays are the last call's (steady), those kept for the
+ * next call to compare.  Only after a forward: arrays the forward took pass
+ * its checks, so a later call with the same words and these arrays is
+ * forwarded too, never run on the plan found by arguments (whose arrays
+ * they may not be) when a forward declines. */
+static int steady_arrays(repeat_t *r, const pcoll__coll_t *coll, const void *raw)
+{
+    if (r->kept && arrays_match(r, coll, raw, 0))
+        return 1;
+    r->kept = arrays_match(r, coll, raw, 1);
+    return 0;
+}
+
 /* A repeat of a `native` plan: the MPI's call on the call's own arrays
- * (the descriptor's forward); 0 where it declines. */
-static int forwarded(repeat_t *r, const pcoll__coll_t *coll, const void *raw, int *rc)
+ * (the descriptor's forward); 0 where it declines.  sample: the call notes
+ * whether it is steady. */
+static int forwarded(repeat_t *r, const pcoll__coll_t *coll, const void *raw, int sample,
+                     int *rc)
 {
     const pcoll_plan_t *plan = r->plan.e->plan;
     int err = coll->forward(raw, r->ctx, plan->comm);
@@ -720,8 +815,11 @@ static int forwarded(repeat_t *r, const pcoll__coll_t *coll, const void *raw, in
         return 0;
     /* Counted as every repeat is: the shape table's order must stay the
      * same on every rank, forwarded here or not. */
-    if (r->shape.e)
+    if (r->shape.e) {
         pcoll__shape_ref_use(r->ctx, r->shape);
+        if (sample && coll->arrays)
+            note_call(r->shape.e, steady_arrays(r, coll, raw));
+    }
     pcoll__cache_ref_use(r->ctx, r->plan);
     r->count++;
     pcoll__set_verbose(0);
@@ -740,7 +838,7 @@ static inline int repeated(repeat_t *r, const pcoll__coll_t *coll, const void *r
     uintptr_t w[PCOLL__CALL_WORDS] = {0}, diff = 0;
     pcoll__ctx_t *ctx = r->ctx;
     pcoll__cache_entry_t *e = r->shape.e;
-    int i;
+    int i, sample = 0, signal = 0;
     if (r->comm != comm || coll->words(raw, w) != r->nwords)
         return 0;
     /* Every word, the unused ones zero on both sides: no loop bound to test. */
@@ -750,10 +848,14 @@ static inline int repeated(repeat_t *r, const pcoll__coll_t *coll, const void *r
     if (diff || pcoll__ctx_detached() != r->detached || pcoll__ctx_changes(ctx) != r->changes ||
         pcoll__opts_epoch() != r->env || pcoll__gpu_maybe())
         return 0;
-    /* The call at which the shape is decided again takes the full path. */
-    if (e && e->recheck && e->calls + 1 >= e->recheck)
-        return 0;
-    if (r->forward && forwarded(r, coll, raw, rc))
+    /* The call at which the shape is decided again takes the full path;
+     * the calls before it note whether they are steady. */
+    if (e && e->recheck && e->calls + PCOLL__SHAPE_SAMPLE >= e->recheck) {
+        if (e->calls + 1 >= e->recheck)
+            return 0;
+        sample = 1;
+    }
+    if (r->forward && forwarded(r, coll, raw, sample, rc))
         return 1;
     if (!r->kept || !same_arrays(r, coll, raw, 0))
         return 0;
@@ -762,12 +864,20 @@ static inline int repeated(repeat_t *r, const pcoll__coll_t *coll, const void *r
         pcoll__cache_ref_use(ctx, r->plan);
         *rc = pcoll__plan_run(r->plan.e->plan);
     } else if (!coll->binder) {
-        *rc = pcoll__shape_run(e->aux, r->same, r->v, NULL);
-    } else if (!r->held || !pcoll__shape_run_held(e->aux, r->held, r->v, rc)) {
+        *rc = pcoll__shape_run(e->aux, r->same, r->v, NULL, NULL);
+    } else if (!r->held ||
+               !pcoll__shape_run_held(e->aux, r->held, r->v, rc, e->recheck ? &signal : NULL)) {
         return 0;
     }
-    if (e)
+    /* The node signal (by_shape): this call's arrays are the last call's,
+     * which raised it already where they moved; another rank may have. */
+    if (e) {
         pcoll__shape_ref_use(ctx, r->shape);
+        if (e->recheck && (sample || !r->plan.e))
+            note_call(e, 1);
+        if (*rc == PCOLL_SUCCESS && signal)
+            e->recheck = e->calls + 1;
+    }
     r->count++;
     if (!r->plan.e)
         pcoll__last_run_algorithm = e->plan->algorithm;

@@ -94,6 +94,11 @@ struct pcoll__call {
     pcoll__cache_entry_t *flat;
     /* The call decided its shape (by_shape). */
     int decided;
+    /* A shape decided again: the share of its calls that repeated the call
+     * before them, arrays and all, per mille, the least over the ranks (0:
+     * unknown).  Those calls skip pcoll's checks of the arguments (entry.c
+     * "Steady calls"). */
+    int steady;
     _Alignas(max_align_t) unsigned char args[PCOLL__ARGS_MAX];
     _Alignas(max_align_t) unsigned char room[2][PCOLL__CALL_ROOM];
 };

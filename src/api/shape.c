@@ -331,13 +331,35 @@ static int run_leased(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
     return rc;
 }
 
+/* The node signal around a blocking run (the lock held): raise it where
+ * *signal is set, and after the run *signal says whether some rank raised
+ * it; NULL: the run does not listen. */
+static void listen_begin(pcoll__shape_rec_t *r, const int *signal)
+{
+    if (signal) {
+        r->plan->listen = 1;
+        r->plan->raise = *signal;
+        r->plan->raised = 0;
+    }
+}
+
+static void listen_end(pcoll__shape_rec_t *r, int *signal)
+{
+    if (signal) {
+        *signal = r->plan->raised;
+        r->plan->listen = r->plan->raise = r->plan->raised = 0;
+    }
+}
+
 int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
-                     const void *args)
+                     const void *args, int *signal)
 {
     int rc;
     drain_locked(r);
+    listen_begin(r, signal);
     rc = same && !r->binder && !pcoll__gpu_maybe() ? run_on_views(r, v)
                                                    : run_leased(r, same, v, args);
+    listen_end(r, signal);
     pthread_mutex_unlock(&r->lock);
     return rc;
 }
@@ -359,13 +381,14 @@ int pcoll__shape_hold(pcoll__shape_rec_t *r, const void *args, unsigned long *ge
 }
 
 int pcoll__shape_run_held(pcoll__shape_rec_t *r, unsigned long gen, const pcoll__view_t v[2],
-                          int *rc)
+                          int *rc, int *signal)
 {
     drain_locked(r);
     if (r->held_gen != gen) {
         pthread_mutex_unlock(&r->lock);
         return 0;
     }
+    listen_begin(r, signal);
     /* Still bound to them (no other call ran since): the plan alone. */
     if (r->bound_gen == gen) {
         *rc = pcoll__plan_run(r->plan);
@@ -373,6 +396,7 @@ int pcoll__shape_run_held(pcoll__shape_rec_t *r, unsigned long gen, const pcoll_
         *rc = run_leased(r, 1, v, r->held);
         r->bound_gen = *rc == PCOLL_SUCCESS ? gen : 0;
     }
+    listen_end(r, signal);
     pthread_mutex_unlock(&r->lock);
     return 1;
 }

@@ -53,9 +53,13 @@ void pcoll__shape_rec_free(void *rec);
 int pcoll__shape_same(const pcoll__shape_rec_t *r, int stale, const pcoll__view_t v[2]);
 
 /* Blocking: run the plan for the buffers v (a binder's record: for the
- * checked arguments args) once the earlier runs are over. */
+ * checked arguments args) once the earlier runs are over.  signal (NULL:
+ * none): the node signal of the plans that carry it (core/node.h, the kept
+ * plans on one node): raised in the run where *signal is set; after it,
+ * *signal = whether some rank of the node raised it in that run (every
+ * rank alike; 0 from plans that do not carry it). */
 int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
-                     const void *args);
+                     const void *args, int *signal);
 
 /* A binder's record: a copy of the checked arguments args (the binder's
  * hold) kept by the record for the calls that repeat them, replacing the
@@ -65,7 +69,7 @@ int pcoll__shape_hold(pcoll__shape_rec_t *r, const void *args, unsigned long *ge
 /* Blocking: pcoll__shape_run for the arguments the record holds as gen; 0
  * (nothing run) where it holds others now, else 1 and *rc the run's code. */
 int pcoll__shape_run_held(pcoll__shape_rec_t *r, unsigned long gen, const pcoll__view_t v[2],
-                          int *rc);
+                          int *rc, int *signal);
 
 /* Non-blocking: *lease, a plan on ctx (the caller's to free) whose start
  * queues one run of the shape's plan for the buffers v (a binder's record:

@@ -571,6 +571,7 @@ void pcoll__shape_undecide(pcoll__ctx_t *ctx, pcoll__cache_entry_t *e)
     unsigned long long stamp = e->stamp, born = e->born, calls = e->calls,
                        recheck = e->recheck;
     long long volume = e->volume;
+    int share = e->steady_share;
     /* Emptied as an eviction empties it (the record drains its leases
      * first), the key kept aside, then taken back with the entry's place. */
     pthread_mutex_lock(&list_lock);
@@ -586,6 +587,7 @@ void pcoll__shape_undecide(pcoll__ctx_t *ctx, pcoll__cache_entry_t *e)
     e->calls = calls;
     e->recheck = recheck;
     e->volume = volume;
+    e->steady_share = share;
     pthread_mutex_unlock(&list_lock);
 }
 

@@ -48,6 +48,13 @@ typedef struct pcoll__cache_entry {
     unsigned long long calls;
     unsigned long long recheck;
     long long volume;         /* this rank's at the last decision (-1: none) */
+    /* The calls noted since the last decision (entry.c "Steady calls"),
+     * one bit each, the newest lowest: 1 where it repeated the call before
+     * it, arrays and all; how many (at most 64); the share of such calls
+     * the last decision weighed, per mille (0: none known). */
+    unsigned long long recent;
+    int noted;
+    int steady_share;
     int verdict;
     unsigned long long born;  /* when the entry took its key */
     void *aux;

@@ -25,6 +25,7 @@
 #ifndef PCOLL_CORE_NODE_H
 #define PCOLL_CORE_NODE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "core/plan.h"
@@ -71,6 +72,7 @@ typedef struct pcoll__node_shm {
     long long arrivals;   /* this rank's arrivals so far */
     long long runs;       /* runs begun (pcoll__node_run_begin) */
     MPI_Request req;      /* the MPI barrier in flight */
+    atomic_llong own_signal[2]; /* the signal on a node of one rank */
 } pcoll__node_shm_t;
 
 /* The plan's segment of bytes on t's node and its barrier, freed with the
@@ -96,6 +98,17 @@ pcoll__poll_t pcoll__node_barrier_wait(pcoll__node_shm_t *shm);
  * (*waiting set until passed), then poll; 1 when passed (at once on a node
  * of one rank, and with arrive_only, after arriving). */
 int pcoll__node_barrier_step(pcoll__node_shm_t *shm, int *waiting, int arrive_only);
+
+/* The node's signal, for engines that meet at one node barrier a run: a
+ * rank raises it in a run before that run's barrier, and after the barrier
+ * every rank reads whether some rank raised it in this run, the same answer
+ * everywhere.  Runs take two counters in turn (run & 1, in the barrier's
+ * cache line): a counter is raised again two runs later, after the raiser
+ * passed the barrier in between, so after every rank read it.  seen: this
+ * rank's last values; every run reads.  Not carried with the MPI's barrier
+ * (PCOLL_HIER_BARRIER=mpi): no rank ever reads it raised. */
+void pcoll__node_raise(pcoll__node_shm_t *shm, long long run);
+int pcoll__node_raised(pcoll__node_shm_t *shm, long long run, long long seen[2]);
 
 /* Flags: counters in the segment (at seg + off, a cache line each, zero at
  * first) that only grow, for hand-offs between two ranks of the node

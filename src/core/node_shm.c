@@ -1,8 +1,8 @@
 /*
  * A plan's node-level shared segment and node barrier (see node.h).
  *
- * One window per plan and node: the barrier's arrival counter (one cache
- * line) followed by the segment, allocated by the node's local rank 0 with
+ * One window per plan and node: the barrier's arrival counter and the
+ * node signal's two counters (one cache line) followed by the segment, allocated by the node's local rank 0 with
  * MPI_Win_allocate_shared on the topology's node communicator and mapped by
  * the others with MPI_Win_shared_query.  It is locked once (MPI_Win_lock_all)
  * so that MPI_Win_sync can order the plain loads and stores of the segment
@@ -20,7 +20,7 @@
 #include "core/pmpi.h"
 #include "base/status.h"
 
-#define CTL_BYTES 64 /* one cache line for the counter */
+#define CTL_BYTES 64 /* one cache line: the counter, then the signal's two */
 
 #ifdef SMPI_H
 #include <simgrid/host.h>
@@ -240,6 +240,35 @@ int pcoll__node_barrier_step(pcoll__node_shm_t *shm, int *waiting, int arrive_on
         return 0;
     *waiting = 0;
     return 1;
+}
+
+/* ---- the signal ------------------------------------------------------------- */
+
+/* After the barrier's counter, in its cache line; this rank's own on a node
+ * of one; none with the MPI's barrier. */
+static atomic_llong *signal_counter(pcoll__node_shm_t *s, long long run)
+{
+    if (s->nlocal == 1)
+        return &s->own_signal[run & 1];
+    return s->mpi_barrier ? NULL : counter(s) + 1 + (run & 1);
+}
+
+/* Relaxed: the arrival at the barrier after it releases it, and passing the
+ * barrier acquires it. */
+void pcoll__node_raise(pcoll__node_shm_t *s, long long run)
+{
+    atomic_llong *c = signal_counter(s, run);
+    if (c)
+        atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
+}
+
+int pcoll__node_raised(pcoll__node_shm_t *s, long long run, long long seen[2])
+{
+    atomic_llong *c = signal_counter(s, run);
+    long long now = c ? atomic_load_explicit(c, memory_order_relaxed) : 0;
+    int raised = now != seen[run & 1];
+    seen[run & 1] = now;
+    return raised;
 }
 
 /* ---- flags ------------------------------------------------------------------ */

@@ -73,6 +73,11 @@ struct pcoll_plan {
      * size.  describe_arg lives as long as the plan (its scratch). */
     void (*describe)(const void *arg, FILE *out);
     const void *describe_arg;
+    /* A one-shot shape's node signal (api/shape.h pcoll__shape_run), for
+     * the engines that carry it (the kept plans on one node): a run begun
+     * with listen set raises it where raise is set, and sets raised to
+     * whether some rank of the node raised it in that run. */
+    int listen, raise, raised;
 };
 
 /* A resource a plan releases through a callback (windows, communicators). */

@@ -37,7 +37,10 @@
  * barrier and copies its pieces out of the senders' slots: the next run
  * writes the other copy, and the one after this copy again only once every
  * rank has passed the next run's barrier, which it reaches after reading
- * this one (as neighbor/node_kept.c on one node).
+ * this one (as neighbor/node_kept.c on one node).  The run carries the
+ * shape's node signal there (core/node.h: raised before the barrier, read
+ * after it), so that a rank whose calls changed can have the shape decided
+ * again at the next call of every rank (api/entry.c "Shapes").
  *
  * Cost: as alltoall `hier` with one step between nodes, bundles of the
  * pieces' real sizes; node barriers: 4 per run (one more than the plan with
@@ -87,6 +90,9 @@ typedef struct kept {
     pcoll__bigs_t bigs;      /* [2 p] types made for counts over INT_MAX */
     size_t scratch_bytes;    /* in place: ph.own, the pieces sent alone, packed */
     int waiting;             /* at a node barrier */
+    pcoll_plan_t *plan;
+    int listen;              /* one node: this run carries the shape's signal */
+    long long heard[2];      /* one node: the signal's counters as last read */
 } kept_t;
 
 static int member(const kept_t *k, int node, int i)
@@ -458,6 +464,8 @@ static int advance(void *state, int *moved)
         if (k->N == 1) {
             if ((rc = start_alone(k)) == PCOLL_SUCCESS)
                 rc = copy_slots(k, 1);
+            if (k->listen && k->plan->raise)
+                pcoll__node_raise(k->shm, k->run);
             break;
         }
         if (!barrier_wait(k))
@@ -468,6 +476,11 @@ static int advance(void *state, int *moved)
     case P_TABLE:
         if (!barrier(k, 0))
             return PCOLL_SUCCESS;
+        if (k->N == 1) {
+            int raised = pcoll__node_raised(k->shm, k->run, k->heard);
+            if (k->listen)
+                k->plan->raised = raised;
+        }
         rc = k->N == 1 ? copy_slots(k, 0) : read_sizes(k);
         break;
     case P_COPY_IN:
@@ -500,6 +513,7 @@ static void kept_begin(void *state)
     kept_t *k = state;
     k->nreqs = 0;
     k->run++;
+    k->listen = k->plan->listen;
 }
 
 static void kept_drop(void *state)
@@ -574,6 +588,7 @@ int pcoll__alltoallv_hier_keep(pcoll_plan_t *plan, const pcoll__opts_t *opts, in
     k->ph.def = &kept_phases;
     k->ph.phase = P_DONE;
     k->inplace = inplace;
+    k->plan = plan;
     k->comm = plan->comm;
     k->a.opts = *opts;
     k->tag_bundle = plan->tag;

@@ -40,7 +40,8 @@
  * On one node (N = 1) steps 1 and 2 have nothing to do: the parts come
  * in two copies that runs take in turn, so the next run packs into the
  * copy no rank reads now (a rank passes its step 0 barrier only once every
- * rank has read the run before), and a run has one barrier.  Persistent
+ * rank has read the run before), and a run has one barrier, which carries
+ * the shape's node signal (core/node.h; hier_alltoallv_kept.c).  Persistent
  * `node` plans on one node are this plan bound once (node.c).
  *
  * Cost: node.c's (two node barriers, one message per pair of nodes with
@@ -106,6 +107,9 @@ typedef struct kept {
     int nb, na;
     pcoll__bigs_t bigs;
     int waiting, mismatch;
+    pcoll_plan_t *plan;
+    int listen;               /* one node: this run carries the shape's signal */
+    long long heard[2];       /* one node: the signal's counters as last read */
 } kept_t;
 
 static int32_t get32(const char *at)
@@ -397,10 +401,17 @@ static int advance(void *state, int *moved)
     switch (k->ph.phase) {
     case P_PACK:
         rc = pack_blocks(k);
+        if (k->N == 1 && k->listen && k->plan->raise)
+            pcoll__node_raise(k->shm, k->run);
         break;
     case P_LOCAL:
         if (!pcoll__node_barrier_step(k->shm, &k->waiting, 0))
             return PCOLL_SUCCESS;
+        if (k->N == 1) {
+            int raised = pcoll__node_raised(k->shm, k->run, k->heard);
+            if (k->listen)
+                k->plan->raised = raised;
+        }
         if ((rc = post_bundles(k)) == PCOLL_SUCCESS)
             rc = unpack_blocks(k, 1);
         break;
@@ -440,6 +451,7 @@ static void kept_begin(void *state)
     k->nb = k->na = 0;
     k->mismatch = 0;
     k->run++;
+    k->listen = k->plan->listen;
 }
 
 static void kept_drop(void *state)
@@ -617,6 +629,7 @@ int pcoll__nbr_node_keep(pcoll_plan_t *plan, const pcoll__nbr_args_t *a)
     plan->ops = &pcoll__phased_ops;
     k->ph.def = &kept_phases;
     k->ph.phase = P_DONE;
+    k->plan = plan;
     k->comm = plan->comm;
     k->tag_bundle = plan->tag;
     k->tag_alone = pcoll__ctx_tag(plan->ctx);

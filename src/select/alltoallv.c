@@ -207,7 +207,7 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
 }
 
 int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen,
-                                 int kept)
+                                 int kept, int steady)
 {
     pcoll__shape_t s = pcoll__shape_of(ctx, 1, 1);
     pcoll__cost_t c = pcoll__select_cost(&s);
@@ -216,13 +216,14 @@ int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v,
     /* A kept plan on one node weighs the MPI's messages there at their
      * local share of alpha, as the neighbourhood calls' do, and pays for
      * itself pcoll's checks of a call's arrays where they changed, which
-     * the MPI's call does not (pcoll__cost_args): where the MPI's own call
-     * between the ranks of a node is cheap (Open MPI: 0.26 us at np 2,
-     * 16 B) the MPI's call stays; under MPICH (its call 1.9 us) hier is
-     * kept. */
+     * the MPI's call does not (pcoll__cost_args), on the calls that are
+     * not steady (a repeat skips them): where the MPI's own call between
+     * the ranks of a node is cheap (Open MPI: 0.26 us at np 2, 16 B) and
+     * the counts change, the MPI's call stays; under MPICH (its call
+     * 1.9 us), or where the calls repeat, hier is kept. */
     if (kept && pcoll__select_one_node(&s)) {
         c.alpha *= c.local;
-        args = pcoll__cost_args(p);
+        args = pcoll__cost_args(p) * (1000 - steady) / 1000.0;
     }
     flat = pcoll__cost_direct(&c, p, v->maxbytes) - args;
     native = pcoll__cost_native_alltoallv(&c, p, v->maxbytes) - args;

@@ -997,6 +997,43 @@ static void kept_mismatch(MPI_Comm comm, const char *topo, int folded)
     case_free(&c);
 }
 
+/* auto one-shot on the dense graph of dense_auto (np >= 3), virtual nodes
+ * of `cores` ranks: blocks of 3 ints take `node` at the shape's second
+ * call; blocks of 4096 ints from call 4 on run `node` until the shape is
+ * looked at again (a rank's volume left half to twice the deciding
+ * call's) at call `look`, where auto leaves it. */
+static void grown_blocks(const char *cores, int look)
+{
+    MPI_Comm dense = dense_comm();
+    nb_case c;
+    int j, k;
+    setenv("PCOLL_CORES_PER_NODE", cores, 1);
+    case_make(&c, dense, "dense", 0, F_A2AV, 3, 0);
+    pt_case("dense auto one-shot, the shape's first call");
+    refill(&c, 0), reference(&c);
+    PT_REQUIRE(oneshot(&c));
+    compare(&c);
+    kept_call(&c, 1, "auto, the shape's second call");
+    kept_call(&c, 2, "auto, the third");
+    c.count = 4096;
+    for (k = 0; k < c.out; k++)
+        c.scounts[k] = 4096;
+    exchange_counts(&c), case_layout(&c);
+    for (j = 4; j <= look; j++) {
+        refill(&c, j), reference(&c);
+        PT_REQUIRE(oneshot(&c));
+        compare(&c);
+        if (j == look - 1)
+            PT_CHECK(!strcmp(pcoll__last_run_algorithm, "node"),
+                     "nodes of %s: call %d ran %s before the shape was looked at again",
+                     cores, j, pcoll__last_run_algorithm);
+    }
+    PT_CHECK(strcmp(pcoll__last_run_algorithm, "node"),
+             "nodes of %s: call %d of 16 KiB blocks still ran node", cores, look);
+    case_free(&c);
+    MPI_Comm_free(&dense);
+}
+
 /* `node` named for one-shot calls on virtual nodes of two ranks (one node
  * of one or two ranks below np 3): decided at the first call and kept;
  * without a shared segment every rank is its own node.  auto takes it at
@@ -1005,10 +1042,10 @@ static void kept_mismatch(MPI_Comm comm, const char *topo, int folded)
 static void kept(void)
 {
     int dims[2] = {0, 0}, periods[2] = {1, 1}, r = pt_rank, p = pt_size, f, shm;
+    char all[16];
     int sources[4] = {r, (r - 2 + 2 * p) % p, (r - 1 + p) % p, (r - 1 + p) % p};
     int dests[4] = {(r + 1) % p, r, (r + 2) % p, (r + 1) % p}, w[4] = {1, 1, 1, 1};
     MPI_Comm cart, dist;
-    nb_case c;
     MPI_Dims_create(pt_size, 2, dims);
     PT_MPI(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart));
     PT_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 4, sources, w, 4, dests, w,
@@ -1030,36 +1067,16 @@ static void kept(void)
     kept_mismatch(cart, "cart2d-periodic", dims[0] <= 2 || dims[1] <= 2);
     unsetenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM");
     if (p >= 3) {
-        /* The dense graph of dense_auto, blocks of 3 ints. */
-        MPI_Comm dense = dense_comm();
-        int j, k;
-        case_make(&c, dense, "dense", 0, F_A2AV, 3, 0);
-        pt_case("dense auto one-shot, the shape's first call");
-        refill(&c, 0), reference(&c);
-        PT_REQUIRE(oneshot(&c));
-        compare(&c);
-        kept_call(&c, 1, "auto, the shape's second call");
-        kept_call(&c, 2, "auto, the third");
-        /* Blocks of 4096 ints from call 4 on: the shape is looked at again
-         * at its 64th call (a rank's volume left half to twice the
-         * deciding call's), where auto leaves `node`. */
-        c.count = 4096;
-        for (k = 0; k < c.out; k++)
-            c.scounts[k] = 4096;
-        exchange_counts(&c), case_layout(&c);
-        for (j = 4; j <= 64; j++) {
-            refill(&c, j), reference(&c);
-            PT_REQUIRE(oneshot(&c));
-            compare(&c);
-            if (j == 63)
-                PT_CHECK(!strcmp(pcoll__last_run_algorithm, "node"),
-                         "call 63 ran %s before the shape was looked at again",
-                         pcoll__last_run_algorithm);
-        }
-        PT_CHECK(strcmp(pcoll__last_run_algorithm, "node"),
-                 "call 64 of 16 KiB blocks still ran node");
-        case_free(&c);
-        MPI_Comm_free(&dense);
+        /* Virtual nodes of two ranks: the look at call 64.  Every rank on
+         * one node (the MPI's messages there at a whole alpha, as MPICH's,
+         * so that auto takes node on every MPI): the node's signal, raised
+         * by the ranks whose volume moved at call 4, makes every rank look
+         * at call 5. */
+        grown_blocks("2", 64);
+        snprintf(all, sizeof all, "%d", p);
+        setenv("PCOLL_COST_LOCAL", "1", 1);
+        grown_blocks(all, 5);
+        unsetenv("PCOLL_COST_LOCAL");
     }
     unsetenv("PCOLL_CORES_PER_NODE");
     MPI_Comm_free(&cart);

@@ -33,11 +33,20 @@
  *              the shape keeps hier, with the barrier dear it keeps none;
  *              with the MPI's messages on the node cheap (PCOLL_COST_LOCAL)
  *              none, dear hier;
+ *   steady     every rank on one node, hier priced below the MPI's call
+ *              only without pcoll's checks of changed arrays: arrays that
+ *              repeat take hier from call 64, native again by call 512
+ *              once one rank's change from call 450; arrays that change
+ *              on rank 0 alone: native throughout;
  *   recheck    auto's shape decided again at calls 64 and 512 under a
  *              rules file naming hier for short blocks, the blocks long,
  *              then short, then long: native, hier, native, every rank
  *              alike, no agreement between decisions; blocks that stay
  *              short: one reduction at call 64, hier kept;
+ *   signal     every rank on one node, the rules file's hier decided for
+ *              short blocks; from call 100 the last rank alone receives
+ *              long ones: it raises the node's signal and every rank runs
+ *              native from call 101 (not only from the look at call 512);
  *   forms      the int and large-count forms (pcoll_alltoallv_c) with the
  *              MPI's call priced cheaper than pcoll's: the int form runs
  *              `native` on every MPI, the large-count form only with
@@ -377,23 +386,24 @@ static void recheck_rules(char *path, size_t n)
     PT_MPI(MPI_Bcast(path, (int)n, MPI_CHAR, 0, MPI_COMM_WORLD));
 }
 
-/* One auto call of n ints to every peer on comm, against the closed form;
- * 1 where it ran hier, the same on every rank (checked). */
-static int uniform_call(MPI_Comm comm, int n, int call)
+/* One auto call on comm of the arrays given (the send side's equal to the
+ * receive side's of every peer), against the closed form; 1 where it ran
+ * hier, the same on every rank (checked). */
+static int checked_call(MPI_Comm comm, const int *sc, const int *sd, const int *rc,
+                        const int *rd, int call, const char *what)
 {
     static int sb[64 * 1024], rb[64 * 1024];
-    int sc[64], sd[64], hier, lo, hi;
-    for (int i = 0; i < np; i++) {
-        sc[i] = n, sd[i] = i * n;
-        for (int k = 0; k < n; k++)
-            sb[i * n + k] = me * 100000 + i * 1000 + k + call;
-    }
-    pt_poison(rb, sizeof(int) * (size_t)(np * n));
-    PT_REQUIRE(pcoll_alltoallv(sb, sc, sd, MPI_INT, rb, sc, sd, MPI_INT, comm));
+    int hier, lo, hi;
+    for (int i = 0; i < np; i++)
+        for (int k = 0; k < sc[i]; k++)
+            sb[sd[i] + k] = me * 100000 + i * 1000 + k % 1000 + call;
+    pt_poison(rb, sizeof(int) * (size_t)(rd[np - 1] + rc[np - 1]));
+    PT_REQUIRE(pcoll_alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, comm));
     for (int s = 0; s < np; s++)
-        for (int k = 0; k < n; k++)
-            if (rb[s * n + k] != s * 100000 + me * 1000 + k + call) {
-                pt_check_elem("uniform", s, k, s * 100000 + me * 1000 + k + call, rb[s * n + k]);
+        for (int k = 0; k < rc[s]; k++)
+            if (rb[rd[s] + k] != s * 100000 + me * 1000 + k % 1000 + call) {
+                pt_check_elem(what, s, k, s * 100000 + me * 1000 + k % 1000 + call,
+                              rb[rd[s] + k]);
                 s = np;
                 break;
             }
@@ -402,6 +412,20 @@ static int uniform_call(MPI_Comm comm, int n, int call)
     PT_MPI(PMPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, comm));
     PT_CHECK(lo == hi, "call %d: hier on some ranks only", call);
     return hier;
+}
+
+/* n ints to every peer, the blocks gap ints apart. */
+static int spaced_call(MPI_Comm comm, int n, int gap, int call)
+{
+    int c[64], d[64];
+    for (int i = 0; i < np; i++)
+        c[i] = n, d[i] = i * (n + gap);
+    return checked_call(comm, c, d, c, d, call, "uniform");
+}
+
+static int uniform_call(MPI_Comm comm, int n, int call)
+{
+    return spaced_call(comm, n, 0, call);
 }
 
 /* auto's shape decided again as its calls go on (src/api/entry.c,
@@ -450,6 +474,50 @@ static void case_recheck(void)
     pt_case_end();
 }
 
+/* Every rank sends `big` ints to the last rank and `small` to the others
+ * (so only the last rank receives more when big grows). */
+static int skewed_call(MPI_Comm comm, int small, int big, int call)
+{
+    int sc[64], sd[64], rc[64], rd[64], last = np - 1;
+    for (int i = 0, at = 0, rat = 0; i < np; i++) {
+        sc[i] = i == last ? big : small, sd[i] = at, at += sc[i];
+        rc[i] = me == last ? big : small, rd[i] = rat, rat += rc[i];
+    }
+    return checked_call(comm, sc, sd, rc, rd, call, "skewed");
+}
+
+/* The node signal (src/api/entry.c "Shapes decided again"): every rank on
+ * one node, the rules file naming hier for short blocks: 2 ints a block
+ * decide hier at call 2; from call 100 every rank sends the last rank
+ * 1024 ints, and only its volume moves.  It raises the node's signal in
+ * that call's run, every rank looks at call 101 and runs native from there
+ * on (without the signal: from call 512).  Calls 2-99 make no agreement. */
+static void case_signal(void)
+{
+    char all[16], path[512];
+    MPI_Comm d;
+    pt_case("node signal");
+    snprintf(all, sizeof all, "%d", np);
+    setenv("PCOLL_CORES_PER_NODE", all, 1);
+    recheck_rules(path, sizeof path);
+    setenv("PCOLL_TUNING_FILE", path, 1);
+    PT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+    for (int call = 1; call <= 110; call++) {
+        long before = allreduces;
+        int hier = skewed_call(d, 2, call >= 100 ? 1024 : 2, call);
+        PT_CHECK(call < 2 || hier == (call <= 100), "call %d ran %s", call,
+                 pcoll__last_run_algorithm);
+        PT_CHECK(call <= 2 || call == 64 || call == 101 || allreduces == before,
+                 "call %d: %ld MPI_Allreduce calls", call, allreduces - before);
+    }
+    PT_MPI(MPI_Comm_free(&d));
+    unsetenv("PCOLL_TUNING_FILE");
+    if (me == 0)
+        remove(path);
+    setenv("PCOLL_CORES_PER_NODE", np > 3 ? "2" : "1", 1);
+    pt_case_end();
+}
+
 /* auto on one node: the shape keeps `hier` where the model prices the
  * node's copies and barriers and pcoll's checks of a call's changed arrays
  * below the flat exchange (cheap node terms in the environment), and keeps
@@ -470,20 +538,31 @@ static void auto_one_node(const char *barrier, const char *shm, int want_hier)
     unsetenv("PCOLL_COST_SHM");
 }
 
+/* Every rank on one virtual node, the MPI's calls priced by their messages
+ * alone (no cost per MPI call, blocking or started, none for the own
+ * block); off: the environment as main leaves it. */
+static void one_node_pricing(int on)
+{
+    static const char *const keys[] = {"PCOLL_COST_CALL", "PCOLL_COST_PCALL",
+                                       "PCOLL_COST_VSELF"};
+    char all[16];
+    snprintf(all, sizeof all, "%d", np);
+    for (int i = 0; i < 3; i++)
+        if (on)
+            setenv(keys[i], "0", 1);
+        else
+            unsetenv(keys[i]);
+    setenv("PCOLL_CORES_PER_NODE", on ? all : np > 3 ? "2" : "1", 1);
+}
+
 static void case_auto_one_node(void)
 {
-    char all[16];
     char share[32];
-    snprintf(all, sizeof all, "%d", np);
     pt_case("auto on one node");
-    setenv("PCOLL_CORES_PER_NODE", all, 1);
-    /* The MPI's messages on one node at their local share of alpha (no cost
-     * per MPI call, blocking or started, none for the own block): dear (1)
-     * the shape keeps hier where the node terms are cheap, none where they
-     * are dear; cheap (0.01) none. */
-    setenv("PCOLL_COST_CALL", "0", 1);
-    setenv("PCOLL_COST_PCALL", "0", 1);
-    setenv("PCOLL_COST_VSELF", "0", 1);
+    /* The MPI's messages on one node at their local share of alpha: dear
+     * (1) the shape keeps hier where the node terms are cheap, none where
+     * they are dear; cheap (0.01) none. */
+    one_node_pricing(1);
     setenv("PCOLL_COST_LOCAL", "1", 1);
     auto_one_node("1e-9", "1e-13", np > 1);
     auto_one_node("1e-3", "1e-13", 0);
@@ -496,10 +575,51 @@ static void case_auto_one_node(void)
     setenv("PCOLL_COST_LOCAL", share, 1);
     auto_one_node("1e-9", "1e-13", 0);
     unsetenv("PCOLL_COST_LOCAL");
-    unsetenv("PCOLL_COST_VSELF");
-    unsetenv("PCOLL_COST_PCALL");
-    unsetenv("PCOLL_COST_CALL");
-    setenv("PCOLL_CORES_PER_NODE", np > 3 ? "2" : "1", 1);
+    one_node_pricing(0);
+    pt_case_end();
+}
+
+/* Steady calls (src/api/entry.c): every rank on one node, the MPI's
+ * whole call priced 0.25 us and hier's run 0.1 us, so that hier pays only
+ * where pcoll's checks of changed arrays (0.3 us and more) are not paid
+ * on most calls.  Calls whose arrays repeat run the MPI's call until call
+ * 64 decides hier for them; from call 450 the last rank's displacements
+ * change every other call (so every call of its differs from the one
+ * before): its signal, or the look at call 512 at the latest, decides
+ * native again (np <= 8: 520 calls).  Calls whose arrays change on one
+ * rank alone, every other call, run the MPI's call throughout.  Every
+ * rank alike. */
+static void case_steady(void)
+{
+    char share[32], barrier[32];
+    int last = np <= 8 ? 520 : 70;
+    MPI_Comm d;
+    pt_case("steady calls");
+    snprintf(share, sizeof share, "%g", 0.25 / (np > 1 ? np - 1 : 1));
+    snprintf(barrier, sizeof barrier, "%g", 1e-7 / np);
+    one_node_pricing(1);
+    setenv("PCOLL_COST_LOCAL", share, 1);
+    setenv("PCOLL_COST_BARRIER", barrier, 1);
+    setenv("PCOLL_COST_SHM", "1e-13", 1);
+    PT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+    for (int call = 1; call <= last; call++) {
+        int gap = me == np - 1 && call >= 450 && call % 2;
+        int hier = spaced_call(d, 2, gap, call);
+        int want = np > 1 && call >= 64 && call < 450;
+        PT_CHECK(hier == want || (call >= 450 && call < 512), "steady: call %d ran %s", call,
+                 pcoll__last_run_algorithm);
+    }
+    PT_MPI(MPI_Comm_free(&d));
+    PT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+    for (int call = 1; call <= 70; call++) {
+        int hier = spaced_call(d, 2, me == 0 && call % 2, call);
+        PT_CHECK(!hier, "changing on rank 0: call %d ran %s", call, pcoll__last_run_algorithm);
+    }
+    PT_MPI(MPI_Comm_free(&d));
+    unsetenv("PCOLL_COST_SHM");
+    unsetenv("PCOLL_COST_BARRIER");
+    unsetenv("PCOLL_COST_LOCAL");
+    one_node_pricing(0);
     pt_case_end();
 }
 
@@ -532,7 +652,9 @@ int main(int argc, char **argv)
     unsetenv("PCOLL_ALLTOALLV_ALGORITHM");
     case_ints(NULL);
     case_auto_one_node();
+    case_steady();
     case_recheck();
+    case_signal();
     unsetenv("PCOLL_CORES_PER_NODE");
     case_forms();
     return pt_finish();

@@ -52,15 +52,6 @@ static void progress(const bench_run_t *run, int k, int total, const char *name,
     fflush(stderr);
 }
 
-/* The algorithm this rank's last one-shot pcoll call ran (the library's
- * src/core/plan.h, which the drop-in's log reads too; the bench links the
- * static library).  Per thread, but a plain global under SMPI, as there. */
-#ifdef SMPI_H
-extern const char *pcoll__last_run_algorithm;
-#else
-extern _Thread_local const char *pcoll__last_run_algorithm;
-#endif
-
 /* What `auto` runs: the timed plan's choice (persistent and nocomm modes);
  * for one-shot rows, what the second checked call ran; else the choice of a plan
  * made without communicating. */
@@ -139,7 +130,8 @@ static int prepare_row(bench_run_t *run, MPI_Comm comm, const row_t *row, bench_
     mark_t mark;
     int rc;
 
-    *t = (bench_target_t){run->coll, c, row->algorithm, NULL, MPI_REQUEST_NULL, MPI_INFO_NULL, 0, 0};
+    *t = (bench_target_t){run->coll, c, row->algorithm, NULL, MPI_REQUEST_NULL, MPI_INFO_NULL,
+                          0, 0, NULL};
     mark = extra_begin(row, t);
     rc = bench_time_prepare(row->m, t, comm, &init_s);
     if (rc == PCOLL_SUCCESS && row->m->init_timed)
@@ -155,6 +147,19 @@ static int prepare_row(bench_run_t *run, MPI_Comm comm, const row_t *row, bench_
     if (rc == PCOLL_SUCCESS && strcmp(row->algorithm ? row->algorithm : "", "auto") == 0)
         resolve_auto(row, t, r->runs, sizeof r->runs);
     return rc;
+}
+
+/* A one-shot `auto` row whose calls changed plan as they went on (a shape
+ * decided again, docs/design.md "Shapes"): the first choice and the last
+ * timed call's, "native>hier". */
+static void note_ran(const bench_target_t *t, bench_result_t *r)
+{
+    char first[BENCH_NAME_LEN];
+    if (!r->runs[0] || !t->ran || strcmp(t->ran, r->runs) == 0)
+        return;
+    snprintf(first, sizeof first, "%s", r->runs);
+    snprintf(r->runs, sizeof r->runs, "%.*s>%.*s", (int)sizeof first / 2 - 1, first,
+             (int)sizeof first / 2 - 1, t->ran);
 }
 
 /* Time the rows whose status is PCOLL_SUCCESS: interleaved (default) or
@@ -179,6 +184,7 @@ static void time_rows(bench_run_t *run, MPI_Comm comm, const row_t *rows, bench_
             st[i] = bench_time_runs(m[i], tt[i], &run->opts, comm, &samples[i], &reps);
             if (st[i] == PCOLL_SUCCESS && rank == 0)
                 summarize(samples[i], reps, &r[idx[i]]);
+            note_ran(tt[i], &r[idx[i]]);
             free(samples[i]);
             status[idx[i]] = st[i];
         }
@@ -188,6 +194,7 @@ static void time_rows(bench_run_t *run, MPI_Comm comm, const row_t *rows, bench_
     for (i = 0; i < n; i++) {
         if (st[i] == PCOLL_SUCCESS && rank == 0)
             summarize(samples[i], reps, &r[idx[i]]);
+        note_ran(tt[i], &r[idx[i]]);
         free(samples[i]);
         status[idx[i]] = st[i];
     }

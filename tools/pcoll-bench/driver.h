@@ -18,6 +18,7 @@ typedef struct bench_target {
     MPI_Info info;          /* nocomm: the info of the timed plans */
     double compute;         /* --overlap: seconds of computation between start and wait */
     int unchecked;          /* the checked run's output could not be checked (folded) */
+    const char *ran;        /* one-shot rows: what the last timed call ran */
 } bench_target_t;
 
 typedef struct bench_method {
@@ -31,7 +32,18 @@ typedef struct bench_method {
      * calls run (one-shot rows: their algorithm in the environment), as
      * interleaved rows take turns. */
     int (*select)(bench_target_t *t);
+    /* Optional, after each timed call or batch, untimed: note what it ran. */
+    void (*after)(bench_target_t *t);
 } bench_method_t;
+
+/* The algorithm this rank's last one-shot pcoll call ran (the library's
+ * src/core/plan.h, which the drop-in's log reads too; the bench links the
+ * static library).  Per thread, but a plain global under SMPI, as there. */
+#ifdef SMPI_H
+extern const char *pcoll__last_run_algorithm;
+#else
+extern _Thread_local const char *pcoll__last_run_algorithm;
+#endif
 
 extern const bench_method_t bench_method_native;     /* MPI_Alltoall */
 extern const bench_method_t bench_method_native_init; /* MPI_Alltoall_init + Start + Wait */

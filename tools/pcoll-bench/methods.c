@@ -83,13 +83,16 @@ static int oneshot_run(bench_target_t *t) { return t->coll->run_oneshot(t->c); }
 
 static void oneshot_release(bench_target_t *t) { unsetenv(t->coll->env_algorithm); }
 
+static void oneshot_after(bench_target_t *t) { t->ran = pcoll__last_run_algorithm; }
+
 const bench_method_t bench_method_oneshot = {
     .kind = BENCH_ROW_PCOLL,
     .prepare = oneshot_prepare,
     .check_run = oneshot_run,
     .timed_run = oneshot_run,
     .release = oneshot_release,
-    .select = oneshot_prepare};
+    .select = oneshot_prepare,
+    .after = oneshot_after};
 
 /* A pcoll plan made once, started and waited for per run. */
 static int planned_prepare(bench_target_t *t)

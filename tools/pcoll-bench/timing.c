@@ -36,6 +36,8 @@ static int timed_calls(const bench_method_t *m, bench_target_t *t, int n, MPI_Co
         t0 = MPI_Wtime();
         r = m->timed_run(t);
         t0 = MPI_Wtime() - t0;
+        if (m->after)
+            m->after(t);
         *total += t0;
         if (times)
             times[i] = t0;
@@ -72,6 +74,8 @@ static int timed_batch(const bench_method_t *m, bench_target_t *t, int batch, MP
         if ((r = m->timed_run(t)) != PCOLL_SUCCESS && rc == PCOLL_SUCCESS)
             rc = r;
     *seconds = (MPI_Wtime() - t0) / batch;
+    if (m->after)
+        m->after(t);
     return rc;
 }
 
