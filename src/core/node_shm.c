@@ -2,9 +2,10 @@
  * A plan's node-level shared segment and node barrier (see node.h).
  *
  * One window per plan and node: the barrier's arrival counter and the
- * node signal's two counters (one cache line) followed by the segment, allocated by the node's local rank 0 with
- * MPI_Win_allocate_shared on the topology's node communicator and mapped by
- * the others with MPI_Win_shared_query.  It is locked once (MPI_Win_lock_all)
+ * node signal's two counters (one cache line) followed by the segment,
+ * allocated by the node's local rank 0 with MPI_Win_allocate_shared on the
+ * topology's node communicator and mapped by the others with
+ * MPI_Win_shared_query.  It is locked once (MPI_Win_lock_all)
  * so that MPI_Win_sync can order the plain loads and stores of the segment
  * around the barrier (the unified memory model, MPI-3.1 section 11.4).  A
  * one-rank node uses private memory and needs no barrier.  MPI_Win_free is
