@@ -444,8 +444,10 @@ static int same_layouts(pcoll__cache_entry_t *e, const pcoll__view_t v[2])
 /* Shapes decided again.  Shapes without sizes (the descriptor's keep and
  * volume) under auto may be decided again as their calls go on, since the
  * counts of the call that decided may not be the program's: at call 64,
- * then every time the count of calls has grown 8 times (512, 4096, ...),
- * one reduction asks whether some rank's volume left half to twice what it
+ * then every time the count of calls has grown 8 times (512, 4096), but
+ * never more than PCOLL__SHAPE_LOOKS_APART calls apart (20480, 36864, ...:
+ * a program whose sizes change after many calls is seen within that many
+ * more; a look is one reduction, 1-21 us at np 2), one reduction asks whether some rank's volume left half to twice what it
  * was at the last decision, or whether the calls became steady or stopped
  * being so (below), and only then is the shape decided again (the
  * agreement and the choice; a choice that stands keeps the plan).  Every
@@ -471,6 +473,7 @@ static int same_layouts(pcoll__cache_entry_t *e, const pcoll__view_t v[2])
  * again; a rank of a kept plan whose last PCOLL__STEADY_CALLS calls were
  * steady less often than that by twice as much raises the signal. */
 #define PCOLL__SHAPE_SAMPLE 32
+#define PCOLL__SHAPE_LOOKS_APART 16384
 #define PCOLL__STEADY_MOVE 125
 #define PCOLL__STEADY_CALLS 16
 
@@ -499,7 +502,9 @@ static int unsteady_now(const pcoll__cache_entry_t *e)
 
 static unsigned long long next_recheck(unsigned long long calls)
 {
-    return calls < 8 ? 64 : calls * 8;
+    if (calls < 8)
+        return 64;
+    return calls * 7 < PCOLL__SHAPE_LOOKS_APART ? calls * 8 : calls + PCOLL__SHAPE_LOOKS_APART;
 }
 
 static int recheck_due(const pcoll__cache_entry_t *e)

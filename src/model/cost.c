@@ -234,7 +234,7 @@ double pcoll__cost_nbr_direct(const pcoll__cost_t *c, int d, long long b)
 double pcoll__cost_nbr_node(const pcoll__cost_t *c, int N, int m, int d, long long b)
 {
     long long nodes, msgs;
-    double shm = pcoll__cost_shm(c, m);
+    double shm = pcoll__cost_shm(c, m, (double)b);
     if (N <= 1)
         return (double)b * 2 * shm + m * c->barrier;
     nodes = (long long)m * d < N - 1 ? (long long)m * d : N - 1;
@@ -248,7 +248,7 @@ double pcoll__cost_nbr_multi(const pcoll__cost_t *c, int N, int m, int ndims, lo
     long long nodes = 2LL * m < N - 1 ? 2LL * m : N - 1;
     long long msgs = (nodes + m - 1) / m;
     return ndims * ((double)msgs * (c->alpha + 2 * c->cpu) +
-                    2.0 * n * (c->beta + 2 * pcoll__cost_shm(c, m)) +
+                    2.0 * n * (c->beta + 2 * pcoll__cost_shm(c, m, 2.0 * ndims * n)) +
                     3.0 * m * c->barrier);
 }
 
@@ -371,10 +371,13 @@ double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n)
     return c->barrier * p + (n + n) * c->gamma;
 }
 
-double pcoll__cost_shm(const pcoll__cost_t *c, int m)
+double pcoll__cost_shm(const pcoll__cost_t *c, int m, double bytes)
 {
     double shared = m * PCOLL__COST_SHM_RANK;
-    return c->shm_set || shared >= c->shm ? c->shm : shared;
+    if (c->shm_set)
+        return c->shm;
+    shared = shared >= c->shm ? c->shm : shared;
+    return bytes <= PCOLL__COST_SHM_CACHED ? shared * PCOLL__COST_SHM_CACHED_SHARE : shared;
 }
 
 double pcoll__cost_args(int p)
@@ -384,7 +387,8 @@ double pcoll__cost_args(int p)
 
 double pcoll__cost_hier_node(const pcoll__cost_t *c, int p, long long n, int barriers)
 {
-    return barriers * c->barrier * p + 2.0 * p * (double)n * pcoll__cost_shm(c, p);
+    return barriers * c->barrier * p +
+           2.0 * p * (double)n * pcoll__cost_shm(c, p, (double)p * (double)n);
 }
 
 double pcoll__cost_rs_halving(const pcoll__cost_t *c, int p, double n)

@@ -184,10 +184,23 @@ double pcoll__cost_rs_node_direct(const pcoll__cost_t *c, int p, double n);
  * 16 KiB, level at 32; Open MPI 5: ahead of its MPI_Alltoall up to 8 KiB,
  * level at 16).  From 12 ranks a node the value is PCOLL__COST_SHM (so the
  * simulated nodes of 12 and the 16-core node keep their choices).
- * PCOLL_COST_SHM, where set, holds for every node size. */
+ *
+ * Copies that stay in the core's cache cost less: where a rank copies at
+ * most PCOLL__COST_SHM_CACHED bytes one way in a run (bytes; its blocks
+ * in, or out), a byte costs PCOLL__COST_SHM_CACHED_SHARE of the above.  At
+ * np 2 (Open MPI 5, 2026-11-30) a kept one-shot alltoallv `hier` grew
+ * 0.024 ns per byte copied from 128 B to 1 KiB a block (0.16 -> 0.25 us):
+ * 0.3 of the 0.08 above, which put it within the margin of the MPI's
+ * alltoallv (0.19-0.40 us) where it ran 1.2-2.1x faster.  At 16 ranks the
+ * bound is blocks of 512 B, up to which hier was measured ahead of every
+ * flat algorithm: no choice there changes.
+ * PCOLL_COST_SHM, where set (pcoll-probe measures it from 1 B to 1 KiB a
+ * block, in the cache), holds for every node size and every size. */
 #define PCOLL__COST_SHM 4.5e-10
 #define PCOLL__COST_SHM_RANK 4.0e-11
-double pcoll__cost_shm(const pcoll__cost_t *c, int m);
+#define PCOLL__COST_SHM_CACHED 8192
+#define PCOLL__COST_SHM_CACHED_SHARE 0.3
+double pcoll__cost_shm(const pcoll__cost_t *c, int m, double bytes);
 
 /* What a one-shot call kept by its shape pays for pcoll's checks of
  * arrays of p counts and displacements that changed since its last call

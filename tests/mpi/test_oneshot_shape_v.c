@@ -474,6 +474,47 @@ static void case_recheck(void)
     pt_case_end();
 }
 
+/* Looks at most 16384 calls apart (src/api/entry.c, next_recheck: calls
+ * 64, 512, 4096, then 20480, where eightfold would be 32768), under the
+ * rules file: 4 KiB blocks (native, forwarded) to call 4200, then 8 B
+ * blocks, which the look at call 20480 finds moved and runs on hier.  The
+ * calls between unchecked but for the algorithm (np <= 4: 20480 calls). */
+static void case_looks_apart(void)
+{
+    static int sb[64 * 1024], rb[64 * 1024];
+    int c[64], dl[64], big[64], dbig[64], small[64], dsmall[64];
+    char path[512];
+    MPI_Comm d;
+    pt_case("auto looks at most 16384 calls apart");
+    if (np > 4) {
+        pt_case_end();
+        return;
+    }
+    for (int i = 0; i < np; i++)
+        big[i] = 1024, dbig[i] = i * 1024, small[i] = 2, dsmall[i] = i * 2;
+    recheck_rules(path, sizeof path);
+    setenv("PCOLL_TUNING_FILE", path, 1);
+    PT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+    for (int call = 1; call <= 20481; call++) {
+        int late = call > 4200, hier;
+        if (call == 4200 || call >= 20479) {
+            memcpy(c, late ? small : big, sizeof(int) * (size_t)np);
+            memcpy(dl, late ? dsmall : dbig, sizeof(int) * (size_t)np);
+            hier = checked_call(d, c, dl, c, dl, call, "looks apart");
+            PT_CHECK(hier == (call >= 20480), "call %d ran %s", call,
+                     pcoll__last_run_algorithm);
+            continue;
+        }
+        PT_REQUIRE(pcoll_alltoallv(sb, late ? small : big, late ? dsmall : dbig, MPI_INT, rb,
+                                   late ? small : big, late ? dsmall : dbig, MPI_INT, d));
+    }
+    PT_MPI(MPI_Comm_free(&d));
+    unsetenv("PCOLL_TUNING_FILE");
+    if (me == 0)
+        remove(path);
+    pt_case_end();
+}
+
 /* Every rank sends `big` ints to the last rank and `small` to the others
  * (so only the last rank receives more when big grows). */
 static int skewed_call(MPI_Comm comm, int small, int big, int call)
@@ -654,6 +695,7 @@ int main(int argc, char **argv)
     case_auto_one_node();
     case_steady();
     case_recheck();
+    case_looks_apart();
     case_signal();
     unsetenv("PCOLL_CORES_PER_NODE");
     case_forms();
