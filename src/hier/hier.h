@@ -133,9 +133,18 @@ int pcoll__nbr_multi(pcoll_plan_t *plan, const void *args);
  * every rank passes the same options and MPI_IN_PLACE use.  bind: no
  * communication; a's arrays and types must stay valid until the run ends. */
 int pcoll__alltoallv_hier_keep(pcoll_plan_t *plan, const pcoll__opts_t *opts, int inplace);
-/* The kept plan bundles pieces of up to this many bytes (fewer on very
- * large nodes); a larger piece travels alone, a message of its own. */
+/* The kept plan bundles pieces of up to PCOLL__HIER_PIECE_MAX bytes on
+ * several nodes (fewer on very large nodes); on one node, where every piece
+ * has a slot of its own in each of two copies, up to
+ * PCOLL__HIER_PIECE_NODE_MAX while a copy of the slots (p p pieces) stays
+ * within PCOLL__HIER_SLOTS_MAX bytes (np 2 and 8: 16 KiB, np 16: 8 KiB,
+ * np 64: 1 KiB).  A larger piece travels alone, a message of its own.  The
+ * piece of a plan on p ranks, nnodes nodes of up to maxlocal ranks: the
+ * same on every rank. */
 #define PCOLL__HIER_PIECE_MAX 1024
+#define PCOLL__HIER_PIECE_NODE_MAX 16384
+#define PCOLL__HIER_SLOTS_MAX ((long long)2 << 20)
+long long pcoll__alltoallv_hier_piece(int p, int nnodes, int maxlocal);
 int pcoll__alltoallv_hier_bind(pcoll_plan_t *plan, const pcoll__a2a_args_t *a);
 
 /* The multiple all-to-all's arguments: the union of the rows, ordered row by

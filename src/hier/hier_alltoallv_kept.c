@@ -534,16 +534,25 @@ int pcoll__alltoallv_hier_bind(pcoll_plan_t *plan, const pcoll__a2a_args_t *a)
     return PCOLL_SUCCESS;
 }
 
+long long pcoll__alltoallv_hier_piece(int p, int nnodes, int maxlocal)
+{
+    long long room = SEGMENT_MAX / (2LL * maxlocal * p), piece, slots;
+    piece = room < PCOLL__HIER_PIECE_MAX ? room : PCOLL__HIER_PIECE_MAX;
+    if (nnodes > 1)
+        return piece;
+    slots = PCOLL__HIER_SLOTS_MAX / ((long long)p * p);
+    slots = slots < PCOLL__HIER_PIECE_NODE_MAX ? slots / 64 * 64 : PCOLL__HIER_PIECE_NODE_MAX;
+    return slots > piece ? slots : piece;
+}
+
 /* The state for topology t: sizes, the segment's parts. */
 static int kept_layout(pcoll_plan_t *plan, kept_t *k, const pcoll__node_t *t, size_t *bytes)
 {
     size_t m, p = (size_t)plan->size;
-    long long room;
     k->t = t, k->p = plan->size, k->N = t->nnodes, k->A = t->node, k->l = t->local;
     k->me = plan->rank, k->m = pcoll__node_size(t, t->node), m = (size_t)k->m;
     /* The same on every rank (sender and receiver classify pieces alike). */
-    room = SEGMENT_MAX / (long long)(2 * (size_t)t->maxlocal * p);
-    k->piece = room < PCOLL__HIER_PIECE_MAX ? room : PCOLL__HIER_PIECE_MAX;
+    k->piece = pcoll__alltoallv_hier_piece(k->p, t->nnodes, t->maxlocal);
     k->woff = pcoll__plan_alloc(plan, sizeof(MPI_Aint) * (size_t)(k->N + 1));
     k->roff = pcoll__plan_alloc(plan, sizeof(MPI_Aint) * (size_t)(k->N + 1));
     k->in_at = pcoll__plan_alloc(plan, sizeof(MPI_Aint) * (size_t)k->N);

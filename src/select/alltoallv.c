@@ -206,6 +206,15 @@ int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s
     return ruled >= 0 ? ruled : choose_global(v, s);
 }
 
+/* The largest block the kept plan bundles on ctx's nodes (0: none). */
+static long long kept_piece(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v)
+{
+    const pcoll__node_t *t;
+    if (pcoll__hier_nodes(ctx, &v->a.opts, &t) != PCOLL_SUCCESS)
+        return 0;
+    return pcoll__alltoallv_hier_piece(ctx->size, t->nnodes, t->maxlocal);
+}
+
 int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen,
                                  int kept, int steady)
 {
@@ -227,7 +236,7 @@ int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v,
     }
     flat = pcoll__cost_direct(&c, p, v->maxbytes) - args;
     native = pcoll__cost_native_alltoallv(&c, p, v->maxbytes) - args;
-    if (v->maxbytes <= 0 || v->a.inplace || (kept && v->maxbytes > PCOLL__HIER_PIECE_MAX) ||
+    if (v->maxbytes <= 0 || v->a.inplace || (kept && v->maxbytes > kept_piece(ctx, v)) ||
         !pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm))
         return chosen;
     return pcoll__select_hier(ctx, &pcoll__alltoallv_table, "alltoallv", &v->a.opts,

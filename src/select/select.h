@@ -60,8 +60,8 @@ int pcoll__select_alltoall_multi(void);
 int pcoll__select_alltoallv(const pcoll__a2av_args_t *v, const pcoll__shape_t *s,
                             pcoll__opts_t *tuned);
 /* Persistent auto and a one-shot shape's plan (kept 1: hier_alltoallv_kept.c,
- * which sends a piece over PCOLL__HIER_PIECE_MAX alone, so it is weighed
- * only where no block is longer; steady: the share of its calls that skip
+ * which sends a piece over pcoll__alltoallv_hier_piece's alone, so it is
+ * weighed only where no block is longer; steady: the share of its calls that skip
  * pcoll's checks of the arguments, per mille): as pcoll__select_alltoall_hier
  * (collective), one node included. */
 int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v, int chosen,

@@ -7,8 +7,10 @@
  * gaps included).
  *
  * Counts: between 0 and 4 items per pair, some pairs empty, one rank
- * sending nothing on every other call, and now and then a piece of 300
- * items (over the 1 KiB that travels bundled: sent alone).  Send blocks lie
+ * sending nothing on every other call, now and then a piece of 300 items
+ * (over the 1 KiB that travels bundled between nodes: sent alone there;
+ * bundled on one node, whose slots hold up to 16 KiB at np <= 8) and one
+ * of 5000 (20 KB: alone on one node too).  Send blocks lie
  * in reverse order with gaps, receive blocks in order with gaps.
  * Cases (ints to device twice: on the virtual nodes, then with every rank
  * on one virtual node, where the kept plan gives every piece a slot and a
@@ -85,6 +87,8 @@ static int count_of(int s, int d, int run, int sym)
         return 0; /* one rank sends nothing */
     if ((a + 2 * b + run) % 11 == 3)
         return 300;
+    if ((3 * a + b + run) % 13 == 7)
+        return 5000; /* 20 KB: past the kept plan's piece on one node, alone */
     return (a * 7 + b * 13 + run * 5) % 5;
 }
 
