@@ -30,6 +30,7 @@ struct pcoll__shape_rec {
     pcoll_plan_t *plan;
     const pcoll__shape_binder_t *binder; /* NULL: bound to views */
     pthread_mutex_t lock;    /* runner, head, tail and the plan's runs */
+    int held_alone;          /* the lock where one thread at a time calls pcoll */
     lease_t *runner;         /* NULL: the plan is idle */
     lease_t *head, *tail;    /* waiting to run */
     void *held;              /* a binder's: the arguments of repeated calls */
@@ -251,6 +252,39 @@ static void finish(pcoll__shape_rec_t *r, lease_t *l, int rc)
     }
 }
 
+/* The record's lock.  Where one thread at a time calls pcoll (MPI below
+ * MPI_THREAD_MULTIPLE: pcoll__progress_serial) a flag serves: it keeps a
+ * pass of the progress engine from stepping the record in the middle of
+ * the record's own run, as the taken mutex does, without the mutex's two
+ * calls and atomic read-modify-writes on every one-shot repeat (about 50
+ * instructions, as core/progress.c "One thread at a time" saves its list's
+ * lock). */
+static void rec_lock(pcoll__shape_rec_t *r)
+{
+    if (pcoll__progress_serial())
+        r->held_alone = 1;
+    else
+        pthread_mutex_lock(&r->lock);
+}
+
+static int rec_try_lock(pcoll__shape_rec_t *r)
+{
+    if (!pcoll__progress_serial())
+        return pthread_mutex_trylock(&r->lock) == 0;
+    if (r->held_alone)
+        return 0;
+    r->held_alone = 1;
+    return 1;
+}
+
+static void rec_unlock(pcoll__shape_rec_t *r)
+{
+    if (pcoll__progress_serial())
+        r->held_alone = 0;
+    else
+        pthread_mutex_unlock(&r->lock);
+}
+
 /* With the lock held. */
 static void begin(pcoll__shape_rec_t *r, lease_t *l)
 {
@@ -266,11 +300,11 @@ static void begin(pcoll__shape_rec_t *r, lease_t *l)
 static void step(pcoll__shape_rec_t *r)
 {
     int done = 0, rc;
-    if (pthread_mutex_trylock(&r->lock) != 0)
+    if (!rec_try_lock(r))
         return;
     if (r->runner && ((rc = pcoll__plan_step(r->plan, &done)) != PCOLL_SUCCESS || done))
         finish(r, r->runner, rc);
-    pthread_mutex_unlock(&r->lock);
+    rec_unlock(r);
 }
 
 /* Every queued run to its end (the other plans of the process advance
@@ -278,13 +312,13 @@ static void step(pcoll__shape_rec_t *r)
  * held and the plan idle. */
 static void drain_locked(pcoll__shape_rec_t *r)
 {
-    pthread_mutex_lock(&r->lock);
+    rec_lock(r);
     while (r->runner) {
-        pthread_mutex_unlock(&r->lock);
+        rec_unlock(r);
         step(r);
         pcoll__progress_pass();
         pcoll__yield();
-        pthread_mutex_lock(&r->lock);
+        rec_lock(r);
     }
 }
 
@@ -295,7 +329,7 @@ void pcoll__shape_rec_free(void *rec)
     if (!r)
         return;
     drain_locked(r);
-    pthread_mutex_unlock(&r->lock);
+    rec_unlock(r);
     for (k = 0; k < 2 && !r->binder; k++)
         if (r->own[k] != r->view[k].type)
             MPI_Type_free(&r->own[k]);
@@ -360,7 +394,7 @@ int pcoll__shape_run(pcoll__shape_rec_t *r, int same, const pcoll__view_t v[2],
     rc = same && !r->binder && !pcoll__gpu_maybe() ? run_on_views(r, v)
                                                    : run_leased(r, same, v, args);
     listen_end(r, signal);
-    pthread_mutex_unlock(&r->lock);
+    rec_unlock(r);
     return rc;
 }
 
@@ -371,12 +405,12 @@ int pcoll__shape_hold(pcoll__shape_rec_t *r, const void *args, unsigned long *ge
     *gen = 0;
     if (rc != PCOLL_SUCCESS)
         return rc;
-    pthread_mutex_lock(&r->lock);
+    rec_lock(r);
     if (r->held)
         r->binder->release(r->held);
     r->held = copy;
     *gen = ++r->held_gen;
-    pthread_mutex_unlock(&r->lock);
+    rec_unlock(r);
     return PCOLL_SUCCESS;
 }
 
@@ -385,7 +419,7 @@ int pcoll__shape_run_held(pcoll__shape_rec_t *r, unsigned long gen, const pcoll_
 {
     drain_locked(r);
     if (r->held_gen != gen) {
-        pthread_mutex_unlock(&r->lock);
+        rec_unlock(r);
         return 0;
     }
     listen_begin(r, signal);
@@ -397,7 +431,7 @@ int pcoll__shape_run_held(pcoll__shape_rec_t *r, unsigned long gen, const pcoll_
         r->bound_gen = *rc == PCOLL_SUCCESS ? gen : 0;
     }
     listen_end(r, signal);
-    pthread_mutex_unlock(&r->lock);
+    rec_unlock(r);
     return 1;
 }
 
@@ -411,7 +445,7 @@ static int lease_start(pcoll_plan_t *plan)
     atomic_store_explicit(&l->done, 0, memory_order_relaxed);
     l->rc = PCOLL_SUCCESS;
     l->next = NULL;
-    pthread_mutex_lock(&r->lock);
+    rec_lock(r);
     if (!r->runner) {
         begin(r, l);
         rc = atomic_load_explicit(&l->done, memory_order_relaxed) ? l->rc : PCOLL_SUCCESS;
@@ -422,7 +456,7 @@ static int lease_start(pcoll_plan_t *plan)
             r->head = l;
         r->tail = l;
     }
-    pthread_mutex_unlock(&r->lock);
+    rec_unlock(r);
     return rc;
 }
 
