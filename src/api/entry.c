@@ -447,7 +447,8 @@ static int same_layouts(pcoll__cache_entry_t *e, const pcoll__view_t v[2])
  * then every time the count of calls has grown 8 times (512, 4096), but
  * never more than PCOLL__SHAPE_LOOKS_APART calls apart (20480, 36864, ...:
  * a program whose sizes change after many calls is seen within that many
- * more; a look is one reduction, 1-21 us at np 2), one reduction asks whether some rank's volume left half to twice what it
+ * more; a look is one reduction, 1-21 us at np 2), one reduction asks
+ * whether some rank's volume left half to twice what it
  * was at the last decision, or whether the calls became steady or stopped
  * being so (below), and only then is the shape decided again (the
  * agreement and the choice; a choice that stands keeps the plan).  Every

@@ -173,7 +173,8 @@ static void node_copies(void)
     check(pcoll__cost_shm(&c, 12, big) == PCOLL__COST_SHM &&
               pcoll__cost_shm(&c, 64, big) == PCOLL__COST_SHM,
           "shm: a full node", 1, 12, 0, 0);
-    check(pcoll__cost_shm(&c, 2, cached) == 2 * PCOLL__COST_SHM_RANK * PCOLL__COST_SHM_CACHED_SHARE &&
+    check(pcoll__cost_shm(&c, 2, cached) ==
+                  2 * PCOLL__COST_SHM_RANK * PCOLL__COST_SHM_CACHED_SHARE &&
               pcoll__cost_shm(&c, 64, cached) == PCOLL__COST_SHM * PCOLL__COST_SHM_CACHED_SHARE,
           "shm: copies in the cache", 1, 2, 0, 0);
     check(pcoll__cost_hier_node(&c, 2, 4096, 1) < pcoll__cost_direct(&c, 2, 4096) / (1 + c.margin),
