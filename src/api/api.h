@@ -110,6 +110,12 @@ typedef struct pcoll__nbr_raw {
 /* Any neighbourhood all-to-all in any mode (the drop-in's). */
 int pcoll__neighbor_dropin(pcoll__mode_t mode, const pcoll__nbr_raw_t *r, MPI_Comm comm,
                            MPI_Info info, pcoll_plan_t **plan);
+/* Collective over comm, which has a topology (the drop-in, when the call
+ * that made it returns): the shapes of comm's MPI_Neighbor_alltoall, _v and
+ * _w calls (not the large-count forms) decided on a stand-in call of 8
+ * bytes an edge (entry.c "Prepared shapes"), so that non-blocking calls of
+ * them lease the plan kept for them (`node`) from their first call. */
+int pcoll__neighbor_prepare(MPI_Comm comm);
 
 /* ---- shared by the descriptors ----------------------------------------- */
 

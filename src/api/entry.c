@@ -35,6 +35,18 @@
  * the plan its peers run.  A requested algorithm that plans collectively is
  * decided on its first call.
  *
+ * Prepared shapes (PCOLL__PREPARE: the drop-in, where a call that every
+ * rank makes together creates a communicator with a topology).  A
+ * non-blocking call never makes a shape (that would communicate), so a
+ * program whose calls of a shape are all non-blocking would never get a
+ * plan made together.  Preparing decides the shape of a call like the
+ * given one (its sizes a stand-in: the plans kept for shapes without
+ * sizes serve every size) as the deciding call does; the shape's
+ * non-blocking calls lease its plan from their first, and its first
+ * blocking call decides it again on its own sizes (its look is due, and
+ * the volume of the stand-in is not known, so it counts as moved).  Where
+ * the choice keeps no plan the shape stays undecided, as if never seen.
+ *
  * Shapes without sizes (alltoallv: the descriptor's keep and binder).
  * Counts differ between ranks and calls, so the shape is the options and
  * MPI_IN_PLACE use alone; its deciding call makes, when the choice is an
@@ -942,6 +954,33 @@ static int local(pcoll__call_t *c)
     return build(c, pcoll__ctx_tag(c->ctx), c->plan);
 }
 
+/* PCOLL__PREPARE ("Prepared shapes"): every rank of the communicator. */
+static int prepare(pcoll__call_t *c)
+{
+    pcoll__view_t v[2];
+    pcoll__key_t none;
+    pcoll__cache_entry_t *e;
+    int rc;
+    if ((rc = read_options(c)) != PCOLL_SUCCESS)
+        return rc;
+    if ((rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
+        return rc;
+    key_empty(&none);
+    if (!c->coll->keep || !(e = shape_of(c, &none, 1, &rc)))
+        return c->coll->keep && rc != SHAPE_FLAT ? rc : PCOLL_SUCCESS;
+    e->calls--; /* no call of the program's */
+    if (e->verdict != SHAPE_UNDECIDED)
+        return PCOLL_SUCCESS;
+    call_views(c, v);
+    if ((rc = shape_plan(c, e, v)) != PCOLL_SUCCESS)
+        return rc == SHAPE_FLAT ? PCOLL_SUCCESS : rc;
+    e->verdict = SHAPE_PLAN;
+    e->recheck = e->calls + 1;
+    e->volume = -1;
+    e->steady_share = 1000;
+    return PCOLL_SUCCESS;
+}
+
 static int run_call(pcoll__call_t *c)
 {
     int rc, i;
@@ -968,6 +1007,8 @@ static int run_call(pcoll__call_t *c)
         rc = persistent(c);
     else if (c->mode == PCOLL__ONESHOT)
         rc = oneshot(c);
+    else if (c->mode == PCOLL__PREPARE)
+        rc = prepare(c);
     else
         rc = local(c);
     for (i = 0; i < 2; i++)

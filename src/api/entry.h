@@ -28,11 +28,13 @@
 #include "core/region.h"
 #include "select/select.h"
 
-/* The three ways into the path. */
+/* The ways into the path. */
 typedef enum pcoll__mode {
     PCOLL__PERSISTENT, /* *_init: collective; agreement first, a tag of its own */
     PCOLL__ONESHOT,    /* blocking call: cached plan, run once */
-    PCOLL__LOCAL       /* drop-in's non-blocking call: planned alone, fresh tag */
+    PCOLL__LOCAL,      /* drop-in's non-blocking call: planned alone, fresh tag */
+    PCOLL__PREPARE     /* collective, no call run: the shape of a call like this one
+                          decided now (entry.c "Prepared shapes") */
 } pcoll__mode_t;
 
 /* The builder's argument struct lives in the call (no allocation on the

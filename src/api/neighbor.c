@@ -692,6 +692,55 @@ int pcoll__neighbor_dropin(pcoll__mode_t mode, const pcoll__nbr_raw_t *r, MPI_Co
     return pcoll__entry(&neighbor, mode, "pcoll__neighbor_dropin", r, comm, info, plan);
 }
 
+/* The stand-in call of pcoll__neighbor_prepare: this many bytes an edge. */
+#define PREPARE_BYTES 8
+
+int pcoll__neighbor_prepare(MPI_Comm comm)
+{
+    static const char *const fn = "pcoll__neighbor_prepare";
+    int topo, in, out, rc, f, e;
+    size_t n;
+    char *sendbuf, *recvbuf;
+    int *counts, *displs, sendcount = PREPARE_BYTES, recvcount = PREPARE_BYTES;
+    MPI_Aint *bytes;
+    MPI_Datatype *types, sendtype = MPI_BYTE, recvtype = MPI_BYTE;
+    if ((rc = pcoll__nbr_degrees(comm, fn, &topo, &in, &out)) != PCOLL_SUCCESS)
+        return rc;
+    n = (size_t)(in > out ? in : out) + 1;
+    sendbuf = pcoll__malloc(2 * n * PREPARE_BYTES);
+    counts = pcoll__malloc(n * (2 * sizeof(int) + sizeof(MPI_Aint) + sizeof(MPI_Datatype)));
+    if (!sendbuf || !counts) {
+        pcoll__free(sendbuf);
+        pcoll__free(counts);
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: stand-in call", fn);
+    }
+    recvbuf = sendbuf + n * PREPARE_BYTES;
+    memset(sendbuf, 0, 2 * n * PREPARE_BYTES);
+    bytes = (MPI_Aint *)(void *)(counts + n);
+    types = (MPI_Datatype *)(void *)(bytes + n);
+    displs = (int *)(void *)(types + n);
+    for (e = 0; e < (int)n; e++) {
+        counts[e] = PREPARE_BYTES;
+        displs[e] = e * PREPARE_BYTES;
+        bytes[e] = (MPI_Aint)e * PREPARE_BYTES;
+        types[e] = MPI_BYTE;
+    }
+    for (f = 0; f < 3 && rc == PCOLL_SUCCESS; f++) {
+        const int *sendcounts = counts, *recvcounts = counts, *sdispls = displs,
+                  *rdispls = displs;
+        const MPI_Datatype *sendtypes = types, *recvtypes = types;
+        raw_t r = f == 0   ? PCOLL__NBR_RAW_A2A(0)
+                  : f == 1 ? PCOLL__NBR_RAW_A2AV
+                           : PCOLL__NBR_RAW(PCOLL__NBR_ALLTOALLW, 0, 0, 0, (MPI_Datatype)0,
+                                            (MPI_Datatype)0, sendcounts, NULL, recvcounts, NULL,
+                                            NULL, bytes, NULL, bytes, sendtypes, recvtypes);
+        rc = pcoll__entry(&neighbor, PCOLL__PREPARE, fn, &r, comm, MPI_INFO_NULL, NULL);
+    }
+    pcoll__free(counts);
+    pcoll__free(sendbuf);
+    return rc;
+}
+
 /* ---- the public calls ------------------------------------------------------------ */
 
 static int run(pcoll__mode_t mode, const char *fn, const raw_t *r, MPI_Comm comm,

@@ -31,8 +31,9 @@
  * 1 for MPICH, whose calls `node` beat 2-17x at np 2 up to 1 KiB a block,
  * 0.2 for Open MPI, whose calls `node` beat at np 2 from one edge up to
  * 1 KiB a block, docs/algorithms.md).  A kept plan (a one-shot shape's, and a persistent
- * plan's on one node) sends a block over PCOLL__NBR_PIECE_MAX alone, a
- * message as per edge: `node` is weighed there only for blocks up to that.
+ * plan's on one node) sends a block over its piece (pcoll__nbr_piece:
+ * 1 KiB between nodes, up to 16 KiB on one node) alone, a message as per
+ * edge: `node` is weighed there only for blocks up to that.
  * Every input is the same on every rank: p and the ranks per node of the
  * communicator, and what the init agreed on (the largest degree, the
  * largest block, pcoll_cores_per_node), so every rank takes the same
@@ -158,12 +159,16 @@ static int node_aware(const pcoll__nbr_args_t *a, const pcoll__shape_t *s, int f
 {
     pcoll__cost_t c = pcoll__select_cost(s);
     int N, m;
+    long long piece;
     double t, tn, tm;
     if (!agreed(a, s, &N, &m))
         return flat;
     t = flat_time(a, &c, flat, N);
-    /* A kept plan sends a block over its piece alone: per edge again. */
-    tn = a->maxbytes > PCOLL__NBR_PIECE_MAX && (N == 1 || a->oneshot)
+    /* A kept plan sends a block over its piece alone: per edge again (on
+     * one node its piece for m ranks of the largest degree, which holds
+     * for the node's own blocks, as many or fewer). */
+    piece = N == 1 ? pcoll__nbr_piece(1, (long long)m * a->maxdegree + 1) : PCOLL__NBR_PIECE_MAX;
+    tn = a->maxbytes > piece && (N == 1 || a->oneshot)
              ? HUGE_VAL
              : pcoll__cost_nbr_node(&c, N, m, a->maxdegree, moved(a));
     if (a->cart && !a->folded) {

@@ -1,0 +1,77 @@
+/*
+ * MPI_Cart_create, MPI_Cart_sub, MPI_Graph_create, MPI_Dist_graph_create
+ * and MPI_Dist_graph_create_adjacent: the MPI makes the communicator, then
+ * every rank of it, still inside the call that all of them make, prepares
+ * the communicator's neighbourhood all-to-alls (pcoll__neighbor_prepare):
+ * the non-blocking calls (MPI_Ineighbor_alltoall, _v, _w), which must not
+ * communicate to get a plan, then lease the node-aware plan their shape
+ * keeps from their first call, as they do after blocking calls
+ * (docs/dropin.md, "Non-blocking calls").
+ *
+ * The cost falls on the call that makes the communicator: an agreement,
+ * the node topology and the kept plans' layout and shared segments (one a
+ * form, where the choice keeps a plan).  PCOLL_DROPIN_PREPARE=off (or 0,
+ * false, no) leaves it out; so do PCOLL_DROPIN=off and a communicator the
+ * drop-in does not serve.  Whatever pcoll answers, the call returns the
+ * MPI's result: a preparation that fails (on every rank alike: its choice
+ * is agreed) leaves the shapes undecided, as if never prepared.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "pmpi/dropin.h"
+
+static int prepare_off(void)
+{
+    const char *v = getenv("PCOLL_DROPIN_PREPARE");
+    return v && (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "no"));
+}
+
+/* After the MPI made *comm (err: its result). */
+static int prepared(int err, const MPI_Comm *comm)
+{
+    if (err == MPI_SUCCESS && *comm != MPI_COMM_NULL && pcoll__dropin_serves(*comm) &&
+        !prepare_off())
+        (void)pcoll__neighbor_prepare(*comm);
+    return err;
+}
+
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                    int reorder, MPI_Comm *comm_cart)
+{
+    return prepared(PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart),
+                    comm_cart);
+}
+
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+{
+    return prepared(PMPI_Cart_sub(comm, remain_dims, newcomm), newcomm);
+}
+
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                     int reorder, MPI_Comm *comm_graph)
+{
+    return prepared(PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph),
+                    comm_graph);
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                          const int destinations[], const int weights[], MPI_Info info,
+                          int reorder, MPI_Comm *comm_dist_graph)
+{
+    return prepared(PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights,
+                                           info, reorder, comm_dist_graph),
+                    comm_dist_graph);
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[], const int destweights[],
+                                   MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+    return prepared(PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights,
+                                                    outdegree, destinations, destweights, info,
+                                                    reorder, comm_dist_graph),
+                    comm_dist_graph);
+}

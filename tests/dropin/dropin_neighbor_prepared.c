@@ -1,0 +1,252 @@
+/*
+ * A program whose neighbourhood all-to-alls are all non-blocking
+ * (MPI_Ineighbor_alltoall, _v, _w) gets the node-aware plan from its first
+ * call: the drop-in prepares the shapes when MPI_Cart_create, MPI_Cart_sub,
+ * MPI_Graph_create and MPI_Dist_graph_create(_adjacent) return, and every
+ * non-blocking call leases the kept `node` plan (the log must show `node`
+ * serving every call; without the preparation pcoll would refuse them, as
+ * `node` plans collectively).  `node` is named on virtual nodes of two
+ * ranks; the calls are compared int for int with the MPI's own blocking
+ * call (PMPI_Neighbor_*) on buffers poisoned alike, with new input every
+ * run, several calls in flight at once, blocks of more than the kept plan's
+ * 1 KiB piece (they travel alone) and a receive type of one int every two.
+ * Last, one blocking call per form: it decides its shape again on its own
+ * sizes.  Skipped on MPICH before 5 (its own neighbourhood calls, the
+ * reference, pair repeated neighbours wrongly).
+ */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+#define MAXE 8
+#define BIG 400 /* ints in the large blocks: 1600 bytes */
+#define LEN (2 * MAXE * (BIG + 2) + 16)
+#define INFLIGHT 3
+
+static int rank;
+static MPI_Datatype rvec; /* one int every two */
+
+typedef struct nb {
+    MPI_Comm comm;
+    const char *name;
+    int in, out;
+    int scounts[MAXE], sdispls[MAXE], rcounts[MAXE], rdispls[MAXE];
+    MPI_Aint sbytes[MAXE], rbytes[MAXE];
+    MPI_Datatype stypes[MAXE], rtypes[MAXE];
+    int send[INFLIGHT][LEN], recv[INFLIGHT][LEN], ref[INFLIGHT][LEN];
+} nb_t;
+
+static void degrees(nb_t *t)
+{
+    int topo, n, w;
+    MPI_Topo_test(t->comm, &topo);
+    if (topo == MPI_CART) {
+        MPI_Cartdim_get(t->comm, &n);
+        t->in = t->out = 2 * n;
+    } else if (topo == MPI_GRAPH) {
+        MPI_Graph_neighbors_count(t->comm, rank, &n);
+        t->in = t->out = n;
+    } else {
+        MPI_Dist_graph_neighbors_count(t->comm, &t->in, &t->out, &w);
+    }
+}
+
+/* Counts per edge (1-3 ints, or BIG more on out-edge 0 where big; the
+ * receive counts from the MPI's own exchange), blocks in reverse edge order
+ * with gaps; byte displacements for alltoallw. */
+static void layout(nb_t *t, int big)
+{
+    int e, off = 1;
+    degrees(t);
+    for (e = 0; e < t->out; e++)
+        t->scounts[e] = 1 + (rank + 2 * e) % 3 + (e == 0 && big ? BIG : 0);
+    for (e = 0; e < t->in; e++)
+        t->rcounts[e] = 1;
+    PMPI_Neighbor_alltoall(t->scounts, 1, MPI_INT, t->rcounts, 1, MPI_INT, t->comm);
+    for (e = t->out - 1; e >= 0; e--) {
+        t->sdispls[e] = off, t->sbytes[e] = off * (MPI_Aint)sizeof(int);
+        t->stypes[e] = MPI_INT;
+        off += t->scounts[e] + 1;
+    }
+    off = 2;
+    for (e = t->in - 1; e >= 0; e--) {
+        t->rdispls[e] = off / 2, t->rbytes[e] = off * (MPI_Aint)sizeof(int);
+        t->rtypes[e] = rvec;
+        off += 2 * t->rcounts[e] + 2;
+    }
+}
+
+/* New input for call k of a run, poison in its receive buffers. */
+static void refill(nb_t *t, int k, int run)
+{
+    int i;
+    for (i = 0; i < LEN; i++)
+        t->send[k][i] = run * 100000 + k * 10000 + rank * 1000 + i % 1000;
+    memset(t->recv[k], 0xA5, sizeof t->recv[k]);
+    memset(t->ref[k], 0xA5, sizeof t->ref[k]);
+}
+
+/* The MPI's own result of form f (0 alltoall, 1 v, 2 w) for call k. */
+static void reference(nb_t *t, int f, int k)
+{
+    if (f == 0)
+        CHECK_MPI(PMPI_Neighbor_alltoall(t->send[k], 2, MPI_INT, t->ref[k], 2, rvec, t->comm));
+    else if (f == 1)
+        CHECK_MPI(PMPI_Neighbor_alltoallv(t->send[k], t->scounts, t->sdispls, MPI_INT,
+                                          t->ref[k], t->rcounts, t->rdispls, rvec, t->comm));
+    else
+        CHECK_MPI(PMPI_Neighbor_alltoallw(t->send[k], t->scounts, t->sbytes, t->stypes,
+                                          t->ref[k], t->rcounts, t->rbytes, t->rtypes, t->comm));
+}
+
+static int nonblocking(nb_t *t, int f, int k, MPI_Request *req)
+{
+    if (f == 0)
+        return MPI_Ineighbor_alltoall(t->send[k], 2, MPI_INT, t->recv[k], 2, rvec, t->comm, req);
+    if (f == 1)
+        return MPI_Ineighbor_alltoallv(t->send[k], t->scounts, t->sdispls, MPI_INT, t->recv[k],
+                                       t->rcounts, t->rdispls, rvec, t->comm, req);
+    return MPI_Ineighbor_alltoallw(t->send[k], t->scounts, t->sbytes, t->stypes, t->recv[k],
+                                   t->rcounts, t->rbytes, t->rtypes, t->comm, req);
+}
+
+static int blocking(nb_t *t, int f)
+{
+    if (f == 0)
+        return MPI_Neighbor_alltoall(t->send[0], 2, MPI_INT, t->recv[0], 2, rvec, t->comm);
+    if (f == 1)
+        return MPI_Neighbor_alltoallv(t->send[0], t->scounts, t->sdispls, MPI_INT, t->recv[0],
+                                      t->rcounts, t->rdispls, rvec, t->comm);
+    return MPI_Neighbor_alltoallw(t->send[0], t->scounts, t->sbytes, t->stypes, t->recv[0],
+                                  t->rcounts, t->rbytes, t->rtypes, t->comm);
+}
+
+static void compare(const nb_t *t, int k, const char *what)
+{
+    int i;
+    for (i = 0; i < LEN; i++)
+        check_value(what, i, t->ref[k][i], t->recv[k][i]);
+}
+
+/* Runs of `inflight` non-blocking calls of every form started one after
+ * the other and completed together, with small and (alltoallv, alltoallw)
+ * large blocks; then one blocking call per form. */
+static void exercise(nb_t *t)
+{
+    MPI_Request req[INFLIGHT];
+    int f, k, run, big;
+    for (big = 0; big < 2; big++) {
+        layout(t, big);
+        for (f = big; f < 3; f++)
+            for (run = 0; run < 2; run++) {
+                int n = run == 0 ? 1 : INFLIGHT;
+                for (k = 0; k < n; k++) {
+                    refill(t, k, 10 * f + run);
+                    reference(t, f, k);
+                }
+                for (k = 0; k < n; k++)
+                    CHECK_MPI(nonblocking(t, f, k, &req[k]));
+                CHECK_MPI(MPI_Waitall(n, req, MPI_STATUSES_IGNORE));
+                for (k = 0; k < n; k++)
+                    compare(t, k, t->name);
+            }
+    }
+    for (f = 0; f < 3; f++) {
+        refill(t, 0, 50 + f);
+        reference(t, f, 0);
+        CHECK_MPI(blocking(t, f));
+        compare(t, 0, t->name);
+    }
+}
+
+static void run_on(MPI_Comm comm, const char *name)
+{
+    nb_t *t = calloc(1, sizeof *t);
+    if (!t) {
+        check_true("memory", 0);
+        return;
+    }
+    t->comm = comm;
+    t->name = name;
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    exercise(t);
+    MPI_Comm_free(&t->comm);
+    free(t);
+}
+
+/* The MPI is MPICH before 5 (MPI_Get_library_version may be called
+ * before MPI_Init). */
+static int old_mpich(void)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    const char *at;
+    int len = 0;
+    MPI_Get_library_version(v, &len);
+    v[len < (int)sizeof v ? len : (int)sizeof v - 1] = '\0';
+    at = strstr(v, "MPICH Version:");
+    return at && atoi(at + strspn(at + 14, " \t") + 14) < 5;
+}
+
+int main(int argc, char **argv)
+{
+    int size, dims[2] = {0, 0}, periods[2] = {1, 0}, keep[2] = {0, 1}, rc, i;
+    MPI_Comm cart, sub, comm;
+    if (old_mpich())
+        return check_skipped(&argc, &argv, "dropin_neighbor_prepared",
+                             "MPICH before 5: its own neighbourhood calls, the reference, are "
+                             "wrong on repeated neighbours");
+    setenv("PCOLL_NEIGHBOR_ALLTOALL_ALGORITHM", "node", 1);
+    setenv("PCOLL_CORES_PER_NODE", "2", 1);
+    check_init(&argc, &argv, &rank, &size);
+    MPI_Type_create_resized(MPI_INT, 0, 2 * (MPI_Aint)sizeof(int), &rvec);
+    MPI_Type_commit(&rvec);
+
+    MPI_Dims_create(size, 2, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    MPI_Cart_sub(cart, keep, &sub);
+    run_on(cart, "cart2d");
+    run_on(sub, "cart-sub");
+    {
+        int r = rank, p = size;
+        int sources[3] = {(r - 1 + p) % p, r, (r - 1 + p) % p};
+        int dests[3] = {(r + 1) % p, (r + 1) % p, r}, w[3] = {1, 1, 1};
+        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 3, sources, w, 3, dests, w,
+                                       MPI_INFO_NULL, 0, &comm);
+        run_on(comm, "dist-graph-adjacent");
+        /* Every rank names its own out-edges: to the next two ranks. */
+        int deg = 2, to[2] = {(r + 1) % p, (r + 2) % p}, ones[2] = {1, 1};
+        MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &r, &deg, to, ones, MPI_INFO_NULL, 0, &comm);
+        run_on(comm, "dist-graph");
+    }
+    {
+        /* A ring: rank i's neighbours i - 1 and i + 1 (one rank: none). */
+        int *index = malloc(sizeof *index * (size_t)size);
+        int *edges = malloc(sizeof *edges * 2 * (size_t)size), n = 0;
+        for (i = 0; i < size && index && edges; i++) {
+            if (size > 1) {
+                edges[n++] = (i - 1 + size) % size;
+                edges[n++] = (i + 1) % size;
+            }
+            index[i] = n;
+        }
+        if (index && edges) {
+            MPI_Graph_create(MPI_COMM_WORLD, size, index, edges, 0, &comm);
+            run_on(comm, "graph-ring");
+        }
+        free(index);
+        free(edges);
+    }
+
+    if (rank == 0) {
+        printf("dropin-expect: MPI_Ineighbor_alltoall MPI_Ineighbor_alltoallv "
+               "MPI_Ineighbor_alltoallw\n");
+        printf("dropin-expect-algorithm: MPI_Ineighbor_alltoall=node "
+               "MPI_Ineighbor_alltoallv=node MPI_Ineighbor_alltoallw=node\n");
+    }
+    MPI_Type_free(&rvec);
+    rc = check_finish("dropin_neighbor_prepared");
+    MPI_Finalize();
+    return rc;
+}
