@@ -19,59 +19,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "neighbor.h"
 
-#define MAXE 8
+#define MAXE NBR_MAXE
 #define LEN 128
 
 static int rank;
 static MPI_Datatype rvec; /* one int every two */
 
 typedef struct nb {
-    MPI_Comm comm;
-    const char *name;
-    int in, out;
-    int scounts[MAXE], sdispls[MAXE], rcounts[MAXE], rdispls[MAXE];
-    MPI_Aint sbytes[MAXE], rbytes[MAXE];
-    MPI_Datatype stypes[MAXE], rtypes[MAXE];
+    nbr_layout_t l;
     int send[LEN], recv[LEN], ref[LEN];
 } nb_t;
 
-static void degrees(nb_t *t)
-{
-    int topo, n, w;
-    MPI_Topo_test(t->comm, &topo);
-    if (topo == MPI_CART) {
-        MPI_Cartdim_get(t->comm, &n);
-        t->in = t->out = 2 * n;
-    } else {
-        MPI_Dist_graph_neighbors_count(t->comm, &t->in, &t->out, &w);
-    }
-}
-
-/* Counts per edge (receive ones from the MPI's own exchange; out-edge 0
- * extra items more), blocks in reverse edge order with gaps; byte
- * displacements for alltoallw. */
+/* The layout of neighbor.h, out-edge 0 extra ints more. */
 static void layout(nb_t *t, int extra)
 {
-    int e, off = 1;
-    degrees(t);
-    for (e = 0; e < t->out; e++)
-        t->scounts[e] = 1 + (rank + 2 * e) % 3 + (e == 0 ? extra : 0);
-    for (e = 0; e < t->in; e++)
-        t->rcounts[e] = 1;
-    PMPI_Neighbor_alltoall(t->scounts, 1, MPI_INT, t->rcounts, 1, MPI_INT, t->comm);
-    for (e = t->out - 1; e >= 0; e--) {
-        t->sdispls[e] = off, t->sbytes[e] = off * (MPI_Aint)sizeof(int);
-        t->stypes[e] = MPI_INT;
-        off += t->scounts[e] + 1;
-    }
-    off = 2;
-    for (e = t->in - 1; e >= 0; e--) {
-        t->rdispls[e] = off / 2, t->rbytes[e] = off * (MPI_Aint)sizeof(int);
-        t->rtypes[e] = rvec;
-        off += 2 * t->rcounts[e] + 2;
-    }
+    nbr_layout(&t->l, rank, extra, rvec);
 }
 
 static void refill(nb_t *t, int run)
@@ -87,13 +51,14 @@ static void refill(nb_t *t, int run)
 static void reference(nb_t *t, int f)
 {
     if (f == 0)
-        CHECK_MPI(PMPI_Neighbor_alltoall(t->send, 2, MPI_INT, t->ref, 2, rvec, t->comm));
+        CHECK_MPI(PMPI_Neighbor_alltoall(t->send, 2, MPI_INT, t->ref, 2, rvec, t->l.comm));
     else if (f == 1)
-        CHECK_MPI(PMPI_Neighbor_alltoallv(t->send, t->scounts, t->sdispls, MPI_INT, t->ref,
-                                          t->rcounts, t->rdispls, rvec, t->comm));
+        CHECK_MPI(PMPI_Neighbor_alltoallv(t->send, t->l.scounts, t->l.sdispls, MPI_INT, t->ref,
+                                          t->l.rcounts, t->l.rdispls, rvec, t->l.comm));
     else
-        CHECK_MPI(PMPI_Neighbor_alltoallw(t->send, t->scounts, t->sbytes, t->stypes, t->ref,
-                                          t->rcounts, t->rbytes, t->rtypes, t->comm));
+        CHECK_MPI(PMPI_Neighbor_alltoallw(t->send, t->l.scounts, t->l.sbytes, t->l.stypes,
+                                          t->ref, t->l.rcounts, t->l.rbytes, t->l.rtypes,
+                                          t->l.comm));
 }
 
 static void compare(const nb_t *t, const char *what)
@@ -106,38 +71,38 @@ static void compare(const nb_t *t, const char *what)
 static int blocking(nb_t *t, int f)
 {
     if (f == 0)
-        return MPI_Neighbor_alltoall(t->send, 2, MPI_INT, t->recv, 2, rvec, t->comm);
+        return MPI_Neighbor_alltoall(t->send, 2, MPI_INT, t->recv, 2, rvec, t->l.comm);
     if (f == 1)
-        return MPI_Neighbor_alltoallv(t->send, t->scounts, t->sdispls, MPI_INT, t->recv,
-                                      t->rcounts, t->rdispls, rvec, t->comm);
-    return MPI_Neighbor_alltoallw(t->send, t->scounts, t->sbytes, t->stypes, t->recv, t->rcounts,
-                                  t->rbytes, t->rtypes, t->comm);
+        return MPI_Neighbor_alltoallv(t->send, t->l.scounts, t->l.sdispls, MPI_INT, t->recv,
+                                      t->l.rcounts, t->l.rdispls, rvec, t->l.comm);
+    return MPI_Neighbor_alltoallw(t->send, t->l.scounts, t->l.sbytes, t->l.stypes, t->recv,
+                                  t->l.rcounts, t->l.rbytes, t->l.rtypes, t->l.comm);
 }
 
 static int nonblocking(nb_t *t, int f, MPI_Request *req)
 {
     if (f == 0)
-        return MPI_Ineighbor_alltoall(t->send, 2, MPI_INT, t->recv, 2, rvec, t->comm, req);
+        return MPI_Ineighbor_alltoall(t->send, 2, MPI_INT, t->recv, 2, rvec, t->l.comm, req);
     if (f == 1)
-        return MPI_Ineighbor_alltoallv(t->send, t->scounts, t->sdispls, MPI_INT, t->recv,
-                                       t->rcounts, t->rdispls, rvec, t->comm, req);
-    return MPI_Ineighbor_alltoallw(t->send, t->scounts, t->sbytes, t->stypes, t->recv,
-                                   t->rcounts, t->rbytes, t->rtypes, t->comm, req);
+        return MPI_Ineighbor_alltoallv(t->send, t->l.scounts, t->l.sdispls, MPI_INT, t->recv,
+                                       t->l.rcounts, t->l.rdispls, rvec, t->l.comm, req);
+    return MPI_Ineighbor_alltoallw(t->send, t->l.scounts, t->l.sbytes, t->l.stypes, t->recv,
+                                   t->l.rcounts, t->l.rbytes, t->l.rtypes, t->l.comm, req);
 }
 
 #if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
 static int persistent(nb_t *t, int f, MPI_Request *req)
 {
     if (f == 0)
-        return MPI_Neighbor_alltoall_init(t->send, 2, MPI_INT, t->recv, 2, rvec, t->comm,
+        return MPI_Neighbor_alltoall_init(t->send, 2, MPI_INT, t->recv, 2, rvec, t->l.comm,
                                           MPI_INFO_NULL, req);
     if (f == 1)
-        return MPI_Neighbor_alltoallv_init(t->send, t->scounts, t->sdispls, MPI_INT, t->recv,
-                                           t->rcounts, t->rdispls, rvec, t->comm, MPI_INFO_NULL,
-                                           req);
-    return MPI_Neighbor_alltoallw_init(t->send, t->scounts, t->sbytes, t->stypes, t->recv,
-                                       t->rcounts, t->rbytes, t->rtypes, t->comm, MPI_INFO_NULL,
-                                       req);
+        return MPI_Neighbor_alltoallv_init(t->send, t->l.scounts, t->l.sdispls, MPI_INT, t->recv,
+                                           t->l.rcounts, t->l.rdispls, rvec, t->l.comm,
+                                           MPI_INFO_NULL, req);
+    return MPI_Neighbor_alltoallw_init(t->send, t->l.scounts, t->l.sbytes, t->l.stypes, t->recv,
+                                       t->l.rcounts, t->l.rbytes, t->l.rtypes, t->l.comm,
+                                       MPI_INFO_NULL, req);
 }
 #endif
 
@@ -148,23 +113,23 @@ static int large(nb_t *t, int f, MPI_Request *req)
     MPI_Count sc[MAXE], rc[MAXE];
     MPI_Aint sd[MAXE], rd[MAXE];
     int e;
-    for (e = 0; e < t->out; e++)
-        sc[e] = t->scounts[e], sd[e] = f == 2 ? t->sbytes[e] : t->sdispls[e];
-    for (e = 0; e < t->in; e++)
-        rc[e] = t->rcounts[e], rd[e] = f == 2 ? t->rbytes[e] : t->rdispls[e];
+    for (e = 0; e < t->l.out; e++)
+        sc[e] = t->l.scounts[e], sd[e] = f == 2 ? t->l.sbytes[e] : t->l.sdispls[e];
+    for (e = 0; e < t->l.in; e++)
+        rc[e] = t->l.rcounts[e], rd[e] = f == 2 ? t->l.rbytes[e] : t->l.rdispls[e];
     if (f == 0)
-        return req ? MPI_Neighbor_alltoall_init_c(t->send, 2, MPI_INT, t->recv, 2, rvec, t->comm,
-                                                  MPI_INFO_NULL, req)
-                   : MPI_Neighbor_alltoall_c(t->send, 2, MPI_INT, t->recv, 2, rvec, t->comm);
+        return req ? MPI_Neighbor_alltoall_init_c(t->send, 2, MPI_INT, t->recv, 2, rvec,
+                                                  t->l.comm, MPI_INFO_NULL, req)
+                   : MPI_Neighbor_alltoall_c(t->send, 2, MPI_INT, t->recv, 2, rvec, t->l.comm);
     if (f == 1)
         return req ? MPI_Neighbor_alltoallv_init_c(t->send, sc, sd, MPI_INT, t->recv, rc, rd,
-                                                   rvec, t->comm, MPI_INFO_NULL, req)
+                                                   rvec, t->l.comm, MPI_INFO_NULL, req)
                    : MPI_Neighbor_alltoallv_c(t->send, sc, sd, MPI_INT, t->recv, rc, rd, rvec,
-                                              t->comm);
-    return req ? MPI_Neighbor_alltoallw_init_c(t->send, sc, sd, t->stypes, t->recv, rc, rd,
-                                               t->rtypes, t->comm, MPI_INFO_NULL, req)
-               : MPI_Neighbor_alltoallw_c(t->send, sc, sd, t->stypes, t->recv, rc, rd, t->rtypes,
-                                          t->comm);
+                                              t->l.comm);
+    return req ? MPI_Neighbor_alltoallw_init_c(t->send, sc, sd, t->l.stypes, t->recv, rc, rd,
+                                               t->l.rtypes, t->l.comm, MPI_INFO_NULL, req)
+               : MPI_Neighbor_alltoallw_c(t->send, sc, sd, t->l.stypes, t->recv, rc, rd,
+                                          t->l.rtypes, t->l.comm);
 }
 #endif
 
@@ -178,13 +143,13 @@ static void forms(nb_t *t)
             refill(t, run);
             reference(t, f);
             CHECK_MPI(blocking(t, f));
-            compare(t, t->name);
+            compare(t, t->l.name);
         }
         refill(t, 2);
         reference(t, f);
         CHECK_MPI(nonblocking(t, f, &req));
         CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-        compare(t, t->name);
+        compare(t, t->l.name);
 #if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
         CHECK_MPI(persistent(t, f, &req));
         for (run = 3; run < 5; run++) {
@@ -192,7 +157,7 @@ static void forms(nb_t *t)
             reference(t, f);
             CHECK_MPI(MPI_Start(&req));
             CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-            compare(t, t->name);
+            compare(t, t->l.name);
         }
         CHECK_MPI(MPI_Request_free(&req));
 #endif
@@ -200,13 +165,13 @@ static void forms(nb_t *t)
         refill(t, 5);
         reference(t, f);
         CHECK_MPI(large(t, f, NULL));
-        compare(t, t->name);
+        compare(t, t->l.name);
         CHECK_MPI(large(t, f, &req));
         refill(t, 6);
         reference(t, f);
         CHECK_MPI(MPI_Start(&req));
         CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-        compare(t, t->name);
+        compare(t, t->l.name);
         CHECK_MPI(MPI_Request_free(&req));
 #endif
     }
@@ -264,24 +229,11 @@ static void kept(nb_t *t)
     unsetenv("PCOLL_CORES_PER_NODE");
 }
 
-/* The MPI is MPICH before 5 (MPI_Get_library_version may be called
- * before MPI_Init). */
-static int old_mpich(void)
-{
-    char v[MPI_MAX_LIBRARY_VERSION_STRING];
-    const char *at;
-    int len = 0;
-    MPI_Get_library_version(v, &len);
-    v[len < (int)sizeof v ? len : (int)sizeof v - 1] = '\0';
-    at = strstr(v, "MPICH Version:");
-    return at && atoi(at + strspn(at + 14, " \t") + 14) < 5;
-}
-
 int main(int argc, char **argv)
 {
     int size, dims[2] = {0, 0}, periods[2] = {1, 0}, rc;
     nb_t t;
-    if (old_mpich())
+    if (nbr_old_mpich())
         return check_skipped(&argc, &argv, "dropin_neighbor",
                              "MPICH before 5: its own neighbourhood calls, the reference, are "
                              "wrong on repeated neighbours");
@@ -291,27 +243,27 @@ int main(int argc, char **argv)
 
     memset(&t, 0, sizeof t);
     MPI_Dims_create(size, 2, dims);
-    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &t.comm);
-    MPI_Comm_set_errhandler(t.comm, MPI_ERRORS_RETURN);
-    t.name = "cart2d";
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &t.l.comm);
+    MPI_Comm_set_errhandler(t.l.comm, MPI_ERRORS_RETURN);
+    t.l.name = "cart2d";
     layout(&t, 0);
     forms(&t);
     kept(&t);
-    MPI_Comm_free(&t.comm);
+    MPI_Comm_free(&t.l.comm);
 
     {
         int r = rank, p = size;
         int sources[3] = {(r - 1 + p) % p, r, (r - 1 + p) % p};
         int dests[3] = {(r + 1) % p, (r + 1) % p, r}, w[3] = {1, 1, 1};
         memset(&t, 0, sizeof t);
-        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 3, sources, w, 3, dests, w,
-                                       MPI_INFO_NULL, 0, &t.comm);
-        MPI_Comm_set_errhandler(t.comm, MPI_ERRORS_RETURN);
-        t.name = "dist-graph";
+        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 3, sources, w, 3, dests, w, MPI_INFO_NULL,
+                                       0, &t.l.comm);
+        MPI_Comm_set_errhandler(t.l.comm, MPI_ERRORS_RETURN);
+        t.l.name = "dist-graph";
         layout(&t, 0);
         forms(&t);
         kept(&t);
-        MPI_Comm_free(&t.comm);
+        MPI_Comm_free(&t.l.comm);
     }
 
     if (rank == 0) {

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "neighbor.h"
 
-#define MAXE 8
+#define MAXE NBR_MAXE
 #define BIG 400 /* ints in the large blocks: 1600 bytes */
 #define LEN (2 * MAXE * (BIG + 2) + 16)
 #define INFLIGHT 3
@@ -29,53 +29,14 @@ static int rank;
 static MPI_Datatype rvec; /* one int every two */
 
 typedef struct nb {
-    MPI_Comm comm;
-    const char *name;
-    int in, out;
-    int scounts[MAXE], sdispls[MAXE], rcounts[MAXE], rdispls[MAXE];
-    MPI_Aint sbytes[MAXE], rbytes[MAXE];
-    MPI_Datatype stypes[MAXE], rtypes[MAXE];
+    nbr_layout_t l;
     int send[INFLIGHT][LEN], recv[INFLIGHT][LEN], ref[INFLIGHT][LEN];
 } nb_t;
 
-static void degrees(nb_t *t)
-{
-    int topo, n, w;
-    MPI_Topo_test(t->comm, &topo);
-    if (topo == MPI_CART) {
-        MPI_Cartdim_get(t->comm, &n);
-        t->in = t->out = 2 * n;
-    } else if (topo == MPI_GRAPH) {
-        MPI_Graph_neighbors_count(t->comm, rank, &n);
-        t->in = t->out = n;
-    } else {
-        MPI_Dist_graph_neighbors_count(t->comm, &t->in, &t->out, &w);
-    }
-}
-
-/* Counts per edge (1-3 ints, or BIG more on out-edge 0 where big; the
- * receive counts from the MPI's own exchange), blocks in reverse edge order
- * with gaps; byte displacements for alltoallw. */
+/* The layout of neighbor.h, out-edge 0 BIG ints more where big. */
 static void layout(nb_t *t, int big)
 {
-    int e, off = 1;
-    degrees(t);
-    for (e = 0; e < t->out; e++)
-        t->scounts[e] = 1 + (rank + 2 * e) % 3 + (e == 0 && big ? BIG : 0);
-    for (e = 0; e < t->in; e++)
-        t->rcounts[e] = 1;
-    PMPI_Neighbor_alltoall(t->scounts, 1, MPI_INT, t->rcounts, 1, MPI_INT, t->comm);
-    for (e = t->out - 1; e >= 0; e--) {
-        t->sdispls[e] = off, t->sbytes[e] = off * (MPI_Aint)sizeof(int);
-        t->stypes[e] = MPI_INT;
-        off += t->scounts[e] + 1;
-    }
-    off = 2;
-    for (e = t->in - 1; e >= 0; e--) {
-        t->rdispls[e] = off / 2, t->rbytes[e] = off * (MPI_Aint)sizeof(int);
-        t->rtypes[e] = rvec;
-        off += 2 * t->rcounts[e] + 2;
-    }
+    nbr_layout(&t->l, rank, big ? BIG : 0, rvec);
 }
 
 /* New input for call k of a run, poison in its receive buffers. */
@@ -92,35 +53,40 @@ static void refill(nb_t *t, int k, int run)
 static void reference(nb_t *t, int f, int k)
 {
     if (f == 0)
-        CHECK_MPI(PMPI_Neighbor_alltoall(t->send[k], 2, MPI_INT, t->ref[k], 2, rvec, t->comm));
+        CHECK_MPI(PMPI_Neighbor_alltoall(t->send[k], 2, MPI_INT, t->ref[k], 2, rvec, t->l.comm));
     else if (f == 1)
-        CHECK_MPI(PMPI_Neighbor_alltoallv(t->send[k], t->scounts, t->sdispls, MPI_INT,
-                                          t->ref[k], t->rcounts, t->rdispls, rvec, t->comm));
+        CHECK_MPI(PMPI_Neighbor_alltoallv(t->send[k], t->l.scounts, t->l.sdispls, MPI_INT,
+                                          t->ref[k], t->l.rcounts, t->l.rdispls, rvec,
+                                          t->l.comm));
     else
-        CHECK_MPI(PMPI_Neighbor_alltoallw(t->send[k], t->scounts, t->sbytes, t->stypes,
-                                          t->ref[k], t->rcounts, t->rbytes, t->rtypes, t->comm));
+        CHECK_MPI(PMPI_Neighbor_alltoallw(t->send[k], t->l.scounts, t->l.sbytes, t->l.stypes,
+                                          t->ref[k], t->l.rcounts, t->l.rbytes, t->l.rtypes,
+                                          t->l.comm));
 }
 
 static int nonblocking(nb_t *t, int f, int k, MPI_Request *req)
 {
     if (f == 0)
-        return MPI_Ineighbor_alltoall(t->send[k], 2, MPI_INT, t->recv[k], 2, rvec, t->comm, req);
+        return MPI_Ineighbor_alltoall(t->send[k], 2, MPI_INT, t->recv[k], 2, rvec, t->l.comm,
+                                      req);
     if (f == 1)
-        return MPI_Ineighbor_alltoallv(t->send[k], t->scounts, t->sdispls, MPI_INT, t->recv[k],
-                                       t->rcounts, t->rdispls, rvec, t->comm, req);
-    return MPI_Ineighbor_alltoallw(t->send[k], t->scounts, t->sbytes, t->stypes, t->recv[k],
-                                   t->rcounts, t->rbytes, t->rtypes, t->comm, req);
+        return MPI_Ineighbor_alltoallv(t->send[k], t->l.scounts, t->l.sdispls, MPI_INT,
+                                       t->recv[k], t->l.rcounts, t->l.rdispls, rvec, t->l.comm,
+                                       req);
+    return MPI_Ineighbor_alltoallw(t->send[k], t->l.scounts, t->l.sbytes, t->l.stypes,
+                                   t->recv[k], t->l.rcounts, t->l.rbytes, t->l.rtypes, t->l.comm,
+                                   req);
 }
 
 static int blocking(nb_t *t, int f)
 {
     if (f == 0)
-        return MPI_Neighbor_alltoall(t->send[0], 2, MPI_INT, t->recv[0], 2, rvec, t->comm);
+        return MPI_Neighbor_alltoall(t->send[0], 2, MPI_INT, t->recv[0], 2, rvec, t->l.comm);
     if (f == 1)
-        return MPI_Neighbor_alltoallv(t->send[0], t->scounts, t->sdispls, MPI_INT, t->recv[0],
-                                      t->rcounts, t->rdispls, rvec, t->comm);
-    return MPI_Neighbor_alltoallw(t->send[0], t->scounts, t->sbytes, t->stypes, t->recv[0],
-                                  t->rcounts, t->rbytes, t->rtypes, t->comm);
+        return MPI_Neighbor_alltoallv(t->send[0], t->l.scounts, t->l.sdispls, MPI_INT,
+                                      t->recv[0], t->l.rcounts, t->l.rdispls, rvec, t->l.comm);
+    return MPI_Neighbor_alltoallw(t->send[0], t->l.scounts, t->l.sbytes, t->l.stypes, t->recv[0],
+                                  t->l.rcounts, t->l.rbytes, t->l.rtypes, t->l.comm);
 }
 
 static void compare(const nb_t *t, int k, const char *what)
@@ -150,14 +116,14 @@ static void exercise(nb_t *t)
                     CHECK_MPI(nonblocking(t, f, k, &req[k]));
                 CHECK_MPI(MPI_Waitall(n, req, MPI_STATUSES_IGNORE));
                 for (k = 0; k < n; k++)
-                    compare(t, k, t->name);
+                    compare(t, k, t->l.name);
             }
     }
     for (f = 0; f < 3; f++) {
         refill(t, 0, 50 + f);
         reference(t, f, 0);
         CHECK_MPI(blocking(t, f));
-        compare(t, 0, t->name);
+        compare(t, 0, t->l.name);
     }
 }
 
@@ -168,32 +134,19 @@ static void run_on(MPI_Comm comm, const char *name)
         check_true("memory", 0);
         return;
     }
-    t->comm = comm;
-    t->name = name;
+    t->l.comm = comm;
+    t->l.name = name;
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     exercise(t);
-    MPI_Comm_free(&t->comm);
+    MPI_Comm_free(&t->l.comm);
     free(t);
-}
-
-/* The MPI is MPICH before 5 (MPI_Get_library_version may be called
- * before MPI_Init). */
-static int old_mpich(void)
-{
-    char v[MPI_MAX_LIBRARY_VERSION_STRING];
-    const char *at;
-    int len = 0;
-    MPI_Get_library_version(v, &len);
-    v[len < (int)sizeof v ? len : (int)sizeof v - 1] = '\0';
-    at = strstr(v, "MPICH Version:");
-    return at && atoi(at + strspn(at + 14, " \t") + 14) < 5;
 }
 
 int main(int argc, char **argv)
 {
     int size, dims[2] = {0, 0}, periods[2] = {1, 0}, keep[2] = {0, 1}, rc, i;
     MPI_Comm cart, sub, comm;
-    if (old_mpich())
+    if (nbr_old_mpich())
         return check_skipped(&argc, &argv, "dropin_neighbor_prepared",
                              "MPICH before 5: its own neighbourhood calls, the reference, are "
                              "wrong on repeated neighbours");
@@ -212,8 +165,8 @@ int main(int argc, char **argv)
         int r = rank, p = size;
         int sources[3] = {(r - 1 + p) % p, r, (r - 1 + p) % p};
         int dests[3] = {(r + 1) % p, (r + 1) % p, r}, w[3] = {1, 1, 1};
-        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 3, sources, w, 3, dests, w,
-                                       MPI_INFO_NULL, 0, &comm);
+        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 3, sources, w, 3, dests, w, MPI_INFO_NULL,
+                                       0, &comm);
         run_on(comm, "dist-graph-adjacent");
         /* Every rank names its own out-edges: to the next two ranks. */
         int deg = 2, to[2] = {(r + 1) % p, (r + 2) % p}, ones[2] = {1, 1};
