@@ -708,17 +708,18 @@ int pcoll__neighbor_prepare(MPI_Comm comm)
         return rc;
     n = (size_t)(in > out ? in : out) + 1;
     sendbuf = pcoll__malloc(2 * n * PREPARE_BYTES);
-    counts = pcoll__malloc(n * (2 * sizeof(int) + sizeof(MPI_Aint) + sizeof(MPI_Datatype)));
-    if (!sendbuf || !counts) {
+    /* The arrays by alignment: MPI_Aint, MPI_Datatype, int. */
+    bytes = pcoll__malloc(n * (sizeof(MPI_Aint) + sizeof(MPI_Datatype) + 2 * sizeof(int)));
+    if (!sendbuf || !bytes) {
         pcoll__free(sendbuf);
-        pcoll__free(counts);
+        pcoll__free(bytes);
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: stand-in call", fn);
     }
     recvbuf = sendbuf + n * PREPARE_BYTES;
     memset(sendbuf, 0, 2 * n * PREPARE_BYTES);
-    bytes = (MPI_Aint *)(void *)(counts + n);
     types = (MPI_Datatype *)(void *)(bytes + n);
-    displs = (int *)(void *)(types + n);
+    counts = (int *)(void *)(types + n);
+    displs = counts + n;
     for (e = 0; e < (int)n; e++) {
         counts[e] = PREPARE_BYTES;
         displs[e] = e * PREPARE_BYTES;
@@ -736,7 +737,7 @@ int pcoll__neighbor_prepare(MPI_Comm comm)
                                             NULL, bytes, NULL, bytes, sendtypes, recvtypes);
         rc = pcoll__entry(&neighbor, PCOLL__PREPARE, fn, &r, comm, MPI_INFO_NULL, NULL);
     }
-    pcoll__free(counts);
+    pcoll__free(bytes);
     pcoll__free(sendbuf);
     return rc;
 }
