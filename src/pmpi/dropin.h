@@ -10,7 +10,9 @@
  * wrapper does with pcoll's answer), log.c
  * (PCOLL_DROPIN_LOG, MPI_Finalize), requests.c (the requests that stand for
  * pcoll plans and their progress), complete.c (MPI_Start, the Wait and Test
- * families, MPI_Request_free), and one file per collective.
+ * families, MPI_Request_free), topology.c (the calls that make
+ * communicators with a topology: their neighbourhood shapes prepared), and
+ * one file per collective.
  */
 #ifndef PCOLL_PMPI_DROPIN_H
 #define PCOLL_PMPI_DROPIN_H
