@@ -109,6 +109,12 @@ static int make(MPI_Comm comm, int cores, pcoll__node_t **out)
     return rc;
 }
 
+long long pcoll__node_piece(long long blocks)
+{
+    long long piece = PCOLL__NODE_SLOTS_MAX / (blocks > 0 ? blocks : 1);
+    return piece < PCOLL__NODE_PIECE_MAX ? piece / 64 * 64 : PCOLL__NODE_PIECE_MAX;
+}
+
 int pcoll__node_get(pcoll__ctx_t *ctx, int cores, const pcoll__node_t **node)
 {
     pcoll__node_t *t;

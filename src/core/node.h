@@ -56,6 +56,15 @@ static inline int pcoll__node_size(const pcoll__node_t *t, int k)
  * cached.  Every rank must pass the same cores (callers agree on it first:
  * a rank that finds it cached must not skip a collective the others make). */
 int pcoll__node_get(pcoll__ctx_t *ctx, int cores, const pcoll__node_t **node);
+
+/* A plan kept for any sizes on one node (alltoallv `hier`'s, neighbour
+ * `node`'s) gives every block it bundles a slot of its own in each of two
+ * copies: it bundles blocks of up to PCOLL__NODE_PIECE_MAX bytes while one
+ * copy of `blocks` slots stays within PCOLL__NODE_SLOTS_MAX bytes.  The
+ * largest such block, a multiple of 64 bytes (0: none). */
+#define PCOLL__NODE_PIECE_MAX 16384
+#define PCOLL__NODE_SLOTS_MAX ((long long)2 << 20)
+long long pcoll__node_piece(long long blocks);
 /* Free ctx's cached topologies (from pcoll__ctx_release). */
 void pcoll__node_cache_free(pcoll__ctx_t *ctx);
 

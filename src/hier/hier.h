@@ -135,15 +135,12 @@ int pcoll__nbr_multi(pcoll_plan_t *plan, const void *args);
 int pcoll__alltoallv_hier_keep(pcoll_plan_t *plan, const pcoll__opts_t *opts, int inplace);
 /* The kept plan bundles pieces of up to PCOLL__HIER_PIECE_MAX bytes on
  * several nodes (fewer on very large nodes); on one node, where every piece
- * has a slot of its own in each of two copies, up to
- * PCOLL__HIER_PIECE_NODE_MAX while a copy of the slots (p p pieces) stays
- * within PCOLL__HIER_SLOTS_MAX bytes (np 2 and 8: 16 KiB, np 16: 8 KiB,
- * np 64: 1 KiB).  A larger piece travels alone, a message of its own.  The
- * piece of a plan on p ranks, nnodes nodes of up to maxlocal ranks: the
- * same on every rank. */
+ * has a slot of its own in each of two copies, pcoll__node_piece of its
+ * p p slots (np 2 and 8: 16 KiB, np 16: 8 KiB, np 64: 1 KiB), never less.
+ * A larger piece travels alone, a message of its own.  The piece of a plan
+ * on p ranks, nnodes nodes of up to maxlocal ranks: the same on every
+ * rank. */
 #define PCOLL__HIER_PIECE_MAX 1024
-#define PCOLL__HIER_PIECE_NODE_MAX 16384
-#define PCOLL__HIER_SLOTS_MAX ((long long)2 << 20)
 long long pcoll__alltoallv_hier_piece(int p, int nnodes, int maxlocal);
 int pcoll__alltoallv_hier_bind(pcoll_plan_t *plan, const pcoll__a2a_args_t *a);
 

@@ -540,8 +540,7 @@ long long pcoll__alltoallv_hier_piece(int p, int nnodes, int maxlocal)
     piece = room < PCOLL__HIER_PIECE_MAX ? room : PCOLL__HIER_PIECE_MAX;
     if (nnodes > 1)
         return piece;
-    slots = PCOLL__HIER_SLOTS_MAX / ((long long)p * p);
-    slots = slots < PCOLL__HIER_PIECE_NODE_MAX ? slots / 64 * 64 : PCOLL__HIER_PIECE_NODE_MAX;
+    slots = pcoll__node_piece((long long)p * p);
     return slots > piece ? slots : piece;
 }
 

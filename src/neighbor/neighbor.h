@@ -31,18 +31,14 @@
 /* A kept `node` plan (node_kept.c) bundles blocks of up to this many bytes;
  * a larger block travels alone, a message of its own, as per edge. */
 #define PCOLL__NBR_PIECE_MAX 1024
-/* On one node (every rank of the communicator on it: no bundles cross a
- * network) up to this many, while a copy of the node's blocks at that size
- * stays within PCOLL__NBR_PARTS_NODE_MAX bytes (the plan holds two): a copy
- * through the node's memory and one barrier against a message per block
- * (MPICH at np 2, 26 blocks of 2-16 KiB, a lease's run: the blocks sent
- * alone were 1.2-1.4x slower than the same blocks copied). */
-#define PCOLL__NBR_PIECE_NODE_MAX 16384
-#define PCOLL__NBR_PARTS_NODE_MAX ((long long)2 << 20)
 /* The largest block a kept plan on N nodes bundles where a node holds
  * `blocks` blocks in its segment (the same on every rank for the same
  * arguments): PCOLL__NBR_PIECE_MAX, less where the segment would pass
- * 32 MiB; on one node the rule above, never less. */
+ * 32 MiB; on one node (every rank of the communicator on it: no bundle
+ * crosses a network) pcoll__node_piece of them, never less: a copy through
+ * the node's memory and one barrier against a message per block (MPICH at
+ * np 2, 26 blocks of 2-16 KiB, a lease's run: the blocks sent alone were
+ * 1.2-1.4x slower than the same blocks copied). */
 long long pcoll__nbr_piece(int N, long long blocks);
 
 /* The public form a call came in (the MPI call `native` makes). */

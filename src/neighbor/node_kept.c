@@ -616,8 +616,7 @@ long long pcoll__nbr_piece(int N, long long blocks)
     piece = piece > 0 ? piece : 0;
     if (N > 1)
         return piece;
-    node = PCOLL__NBR_PARTS_NODE_MAX / blocks - HDR;
-    node = node < PCOLL__NBR_PIECE_NODE_MAX ? node / 64 * 64 : PCOLL__NBR_PIECE_NODE_MAX;
+    node = pcoll__node_piece(blocks);
     return node > piece ? node : piece;
 }
 

@@ -62,6 +62,8 @@ enum { PCOLL__DROPIN_FELL_ARG,
 /* Whether the wrappers serve calls: PCOLL_DROPIN is not "off".  pcoll's own
  * MPI calls never reach them (it calls PMPI_*, src/core/pmpi.h). */
 int pcoll__dropin_enabled(void);
+/* Whether environment variable name says off ("off", "0", "false", "no"). */
+int pcoll__dropin_env_off(const char *name);
 /* The lock of the request table (recursive; never held while blocking). */
 void pcoll__dropin_lock(void);
 void pcoll__dropin_unlock(void);

@@ -22,13 +22,17 @@ static pthread_once_t switch_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock;
 static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
 
+int pcoll__dropin_env_off(const char *name)
+{
+    const char *v = getenv(name);
+    return v && (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "no"));
+}
+
 /* Read PCOLL_DROPIN once. */
 static void read_switch(void)
 {
-    const char *v = getenv("PCOLL_DROPIN");
-    int off = v && (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "false") ||
-                    !strcmp(v, "no"));
-    atomic_store_explicit(&state, off ? OFF : ON, memory_order_release);
+    atomic_store_explicit(&state, pcoll__dropin_env_off("PCOLL_DROPIN") ? OFF : ON,
+                          memory_order_release);
 }
 
 int pcoll__dropin_enabled(void)

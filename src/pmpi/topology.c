@@ -16,23 +16,14 @@
  * MPI's result: a preparation that fails (on every rank alike: its choice
  * is agreed) leaves the shapes undecided, as if never prepared.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "api/api.h"
 #include "pmpi/dropin.h"
-
-static int prepare_off(void)
-{
-    const char *v = getenv("PCOLL_DROPIN_PREPARE");
-    return v && (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "no"));
-}
 
 /* After the MPI made *comm (err: its result). */
 static int prepared(int err, const MPI_Comm *comm)
 {
     if (err == MPI_SUCCESS && *comm != MPI_COMM_NULL && pcoll__dropin_serves(*comm) &&
-        !prepare_off())
+        !pcoll__dropin_env_off("PCOLL_DROPIN_PREPARE"))
         (void)pcoll__neighbor_prepare(*comm);
     return err;
 }
