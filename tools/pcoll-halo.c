@@ -5,15 +5,18 @@
  * drop-in does not wrap), interleaved in one run so that noise hits both.
  * An MPI program only: no pcoll header.
  *
- *   LD_PRELOAD=libpcoll_mpi.so mpiexec -n P pcoll-halo [--pattern stencil2d|stencil27]
- *       [--sizes 8,64,512,4096] [--calls 200] [--reps 11]
+ *   LD_PRELOAD=libpcoll_mpi.so mpiexec -n P pcoll-halo
+ *       [--pattern stencil2d|stencil27|dense] [--sizes 8,64,512,4096] [--calls 200]
+ *       [--reps 11]
  *
  * stencil2d: a periodic 2-D Cartesian grid (4 edges a rank, MPI_Cart_create);
- * stencil27: a periodic 3-D grid's 26 neighbours (MPI_Dist_graph_create_adjacent).
- * A size is the bytes of every edge's block.  A repetition: a barrier, then
- * `calls` exchanges (start, wait) back to back; its time is the slowest
- * rank's mean per exchange; printed: the median over the repetitions of
- * each, and their ratio (MPI / through MPI_: > 1, the drop-in is faster).
+ * stencil27: a periodic 3-D grid's 26 neighbours (MPI_Dist_graph_create_adjacent);
+ * dense: every rank's block, MPI_Ialltoallv (and PMPI_Ialltoallv) on a
+ * duplicate of MPI_COMM_WORLD instead.  A size is the bytes of every
+ * edge's block.  A repetition: a barrier, then `calls` exchanges (start,
+ * wait) back to back; its time is the slowest rank's mean per exchange;
+ * printed: the median over the repetitions of each, and their ratio (MPI /
+ * through MPI_: > 1, the drop-in is faster).
  * Every size's first exchange is checked against the MPI's blocking call
  * (Open MPI's non-blocking one is wrong on a periodic dimension of 1 or 2
  * ranks: docs/troubleshooting.md, ompi-neighbor-cart-folded).
@@ -26,9 +29,14 @@
 typedef int (*ineighbor_fn)(const void *, const int[], const int[], MPI_Datatype, void *,
                             const int[], const int[], MPI_Datatype, MPI_Comm, MPI_Request *);
 
+typedef int (*blocking_fn)(const void *, const int[], const int[], MPI_Datatype, void *,
+                           const int[], const int[], MPI_Datatype, MPI_Comm);
+
 typedef struct halo {
     MPI_Comm comm;
     int deg;
+    ineighbor_fn mine, theirs; /* MPI_I..., PMPI_I... */
+    blocking_fn ref;           /* the MPI's blocking call */
     int *counts, *displs;
     char *send, *recv;
 } halo_t;
@@ -45,6 +53,11 @@ static MPI_Comm make_comm(const char *pattern, int *deg)
     int size, rank, dims[3] = {0, 0, 0}, periods[3] = {1, 1, 1}, c[3], n = 0;
     MPI_Comm cart, comm;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (!strcmp(pattern, "dense")) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+        *deg = size;
+        return comm;
+    }
     if (!strcmp(pattern, "stencil2d")) {
         MPI_Dims_create(size, 2, dims);
         MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &comm);
@@ -106,13 +119,13 @@ static int check(halo_t *h, size_t bytes)
         h->send[i] = (char)(i * 7 + 3);
     if (ok) {
         memset(h->recv, 0x5A, bytes);
-        MPI_Ineighbor_alltoallv(h->send, h->counts, h->displs, MPI_BYTE, h->recv, h->counts,
-                                h->displs, MPI_BYTE, h->comm, &r);
+        h->mine(h->send, h->counts, h->displs, MPI_BYTE, h->recv, h->counts, h->displs, MPI_BYTE,
+                h->comm, &r);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
         memcpy(ref, h->recv, bytes);
         memset(h->recv, 0xA5, bytes);
-        PMPI_Neighbor_alltoallv(h->send, h->counts, h->displs, MPI_BYTE, h->recv, h->counts,
-                                h->displs, MPI_BYTE, h->comm);
+        h->ref(h->send, h->counts, h->displs, MPI_BYTE, h->recv, h->counts, h->displs, MPI_BYTE,
+               h->comm);
         ok = memcmp(ref, h->recv, bytes) == 0;
     }
     free(ref);
@@ -139,18 +152,25 @@ int main(int argc, char **argv)
             bad = 1;
     }
     if (bad || calls < 1 || reps < 1 ||
-        (strcmp(pattern, "stencil2d") && strcmp(pattern, "stencil27"))) {
+        (strcmp(pattern, "stencil2d") && strcmp(pattern, "stencil27") &&
+         strcmp(pattern, "dense"))) {
         if (rank == 0)
-            fprintf(stderr, "usage: pcoll-halo [--pattern stencil2d|stencil27] [--sizes "
+            fprintf(stderr, "usage: pcoll-halo [--pattern stencil2d|stencil27|dense] [--sizes "
                             "8,64,...] [--calls N] [--reps R]\n");
         MPI_Finalize();
         return 2;
     }
     halo_t h;
     h.comm = make_comm(pattern, &h.deg);
+    if (!strcmp(pattern, "dense"))
+        h.mine = MPI_Ialltoallv, h.theirs = PMPI_Ialltoallv, h.ref = PMPI_Alltoallv;
+    else
+        h.mine = MPI_Ineighbor_alltoallv, h.theirs = PMPI_Ineighbor_alltoallv,
+        h.ref = PMPI_Neighbor_alltoallv;
     h.counts = malloc(sizeof(int) * (size_t)h.deg);
     h.displs = malloc(sizeof(int) * (size_t)h.deg);
-    double *tm = malloc(sizeof(double) * (size_t)reps), *tp = malloc(sizeof(double) * (size_t)reps);
+    double *tm = malloc(sizeof(double) * (size_t)reps),
+           *tp = malloc(sizeof(double) * (size_t)reps);
     if (rank == 0)
         printf("# pcoll-halo %s: us per exchange (start + wait), median of %d repetitions of "
                "%d\n%10s %14s %14s %12s\n",
@@ -165,11 +185,11 @@ int main(int argc, char **argv)
         if (!h.send || !h.recv || !h.counts || !h.displs || !tm || !tp)
             MPI_Abort(MPI_COMM_WORLD, 1);
         int ok = check(&h, bytes);
-        rep(&h, PMPI_Ineighbor_alltoallv, calls);
-        rep(&h, MPI_Ineighbor_alltoallv, calls);
+        rep(&h, h.theirs, calls);
+        rep(&h, h.mine, calls);
         for (int k = 0; k < reps; k++) {
-            tm[k] = rep(&h, PMPI_Ineighbor_alltoallv, calls);
-            tp[k] = rep(&h, MPI_Ineighbor_alltoallv, calls);
+            tm[k] = rep(&h, h.theirs, calls);
+            tp[k] = rep(&h, h.mine, calls);
         }
         qsort(tm, (size_t)reps, sizeof *tm, cmp_double);
         qsort(tp, (size_t)reps, sizeof *tp, cmp_double);

@@ -298,6 +298,7 @@ static int a2a_words(const void *raw, uintptr_t w[])
 
 static const pcoll__coll_t alltoall = {
     .name = "alltoall",
+    .native_as_given = 1,
     .table = &pcoll__alltoall_table,
     .opts_offset = offsetof(pcoll__a2a_args_t, opts),
     .check = a2a_check,

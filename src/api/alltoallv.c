@@ -777,6 +777,7 @@ static int a2av_forward(const void *raw, const pcoll__ctx_t *ctx, MPI_Comm comm)
 
 static const pcoll__coll_t alltoallv = {
     .name = "alltoallv",
+    .native_as_given = 1,
     .table = &pcoll__alltoallv_table,
     .opts_offset = offsetof(pcoll__a2av_args_t, a.opts),
     .check = pcoll__a2av_check,

@@ -4,7 +4,8 @@
  * from local checks only (no agreement, no cache) on a fresh tag, which every
  * rank takes in the same order because MPI orders non-blocking collectives
  * alike on all ranks; algorithms whose planning communicates are refused
- * there (PCOLL_ERR_UNSUPPORTED).
+ * there (PCOLL_ERR_UNSUPPORTED), and where the choice is `native` no plan
+ * is made: PCOLL__LOCAL_NATIVE tells the drop-in to make the MPI's call.
  */
 #ifndef PCOLL_API_API_H
 #define PCOLL_API_API_H

@@ -66,6 +66,7 @@
 #include "base/status.h"
 #include "datatype/size.h"
 #include "gpu/gpu.h"
+#include "model/cost.h"
 
 /* The path's part of a key, rounded up so the collective's part is aligned
  * for any type. */
@@ -106,6 +107,18 @@ void pcoll__key_watch(pcoll__key_t *k, MPI_Datatype type)
         k->ntypes = PCOLL__KEY_UNCACHED;
     else
         k->types[k->ntypes++] = type;
+}
+
+/* Whether every type the key names is a predefined one. */
+static int key_named(const pcoll__key_t *k)
+{
+    int i;
+    if (k->ntypes == PCOLL__KEY_UNCACHED)
+        return 0;
+    for (i = 0; i < k->ntypes; i++)
+        if (k->types[i] != MPI_DATATYPE_NULL && !pcoll__type_is_named(k->types[i]))
+            return 0;
+    return 1;
 }
 
 static void key_free(pcoll__key_t *k)
@@ -587,6 +600,8 @@ static int by_shape(pcoll__call_t *c, const pcoll__key_t *a)
         rc = shape_plan(c, e, v);
         if (rc != PCOLL_SUCCESS && rc != SHAPE_FLAT)
             return rc;
+        if (rc != SHAPE_FLAT && e->verdict != SHAPE_PLAN)
+            pcoll__ctx_change(c->ctx);
         e->verdict = rc == SHAPE_FLAT ? SHAPE_ARGS : SHAPE_PLAN;
         c->decided = 1;
         e->recheck = c->coll->volume && !wanted ? next_recheck(e->calls) : 0;
@@ -642,6 +657,9 @@ static int lease_by_shape(pcoll__call_t *c)
     if (c->coll->shape && args_key(c, &a) != PCOLL_SUCCESS)
         key_free(&a), a.bytes = NULL;
     e = shape_of(c, &a, 0, &rc);
+    /* The choice stands for the same arguments (local_remember) where the
+     * key names no derived type and no shape holds a plan. */
+    c->repeatable = a.bytes && key_named(&a) && (!e || e->verdict != SHAPE_PLAN);
     key_free(&a);
     if (!e || e->verdict != SHAPE_PLAN)
         return e ? SHAPE_FLAT : rc;
@@ -933,6 +951,57 @@ static int oneshot(pcoll__call_t *c)
     return rc;
 }
 
+/* ---- Local repeats -------------------------------------------------------
+ * A non-blocking call of the drop-in answered PCOLL__LOCAL_NATIVE is
+ * remembered as a one-shot repeat is ("Repeats"), in a record of its own:
+ * the thread's next non-blocking call with, word for word and array for
+ * array, its arguments, on the same communicator, with the environment as
+ * it was and no change of the context (a shape given a plan is one), gets
+ * the same answer without checks or choice.  Only calls whose datatypes
+ * are all predefined (a derived one freed could come back as a type of
+ * other sizes, for which the other ranks would choose anew) and that found
+ * no shape holding a plan (c->repeatable, lease_by_shape).  The answer
+ * makes the MPI's call on the call's arguments, so checks skipped change no
+ * result: an erroneous call gets the MPI's error. */
+static PCOLL__THREAD_LOCAL repeat_t local_repeat;
+
+static void local_remember(repeat_t *r, const pcoll__call_t *c)
+{
+    r->coll = NULL;
+    if (!c->repeatable || !c->coll->words || c->info != MPI_INFO_NULL || c->opts.verbose ||
+        pcoll__gpu_maybe())
+        return;
+    memset(r->words, 0, sizeof r->words);
+    if ((r->nwords = c->coll->words(c->raw, r->words)) == 0)
+        return;
+    r->ctx = c->ctx;
+    if (!same_arrays(r, c->coll, c->raw, 1))
+        return;
+    r->comm = c->comm;
+    r->detached = pcoll__ctx_detached();
+    r->changes = pcoll__ctx_changes(c->ctx);
+    r->env = pcoll__opts_epoch();
+    r->coll = c->coll;
+}
+
+/* Whether a local call is the one r remembers (its answer then stands). */
+static int local_repeated(repeat_t *r, const pcoll__coll_t *coll, const void *raw, MPI_Comm comm)
+{
+    uintptr_t w[PCOLL__CALL_WORDS] = {0}, diff = 0;
+    int i;
+    if (r->comm != comm || coll->words(raw, w) != r->nwords)
+        return 0;
+    for (i = 0; i < PCOLL__CALL_WORDS; i++)
+        diff |= w[i] ^ r->words[i];
+    if (diff || pcoll__ctx_detached() != r->detached ||
+        pcoll__ctx_changes(r->ctx) != r->changes || pcoll__opts_epoch() != r->env ||
+        pcoll__gpu_maybe() || !same_arrays(r, coll, raw, 0))
+        return 0;
+    r->count++;
+    pcoll__last_run_algorithm = "native";
+    return 1;
+}
+
 static int local(pcoll__call_t *c)
 {
     const pcoll__algo_table_t *t = c->coll->table;
@@ -951,6 +1020,17 @@ static int local(pcoll__call_t *c)
         return pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s: %s plans collectively", c->fn,
                             t->algos[c->opts.algorithm].name);
     c->algo = c->coll->choose(c);
+    /* The MPI's own call: the caller makes it on the call's arguments (a
+     * plan around it would add its building, tracking and freeing to every
+     * call: Open MPI's MPI_Ialltoall at np 2 took 0.29 us alone, 1.1 us
+     * inside a plan), unless the MPI's calls complete sooner inside one
+     * (model/cost.h tested). */
+    if (c->coll->native_as_given && strcmp(t->algos[c->algo].name, "native") == 0 &&
+        !pcoll__cost_params().tested) {
+        pcoll__last_run_algorithm = t->algos[c->algo].name;
+        local_remember(&local_repeat, c);
+        return PCOLL__LOCAL_NATIVE;
+    }
     return build(c, pcoll__ctx_tag(c->ctx), c->plan);
 }
 
@@ -975,6 +1055,7 @@ static int prepare(pcoll__call_t *c)
     if ((rc = shape_plan(c, e, v)) != PCOLL_SUCCESS)
         return rc == SHAPE_FLAT ? PCOLL_SUCCESS : rc;
     e->verdict = SHAPE_PLAN;
+    pcoll__ctx_change(c->ctx);
     e->recheck = e->calls + 1;
     e->volume = -1;
     e->steady_share = 1000;
@@ -1048,5 +1129,10 @@ int pcoll__entry(const pcoll__coll_t *coll, pcoll__mode_t mode, const char *fn, 
 {
     if (mode == PCOLL__ONESHOT && repeat.coll == coll)
         return entry_repeat(coll, mode, fn, raw, comm, info, plan);
+    if (mode == PCOLL__LOCAL && local_repeat.coll == coll && info == MPI_INFO_NULL &&
+        local_repeated(&local_repeat, coll, raw, comm)) {
+        *plan = NULL;
+        return PCOLL__LOCAL_NATIVE;
+    }
     return entry_call(coll, mode, fn, raw, comm, info, plan);
 }

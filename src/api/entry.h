@@ -32,7 +32,8 @@
 typedef enum pcoll__mode {
     PCOLL__PERSISTENT, /* *_init: collective; agreement first, a tag of its own */
     PCOLL__ONESHOT,    /* blocking call: cached plan, run once */
-    PCOLL__LOCAL,      /* drop-in's non-blocking call: planned alone, fresh tag */
+    PCOLL__LOCAL,      /* drop-in's non-blocking call: planned alone, fresh tag;
+                          PCOLL__LOCAL_NATIVE where the MPI's own call serves it */
     PCOLL__PREPARE     /* collective, no call run: the shape of a call like this one
                           decided now (entry.c "Prepared shapes") */
 } pcoll__mode_t;
@@ -150,6 +151,11 @@ struct pcoll__coll {
      * ranks', or the local group's, PCOLL__INTER_LOCAL: reduce-scatter,
      * whose counts are); others (0) refuse them with PCOLL_ERR_UNSUPPORTED. */
     int inter;
+    /* Its table's `native` makes the MPI's call on the call's arguments as
+     * given (alltoallw's does not: it stands MPI_BYTE for MPI_DATATYPE_NULL):
+     * the drop-in's non-blocking call may make it instead of a plan
+     * (PCOLL__LOCAL_NATIVE). */
+    int native_as_given;
     /* Shapes whose plan serves any sizes (alltoallv, the neighbourhood
      * calls: counts are not in the shape; views and rebase unused): keep
      * fills the shape's plan (made by the path, on a tag of its own) for
@@ -189,6 +195,11 @@ struct pcoll__coll {
 };
 
 #define PCOLL__FORWARD_DECLINED (-1)
+
+/* pcoll__entry in PCOLL__LOCAL mode: the choice is the table's `native`
+ * and no plan was made; the caller makes the MPI's own non-blocking call
+ * with the call's arguments (pcoll__last_run_algorithm names it). */
+#define PCOLL__LOCAL_NATIVE 1
 
 /* For forward: whether n int counts are all >= 0, and n displacements too
  * unless negative ones are accepted (the checks' rule). */

@@ -670,6 +670,7 @@ static const pcoll__shape_binder_t nbr_binder = {nbr_span, nbr_bind, nbr_hold, n
 
 static const pcoll__coll_t neighbor = {
     .name = "neighbor_alltoall",
+    .native_as_given = 1,
     .table = &pcoll__neighbor_table,
     .opts_offset = offsetof(pcoll__nbr_args_t, opts),
     .check = nbr_check,

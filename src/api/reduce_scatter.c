@@ -448,6 +448,7 @@ static int rs_arrays(const void *raw, const pcoll__ctx_t *ctx, int p, const void
 
 static const pcoll__coll_t reduce_scatter = {
     .name = "reduce_scatter",
+    .native_as_given = 1,
     .table = &pcoll__reduce_scatter_table,
     .opts_offset = offsetof(pcoll__rs_args_t, opts),
     .check = rs_check,

@@ -77,7 +77,7 @@ typedef struct pcoll__ctx {
     /* First, together: what a one-shot call's repeat reads and counts
      * (entry.c "Repeats"), so that it touches few cache lines.  Changes of
      * the entries below: one that held a key emptied (evicted, replaced,
-     * dropped) or a type of one freed (any thread). */
+     * dropped) or a type of one freed (any thread), a shape given a plan. */
     atomic_ulong changes;
     unsigned long long clock, shape_clock; /* the cache's and the shapes' uses */
     pcoll__ctx_topo_t topo;    /* the neighbourhood topology, once read */
@@ -133,6 +133,12 @@ unsigned long pcoll__ctx_detached(void);
 static inline unsigned long pcoll__ctx_changes(pcoll__ctx_t *ctx)
 {
     return atomic_load_explicit(&ctx->changes, memory_order_acquire);
+}
+/* A change of ctx besides those the cache makes (a shape given a plan:
+ * the drop-in's non-blocking calls remembered, entry.c, may lease it). */
+static inline void pcoll__ctx_change(pcoll__ctx_t *ctx)
+{
+    atomic_fetch_add_explicit(&ctx->changes, 1, memory_order_release);
 }
 void pcoll__ctx_retain(pcoll__ctx_t *ctx);
 void pcoll__ctx_release(pcoll__ctx_t *ctx);   /* NULL-safe */

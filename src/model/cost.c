@@ -13,6 +13,8 @@
 
 #include <mpi.h>
 
+#include "base/options.h"
+#include "base/status.h"
 #include "patterns/bruck.h"
 #include "patterns/circulant.h"
 #include "model/cost.h"
@@ -35,7 +37,7 @@ static double env_or(const char *name, double fallback)
 typedef struct mpi_defaults {
     const char *name;  /* in MPI_Get_library_version's text */
     double cpu, ddt, call, pcall, rs_bytes;
-    int defer, vself;
+    int defer, vself, tested;
     double local;      /* a message between ranks of one node, as a share of alpha */
 } mpi_defaults_t;
 
@@ -47,8 +49,8 @@ typedef struct mpi_defaults {
  * run of two ranks, priced 0.18 alpha, takes 0.14-0.21 us (np 2, 1-4
  * blocks of 8 B, one barrier a run): an edge of Open MPI's is 0.2 alpha. */
 static const mpi_defaults_t defaults[] = {
-    {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10, 1, 0, 0.2},
-    {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7, 8.0e-7, 2.0e-10, 0, 1, 1.0},
+    {"Open MPI", 3.0e-8, 1.0e-10, 0.0, 1.0e-7, 3.0e-10, 1, 0, 0, 0.2},
+    {"MPICH", 5.0e-8, 3.0e-10, 5.0e-7, 8.0e-7, 2.0e-10, 0, 1, 1, 1.0},
 };
 
 /* The defaults into c. */
@@ -64,6 +66,7 @@ static void mpi_defaults(pcoll__cost_t *c)
     c->rs_bytes = 0.0;
     c->defer = 0;
     c->vself = 0;
+    c->tested = 0;
     c->local = 0.2;
     /* Allowed at any time: before MPI_Init, after MPI_Finalize, and in a
      * process that uses MPI sessions alone (which then gets its MPI's
@@ -80,12 +83,14 @@ static void mpi_defaults(pcoll__cost_t *c)
             c->rs_bytes = defaults[i].rs_bytes;
             c->defer = defaults[i].defer;
             c->vself = defaults[i].vself;
+            c->tested = defaults[i].tested;
             c->local = defaults[i].local;
             return;
         }
 }
 
-pcoll__cost_t pcoll__cost_params(void)
+/* The parameters as the environment sets them (read anew). */
+static pcoll__cost_t read_params(void)
 {
     pcoll__cost_t c;
     mpi_defaults(&c);
@@ -106,9 +111,34 @@ pcoll__cost_t pcoll__cost_params(void)
         c.shm = PCOLL__COST_SHM;
     c.defer = env_or("PCOLL_COST_DEFER", c.defer) > 0;
     c.vself = env_or("PCOLL_COST_VSELF", c.vself) > 0;
+    c.tested = env_or("PCOLL_COST_TESTED", c.tested) > 0;
     c.local = env_or("PCOLL_COST_LOCAL", c.local);
     c.native_linear = 0;
     return c;
+}
+
+/* Read once for each state of the environment (base/options.h's epoch, which
+ * moves when a variable is set or unset): every choice asks, and reading
+ * them (a dozen getenv and the MPI's version text) costs more than a short
+ * call of the MPI's. */
+typedef struct params_memo {
+    int valid;
+    unsigned long epoch;
+    pcoll__cost_t c;
+} params_memo_t;
+
+static PCOLL__THREAD_LOCAL params_memo_t params_memo;
+
+pcoll__cost_t pcoll__cost_params(void)
+{
+    params_memo_t *m = &params_memo;
+    unsigned long epoch = pcoll__opts_epoch();
+    if (!m->valid || m->epoch != epoch) {
+        m->c = read_params();
+        m->epoch = epoch;
+        m->valid = 1;
+    }
+    return m->c;
 }
 
 pcoll__cost_t pcoll__cost_for(int started, int together, int persistent)

@@ -85,6 +85,10 @@ int pcoll__dropin_finish_slow(int rc, pcoll_plan_t *plan, MPI_Comm comm, int col
         pcoll__dropin_log_served(coll, form, plan);
         return 0;
     }
+    if (rc == PCOLL__LOCAL_NATIVE) {
+        pcoll__dropin_log_served(coll, form, NULL);
+        return 1;
+    }
     if ((reason = refusal(rc)) >= 0) {
         if (reason == PCOLL__DROPIN_FELL_ARG)
             say_setting(comm, coll);
