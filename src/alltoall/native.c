@@ -8,7 +8,7 @@
 #include "base/status.h"
 #include "core/defects.h"
 #include "core/native.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "datatype/signature.h"
 
 /* MPICH's in-place alltoall sends every block as packed bytes and receives

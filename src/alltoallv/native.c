@@ -11,7 +11,7 @@
 #include "base/status.h"
 #include "core/defects.h"
 #include "core/native.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 
 typedef pcoll__a2av_native_t vargs_t;
 

@@ -19,7 +19,7 @@
 #include "base/mem.h"
 #include "base/status.h"
 #include "core/check.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "hier/hier.h"
 #include "select/select.h"
 

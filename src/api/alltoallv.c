@@ -29,7 +29,7 @@
 #include "base/mem.h"
 #include "base/status.h"
 #include "core/check.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "datatype/signature.h"
 #include "datatype/size.h"
 #include "gpu/gpu.h"

@@ -957,7 +957,9 @@ static int oneshot(pcoll__call_t *c)
  * the thread's next non-blocking call with, word for word and array for
  * array, its arguments, on the same communicator, with the environment as
  * it was and no change of the context (a shape given a plan is one), gets
- * the same answer without checks or choice.  Only calls whose datatypes
+ * the same answer without checks or choice (a collective whose choice
+ * reads none of its arrays, the descriptor's forward hook, compares none:
+ * counts that change every call repeat too).  Only calls whose datatypes
  * are all predefined (a derived one freed could come back as a type of
  * other sizes, for which the other ranks would choose anew) and that found
  * no shape holding a plan (c->repeatable, lease_by_shape).  The answer
@@ -975,7 +977,7 @@ static void local_remember(repeat_t *r, const pcoll__call_t *c)
     if ((r->nwords = c->coll->words(c->raw, r->words)) == 0)
         return;
     r->ctx = c->ctx;
-    if (!same_arrays(r, c->coll, c->raw, 1))
+    if (!c->coll->forward && !same_arrays(r, c->coll, c->raw, 1))
         return;
     r->comm = c->comm;
     r->detached = pcoll__ctx_detached();
@@ -995,7 +997,7 @@ static int local_repeated(repeat_t *r, const pcoll__coll_t *coll, const void *ra
         diff |= w[i] ^ r->words[i];
     if (diff || pcoll__ctx_detached() != r->detached ||
         pcoll__ctx_changes(r->ctx) != r->changes || pcoll__opts_epoch() != r->env ||
-        pcoll__gpu_maybe() || !same_arrays(r, coll, raw, 0))
+        pcoll__gpu_maybe() || (!coll->forward && !same_arrays(r, coll, raw, 0)))
         return 0;
     r->count++;
     pcoll__last_run_algorithm = "native";

@@ -28,7 +28,7 @@
 #include "base/mem.h"
 #include "base/status.h"
 #include "core/check.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "datatype/size.h"
 #include "select/select.h"
 

@@ -40,6 +40,7 @@
 
 #include "core/comm.h"
 #include "base/mem.h"
+#include "base/pmpi.h"
 #include "core/defects.h"
 #include "core/node.h"
 #include "core/plan.h"
@@ -317,11 +318,11 @@ static int ctx_create(MPI_Comm comm, pcoll__ctx_t **out)
     int *ub, flag = 0, rc;
     if (!ctx)
         return pcoll__error(PCOLL_ERR_NOMEM, "communicator context");
-    if (MPI_Comm_dup(comm, &ctx->dup) != MPI_SUCCESS) {
+    if (PCOLL__MPI(Comm_dup)(comm, &ctx->dup) != MPI_SUCCESS) {
         pcoll__free(ctx);
         return pcoll__error(PCOLL_ERR_MPI, "MPI_Comm_dup failed");
     }
-    if (MPI_Comm_dup(comm, &ctx->ctl) != MPI_SUCCESS) {
+    if (PCOLL__MPI(Comm_dup)(comm, &ctx->ctl) != MPI_SUCCESS) {
         MPI_Comm_free(&ctx->dup);
         pcoll__free(ctx);
         return pcoll__error(PCOLL_ERR_MPI, "MPI_Comm_dup failed");

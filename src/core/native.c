@@ -7,7 +7,7 @@
 #include "base/status.h"
 #include "core/comm.h"
 #include "core/native.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "core/progress.h"
 #include "model/cost.h"
 

@@ -6,7 +6,7 @@
  * call), MPI-4's persistent request where the MPI has one and the plan was
  * made by every rank together (persistent init), else the non-blocking
  * call on every start.  All of them on the library's duplicate of the
- * communicator, by their profiling names (core/pmpi.h).
+ * communicator, by their profiling names (base/pmpi.h).
  *
  * Deferred plans: where the cost model says the MPI's started collectives
  * cost more than its blocking ones (pcoll__cost_t.defer: Open MPI 5), a

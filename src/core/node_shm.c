@@ -18,7 +18,7 @@
 
 #include "base/mem.h"
 #include "core/node.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "base/status.h"
 
 #define CTL_BYTES 64 /* one cache line: the counter, then the signal's two */
@@ -148,7 +148,7 @@ int pcoll__node_shm_create(pcoll_plan_t *plan, const pcoll__node_t *t, size_t by
                       : pcoll__error(PCOLL_ERR_NOMEM, "node: %zu bytes of segment", bytes);
     }
     s->mpi_barrier = wants_mpi_barrier();
-    if (s->mpi_barrier && MPI_Comm_dup(t->comm, &s->comm) != MPI_SUCCESS)
+    if (s->mpi_barrier && PCOLL__MPI(Comm_dup)(t->comm, &s->comm) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "node: MPI_Comm_dup failed");
     *ok = s->shared = map_window(s, t->comm);
     return PCOLL_SUCCESS;

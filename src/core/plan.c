@@ -7,7 +7,7 @@
 #include "base/mem.h"
 #include "base/options.h"
 #include "core/plan.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "core/schedule.h"
 #include "base/status.h"
 #include "datatype/size.h"

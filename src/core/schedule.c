@@ -8,7 +8,7 @@
 #include "base/mem.h"
 #include "core/schedule.h"
 #include "core/check.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "base/status.h"
 #include "datatype/blocks.h"
 

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "base/pmpi.h"
 #include "datatype/self.h"
 
 static pthread_mutex_t make_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -47,7 +48,7 @@ int pcoll__self_make(MPI_Comm from)
     if (!atomic_load_explicit(&ready, memory_order_relaxed)) {
         MPI_Initialized(&init);
         if (init) {
-            err = MPI_Comm_dup(MPI_COMM_SELF, &self);
+            err = PCOLL__MPI(Comm_dup)(MPI_COMM_SELF, &self);
             if (err == MPI_SUCCESS)
                 err = MPI_Comm_set_errhandler(self, MPI_ERRORS_RETURN);
         } else {

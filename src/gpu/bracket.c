@@ -5,7 +5,7 @@
  * so that pcoll_test makes progress and pcoll_wait may block in its loop.
  */
 #include "base/status.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "gpu/gpu.h"
 
 int pcoll__gpu_bracket_start(pcoll__gpu_bracket_t *b, const char *what)

@@ -44,7 +44,7 @@
 #include "base/mem.h"
 #include "base/status.h"
 #include "core/node.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "gpu/gpu.h"
 
 typedef struct ipc {
@@ -482,7 +482,7 @@ static int ipc_build(pcoll_plan_t *plan, const pcoll__a2a_args_t *a, const void 
     s->leader = t->local == 0;
     s->aware = pcoll__gpu_mpi_aware();
     s->direct = t->nnodes == 1;
-    if (MPI_Comm_dup(t->comm, &s->br.node) != MPI_SUCCESS)
+    if (PCOLL__MPI(Comm_dup)(t->comm, &s->br.node) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "%s gpu_ipc: node communicator", plan->collective);
     if ((rc = sizes_make(a, t, s->br.node, s->k, &z)) != PCOLL_SUCCESS)
         return rc;

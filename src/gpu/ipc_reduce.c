@@ -19,6 +19,7 @@
  * without an IPC handle: gpu_staged on every rank (decided together).
  */
 #include "base/mem.h"
+#include "base/pmpi.h"
 #include "base/status.h"
 #include "core/node.h"
 #include "gpu/gpu.h"
@@ -112,7 +113,7 @@ static int build(pcoll_plan_t *plan, ipc_rs_t *s, const pcoll__rs_args_t *a,
     s->out = a->recvbuf;
     s->type = a->type, s->op = a->op;
     pcoll__gpu_reduce_codes(a->type, a->op, &s->tcode, &s->ocode);
-    if (MPI_Comm_dup(t->comm, &s->br.node) != MPI_SUCCESS)
+    if (PCOLL__MPI(Comm_dup)(t->comm, &s->br.node) != MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "%s: node communicator", what);
     s->bases = pcoll__plan_alloc(plan, sizeof *s->bases * (size_t)s->p);
     s->in = pcoll__plan_alloc(plan, sizeof *s->in * (size_t)s->p);

@@ -57,7 +57,7 @@
 #include "alltoallv/alltoallv.h"
 #include "base/mem.h"
 #include "base/status.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "datatype/pack.h"
 #include "datatype/size.h"
 

@@ -17,7 +17,7 @@
 #include "base/status.h"
 #include "core/defects.h"
 #include "core/native.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "neighbor/neighbor.h"
 
 typedef struct nargs {

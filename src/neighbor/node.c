@@ -41,7 +41,7 @@
 #include "base/status.h"
 #include "core/check.h"
 #include "core/node.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "neighbor/neighbor.h"
 
 typedef struct layout {

@@ -59,7 +59,7 @@
 #include "base/mem.h"
 #include "base/status.h"
 #include "core/check.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "datatype/pack.h"
 #include "datatype/size.h"
 #include "core/node.h"

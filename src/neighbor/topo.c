@@ -7,7 +7,7 @@
  */
 #include "base/mem.h"
 #include "base/status.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "neighbor/neighbor.h"
 
 int pcoll__nbr_degrees(MPI_Comm comm, const char *fn, int *topo, int *indegree, int *outdegree)

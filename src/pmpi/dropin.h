@@ -60,7 +60,7 @@ enum { PCOLL__DROPIN_FELL_ARG,
 /* ---- state.c ---------------------------------------------------------------- */
 
 /* Whether the wrappers serve calls: PCOLL_DROPIN is not "off".  pcoll's own
- * MPI calls never reach them (it calls PMPI_*, src/core/pmpi.h). */
+ * MPI calls never reach them (it calls PMPI_*, src/base/pmpi.h). */
 int pcoll__dropin_enabled(void);
 /* Whether environment variable name says off ("off", "0", "false", "no"). */
 int pcoll__dropin_env_off(const char *name);

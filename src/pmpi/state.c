@@ -3,7 +3,7 @@
  * communicator's handler, and argument conversions.
  *
  * pcoll's own MPI calls never reach the wrappers: the library calls the MPI
- * functions the drop-in defines by their PMPI_ names (src/core/pmpi.h).
+ * functions the drop-in defines by their PMPI_ names (src/base/pmpi.h).
  */
 #include <stdarg.h>
 #include <pthread.h>

@@ -1,6 +1,8 @@
 /*
  * MPI_Cart_create, MPI_Cart_sub, MPI_Graph_create, MPI_Dist_graph_create
- * and MPI_Dist_graph_create_adjacent: the MPI makes the communicator, then
+ * and MPI_Dist_graph_create_adjacent, and MPI_Comm_dup and
+ * MPI_Comm_dup_with_info of a communicator with a topology (which the
+ * duplicate keeps): the MPI makes the communicator, then
  * every rank of it, still inside the call that all of them make, prepares
  * the communicator's neighbourhood all-to-alls (pcoll__neighbor_prepare):
  * the non-blocking calls (MPI_Ineighbor_alltoall, _v, _w), which must not
@@ -15,6 +17,9 @@
  * drop-in does not serve.  Whatever pcoll answers, the call returns the
  * MPI's result: a preparation that fails (on every rank alike: its choice
  * is agreed) leaves the shapes undecided, as if never prepared.
+ * MPI_Comm_idup is not wrapped: nothing may use its communicator before
+ * the request completes.  pcoll's own duplicates (its contexts) are made
+ * by PMPI_Comm_dup (base/pmpi.h) and never prepared.
  */
 #include "api/api.h"
 #include "pmpi/dropin.h"
@@ -65,4 +70,24 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
                                                     outdegree, destinations, destweights, info,
                                                     reorder, comm_dist_graph),
                     comm_dist_graph);
+}
+
+/* A duplicate of a communicator with a topology has it too. */
+static int prepared_dup(int err, const MPI_Comm *comm)
+{
+    int topo = MPI_UNDEFINED;
+    if (err == MPI_SUCCESS && *comm != MPI_COMM_NULL &&
+        PMPI_Topo_test(*comm, &topo) == MPI_SUCCESS && topo != MPI_UNDEFINED)
+        return prepared(err, comm);
+    return err;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    return prepared_dup(PMPI_Comm_dup(comm, newcomm), newcomm);
+}
+
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    return prepared_dup(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
 }

@@ -12,7 +12,7 @@
 #include "core/native.h"
 #include "core/optype.h"
 #include "datatype/contents.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "reduce_scatter/reduce_scatter.h"
 
 typedef struct rargs {

@@ -2,7 +2,8 @@
  * A program whose neighbourhood all-to-alls are all non-blocking
  * (MPI_Ineighbor_alltoall, _v, _w) gets the node-aware plan from its first
  * call: the drop-in prepares the shapes when MPI_Cart_create, MPI_Cart_sub,
- * MPI_Graph_create and MPI_Dist_graph_create(_adjacent) return, and every
+ * MPI_Graph_create and MPI_Dist_graph_create(_adjacent) return, and
+ * MPI_Comm_dup and MPI_Comm_dup_with_info of such a communicator, and every
  * non-blocking call leases the kept `node` plan (the log must show `node`
  * serving every call; without the preparation pcoll would refuse them, as
  * `node` plans collectively).  `node` is named on virtual nodes of two
@@ -145,7 +146,7 @@ static void run_on(MPI_Comm comm, const char *name)
 int main(int argc, char **argv)
 {
     int size, dims[2] = {0, 0}, periods[2] = {1, 0}, keep[2] = {0, 1}, rc, i;
-    MPI_Comm cart, sub, comm;
+    MPI_Comm cart, sub, comm, dup;
     if (nbr_old_mpich())
         return check_skipped(&argc, &argv, "dropin_neighbor_prepared",
                              "MPICH before 5: its own neighbourhood calls, the reference, are "
@@ -159,15 +160,19 @@ int main(int argc, char **argv)
     MPI_Dims_create(size, 2, dims);
     MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
     MPI_Cart_sub(cart, keep, &sub);
+    MPI_Comm_dup(cart, &dup);
     run_on(cart, "cart2d");
     run_on(sub, "cart-sub");
+    run_on(dup, "cart2d-dup");
     {
         int r = rank, p = size;
         int sources[3] = {(r - 1 + p) % p, r, (r - 1 + p) % p};
         int dests[3] = {(r + 1) % p, (r + 1) % p, r}, w[3] = {1, 1, 1};
         MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 3, sources, w, 3, dests, w, MPI_INFO_NULL,
                                        0, &comm);
+        MPI_Comm_dup_with_info(comm, MPI_INFO_NULL, &dup);
         run_on(comm, "dist-graph-adjacent");
+        run_on(dup, "dist-graph-adjacent-dup");
         /* Every rank names its own out-edges: to the next two ranks. */
         int deg = 2, to[2] = {(r + 1) % p, (r + 2) % p}, ones[2] = {1, 1};
         MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &r, &deg, to, ones, MPI_INFO_NULL, 0, &comm);

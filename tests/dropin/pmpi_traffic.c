@@ -1,7 +1,7 @@
 /*
  * pcoll's own MPI traffic never enters MPI_* wrappers: the library calls the
  * functions that the drop-in (src/pmpi) defines by their PMPI_ names
- * (src/core/pmpi.h), so with libpcoll_mpi loaded its MPI_Start, MPI_Waitall
+ * (src/base/pmpi.h), so with libpcoll_mpi loaded its MPI_Start, MPI_Waitall
  * ... see the application's calls only, with no re-entry guard.
  *
  * This program stands in for the drop-in: it defines those MPI_ functions
@@ -34,7 +34,7 @@ enum {
     ALLTOALL_INIT, ALLTOALLV_INIT, REDUCE_SCATTER_INIT, REDUCE_SCATTER_BLOCK_INIT, ALLTOALLW,
     IALLTOALLW, ALLTOALLW_INIT, NEIGHBOR_ALLTOALL, NEIGHBOR_ALLTOALLV, NEIGHBOR_ALLTOALLW,
     INEIGHBOR_ALLTOALL, INEIGHBOR_ALLTOALLV, INEIGHBOR_ALLTOALLW, NEIGHBOR_ALLTOALL_INIT,
-    NEIGHBOR_ALLTOALLV_INIT, NEIGHBOR_ALLTOALLW_INIT, NFUNCS
+    NEIGHBOR_ALLTOALLV_INIT, NEIGHBOR_ALLTOALLW_INIT, COMM_DUP, COMM_DUP_WITH_INFO, NFUNCS
 };
 
 static const char *const names[NFUNCS] = {
@@ -47,7 +47,7 @@ static const char *const names[NFUNCS] = {
     "MPI_Ialltoallw", "MPI_Alltoallw_init", "MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv",
     "MPI_Neighbor_alltoallw", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv",
     "MPI_Ineighbor_alltoallw", "MPI_Neighbor_alltoall_init", "MPI_Neighbor_alltoallv_init",
-    "MPI_Neighbor_alltoallw_init"};
+    "MPI_Neighbor_alltoallw_init", "MPI_Comm_dup", "MPI_Comm_dup_with_info"};
 
 static int inside;              /* pcoll (or MPI_Finalize) runs */
 static long lib_calls[NFUNCS];  /* calls that arrived then */
@@ -122,6 +122,18 @@ int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_St
 {
     count(TESTSOME);
     return PMPI_Testsome(n, reqs, outcount, indices, statuses);
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    count(COMM_DUP);
+    return PMPI_Comm_dup(comm, newcomm);
+}
+
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    count(COMM_DUP_WITH_INFO);
+    return PMPI_Comm_dup_with_info(comm, info, newcomm);
 }
 
 int MPI_Request_free(MPI_Request *request)
@@ -563,8 +575,11 @@ int main(int argc, char **argv)
 {
     static const struct {
         int fn, calls;
-    } own[] = {{START, 2}, {STARTALL, 1}, {WAIT, 2}, {WAITALL, 1}, {REQUEST_FREE, 2}};
+    } own[] = {{START, 2},        {STARTALL, 1}, {WAIT, 2},
+               {WAITALL, 1},      {REQUEST_FREE, 2},
+               {COMM_DUP, 1},     {COMM_DUP_WITH_INFO, 1}};
     int i;
+    MPI_Comm dup;
     /* The node barrier of `hier` by MPI_Ibarrier + MPI_Test (node_shm.c). */
     setenv("PCOLL_HIER_BARRIER", "mpi", 1);
     MPI_Init(&argc, &argv);
@@ -572,6 +587,10 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     own_requests();
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_free(&dup);
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &dup);
+    MPI_Comm_free(&dup);
     one_shot();
     persistent_alltoall("pairwise");
     persistent_alltoall("hier");

@@ -59,7 +59,7 @@
 
 #include "alltoallv/inplace/inplace.h"
 #include "base/status.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 
 /* The index sets as computed at init, all slots free. */
 static void reset(pcoll__ip_t *ip)

@@ -49,7 +49,7 @@
 #include "alltoallv/inplace/inplace.h"
 #include "base/mem.h"
 #include "base/status.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 #include "patterns/pairing.h"
 
 int pcoll__ip_layouts_equal(int p, const int *scounts, const int *sdispls, const int *rcounts,

@@ -14,7 +14,7 @@
  */
 #include "alltoallv/inplace/inplace.h"
 #include "base/status.h"
-#include "core/pmpi.h"
+#include "base/pmpi.h"
 
 int pcoll__ip_next(int nr, MPI_Request *req, int block, int *index, MPI_Status *st)
 {

@@ -20,8 +20,8 @@
  * A drop-in linked into an SMPI program serves the blocking collectives
  * only, so these calls pass its wrappers straight on to PMPI there.
  */
-#ifndef PCOLL_CORE_PMPI_H
-#define PCOLL_CORE_PMPI_H
+#ifndef PCOLL_BASE_PMPI_H
+#define PCOLL_BASE_PMPI_H
 
 #include <mpi.h>
 
