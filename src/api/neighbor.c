@@ -512,8 +512,10 @@ static int nbr_forward(const void *raw, const pcoll__ctx_t *ctx, MPI_Comm comm)
 /* ---- shapes (entry.c "Shapes") ------------------------------------------------ */
 
 /* The shape: the form (with the options, which the path adds), the same on
- * every rank of a collective call.  Counts and types differ between ranks
- * and calls: the kept plan (neighbor/node_kept.c) moves each call's blocks.
+ * every rank of a collective call; a large-count call (MPI_Count counts)
+ * shares its int form's shape, so the drop-in's preparation of the int
+ * forms serves both.  Counts and types differ between ranks and calls: the
+ * kept plan (neighbor/node_kept.c) moves each call's blocks.
  * Calls whose arrays are missing take the cache by arguments, which says
  * why. */
 static int nbr_shape(pcoll__call_t *c, pcoll__key_t *k)
@@ -528,9 +530,9 @@ static int nbr_shape(pcoll__call_t *c, pcoll__key_t *k)
     if (r->sendbuf == MPI_IN_PLACE || r->recvbuf == MPI_IN_PLACE || side_null(r, &ss) ||
         side_null(r, &rs))
         return PCOLL_ERR_UNSUPPORTED;
-    if (!(form = pcoll__key_put(k, 2 * sizeof *form)))
+    if (!(form = pcoll__key_put(k, sizeof *form)))
         return pcoll__error(PCOLL_ERR_NOMEM, "%s: shape key", c->fn);
-    form[0] = r->form, form[1] = r->wide;
+    *form = r->form;
     return PCOLL_SUCCESS;
 }
 
