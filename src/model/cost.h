@@ -216,6 +216,11 @@ double pcoll__cost_shm(const pcoll__cost_t *c, int m, double bytes);
  * MPICH 5 a call with new counts took 0.54 us against 0.2 for a repeat.
  * pcoll's own work, the same under every MPI: PCOLL__COST_ARGS +
  * p PCOLL__COST_ARGS_PEER seconds. */
+/* A one-shot call that keeps the MPI's own (`native`) reaches it through
+ * pcoll's path, a repeat forwarded (api/entry.c): about 350 instructions,
+ * 0.02 us at np 2 (Open MPI's alltoallv of 4 B: 0.19 us forwarded against
+ * 0.17 us called directly), which the program's own call does not pay. */
+#define PCOLL__COST_FORWARD 2.0e-8
 #define PCOLL__COST_ARGS 3.0e-7
 #define PCOLL__COST_ARGS_PEER 2.0e-8
 double pcoll__cost_args(int p);

@@ -229,13 +229,16 @@ int pcoll__select_alltoallv_hier(pcoll__ctx_t *ctx, const pcoll__a2av_args_t *v,
      * not steady (a repeat skips them): where the MPI's own call between
      * the ranks of a node is cheap (Open MPI: 0.26 us at np 2, 16 B) and
      * the counts change, the MPI's call stays; under MPICH (its call
-     * 1.9 us), or where the calls repeat, hier is kept. */
+     * 1.9 us), or where the calls repeat, hier is kept.  A one-shot call
+     * keeping the MPI's call reaches it through pcoll's forward path
+     * (PCOLL__COST_FORWARD). */
     if (kept && pcoll__select_one_node(&s)) {
         c.alpha *= c.local;
         args = pcoll__cost_args(p) * (1000 - steady) / 1000.0;
     }
     flat = pcoll__cost_direct(&c, p, v->maxbytes) - args;
-    native = pcoll__cost_native_alltoallv(&c, p, v->maxbytes) - args;
+    native = pcoll__cost_native_alltoallv(&c, p, v->maxbytes) - args +
+             (kept ? PCOLL__COST_FORWARD : 0.0);
     if (v->maxbytes <= 0 || v->a.inplace || (kept && v->maxbytes > kept_piece(ctx, v)) ||
         !pcoll__algo_is_auto(&pcoll__alltoallv_table, v->a.opts.algorithm))
         return chosen;
