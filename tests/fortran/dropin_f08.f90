@@ -7,5 +7,7 @@ program dropin_f08
   type(MPI_Datatype) :: ct
   type(MPI_Datatype), allocatable :: ws(:), wr(:)
   type(MPI_Comm) :: nb
+  ! MPICH's mpi_f08 calls PMPI_Dist_graph_create_adjacent: not prepared
+  logical, parameter :: prepared_under_mpich = .false.
   include 'dropin_body.inc'
 end program dropin_f08
