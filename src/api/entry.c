@@ -957,15 +957,27 @@ static int oneshot(pcoll__call_t *c)
  * the thread's next non-blocking call with, word for word and array for
  * array, its arguments, on the same communicator, with the environment as
  * it was and no change of the context (a shape given a plan is one), gets
- * the same answer without checks or choice (a collective whose choice
- * reads none of its arrays, the descriptor's forward hook, compares none:
- * counts that change every call repeat too).  Only calls whose datatypes
+ * the same answer without checks or choice.  The buffers are compared by
+ * kind alone (MPI_IN_PLACE, none, or an address: where no device memory
+ * can be, the choice reads nothing else of them, so a program that swaps
+ * buffers from call to call repeats too); a collective whose choice reads
+ * none of its arrays (the descriptor's forward hook) compares none of
+ * them: counts that change every call repeat too.  Only calls whose datatypes
  * are all predefined (a derived one freed could come back as a type of
  * other sizes, for which the other ranks would choose anew) and that found
  * no shape holding a plan (c->repeatable, lease_by_shape).  The answer
  * makes the MPI's call on the call's arguments, so checks skipped change no
  * result: an erroneous call gets the MPI's error. */
 static PCOLL__THREAD_LOCAL repeat_t local_repeat;
+
+/* The call's words with its buffers (w[0], w[1]) by kind; their count. */
+static int local_words(const pcoll__coll_t *coll, const void *raw, uintptr_t w[])
+{
+    int n = coll->words(raw, w), k;
+    for (k = 0; k < 2 && n >= 2; k++)
+        w[k] = w[k] == (uintptr_t)MPI_IN_PLACE ? 1 : w[k] == 0 ? 2 : 0;
+    return n;
+}
 
 static void local_remember(repeat_t *r, const pcoll__call_t *c)
 {
@@ -974,7 +986,7 @@ static void local_remember(repeat_t *r, const pcoll__call_t *c)
         pcoll__gpu_maybe())
         return;
     memset(r->words, 0, sizeof r->words);
-    if ((r->nwords = c->coll->words(c->raw, r->words)) == 0)
+    if ((r->nwords = local_words(c->coll, c->raw, r->words)) == 0)
         return;
     r->ctx = c->ctx;
     if (!c->coll->forward && !same_arrays(r, c->coll, c->raw, 1))
@@ -991,7 +1003,7 @@ static int local_repeated(repeat_t *r, const pcoll__coll_t *coll, const void *ra
 {
     uintptr_t w[PCOLL__CALL_WORDS] = {0}, diff = 0;
     int i;
-    if (r->comm != comm || coll->words(raw, w) != r->nwords)
+    if (r->comm != comm || local_words(coll, raw, w) != r->nwords)
         return 0;
     for (i = 0; i < PCOLL__CALL_WORDS; i++)
         diff |= w[i] ^ r->words[i];

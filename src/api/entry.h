@@ -172,8 +172,8 @@ struct pcoll__coll {
     long long (*volume)(pcoll__call_t *c);
     /* Repeated one-shot calls (entry.c "Repeats"; NULL: never repeated):
      * every argument of raw as words (pointers, counts, handles; at most
-     * PCOLL__CALL_WORDS): two calls with equal words are the same call.
-     * 0 for a call never repeated. */
+     * PCOLL__CALL_WORDS), the send and the receive buffer first: two calls
+     * with equal words are the same call.  0 for a call never repeated. */
     int (*words)(const void *raw, uintptr_t w[]);
     /* Optional, with words: the arrays the call also reads (reduce_scatter's
      * counts, alltoallv's counts and displacements: p entries each, p the

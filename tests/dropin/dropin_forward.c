@@ -6,7 +6,9 @@
  * something changes it.  PCOLL_COST_TESTED=0 and PCOLL_COST_PCALL=0 (set
  * here) put every MPI on that path for 8 B blocks.  In turn, every result
  * checked against a closed form in a poisoned buffer:
- *  1. MPI_Ialltoallv, the same arguments 5 times: `native`;
+ *  1. MPI_Ialltoallv, the same arguments 5 times, then 4 times on two
+ *     buffers in turn (remembered too: the buffers are compared by kind):
+ *     `native`;
  *  2. blocking MPI_Alltoallv of that shape (a rules file names `hier` up to
  *     64 B): the shape keeps a node plan, and from then on
  *  3. MPI_Ialltoallv with the arguments of 1 leases it: `hier` (a call
@@ -53,16 +55,23 @@ static void expect(const int *r, int tag, const char *what)
             check_value(what, s * N + k, s * 100000 + rank * 1000 + k + tag, r[s * N + k]);
 }
 
-/* One MPI_Ialltoallv of the fixed arguments, waited. */
-static void ialltoallv(int tag, const char *what)
+/* One MPI_Ialltoallv of the fixed arguments (other: on sb2 and rb2),
+ * waited. */
+static void ialltoallv_on(int other, int tag, const char *what)
 {
     MPI_Request req;
-    fill(sb, tag);
-    poison(rb);
-    CHECK_MPI(MPI_Ialltoallv(sb, counts, displs, MPI_INT, rb, counts, displs, MPI_INT,
+    int *s = other ? sb2 : sb, *r = other ? rb2 : rb;
+    fill(s, tag);
+    poison(r);
+    CHECK_MPI(MPI_Ialltoallv(s, counts, displs, MPI_INT, r, counts, displs, MPI_INT,
                              MPI_COMM_WORLD, &req));
     CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-    expect(rb, tag, what);
+    expect(r, tag, what);
+}
+
+static void ialltoallv(int tag, const char *what)
+{
+    ialltoallv_on(0, tag, what);
 }
 
 /* One MPI_Ialltoall of 8 B blocks (type: MPI_INT or a derived pair), waited. */
@@ -121,6 +130,8 @@ int main(int argc, char **argv)
 
     for (int call = 0; call < 5; call++)
         ialltoallv(call, "1. MPI_Ialltoallv, the MPI's call");
+    for (int call = 5; call < 9; call++)
+        ialltoallv_on(call % 2, call, "1. MPI_Ialltoallv on two buffers in turn");
     for (int call = 0; call < 3; call++) {
         fill(sb, 10 + call);
         poison(rb);
