@@ -168,4 +168,13 @@ void pcoll__dropin_fix_status(MPI_Request request, MPI_Status *status);
 /* At MPI_Finalize: free every plan that does not run. */
 void pcoll__dropin_release_all(void);
 
+/* ---- topology.c ---------------------------------------------------------------- */
+
+/* Around a Fortran binding's own call that makes a communicator (fortran.c):
+ * begin before it; end after it with the new communicator (MPI_COMM_NULL:
+ * none) prepares it as the C names do (dup: only where it has a topology,
+ * as MPI_Comm_dup's), once, whatever C names the call reached. */
+void pcoll__dropin_made_begin(void);
+void pcoll__dropin_made_end(MPI_Comm comm, int dup);
+
 #endif

@@ -19,16 +19,23 @@
  * is agreed) leaves the shapes undecided, as if never prepared.
  * MPI_Comm_idup is not wrapped: nothing may use its communicator before
  * the request completes.  pcoll's own duplicates (its contexts) are made
- * by PMPI_Comm_dup (base/pmpi.h) and never prepared.
+ * by PMPI_Comm_dup (base/pmpi.h) and never prepared.  Fortran bindings that
+ * do not reach these C names are wrapped in fortran.c, which makes the
+ * MPI's call between pcoll__dropin_made_begin and _end: a C name reached
+ * in between leaves the preparation to the end, so it happens once.
  */
 #include "api/api.h"
+#include "base/status.h"
 #include "pmpi/dropin.h"
+
+/* The depth of the thread's Fortran calls that make a communicator. */
+static PCOLL__THREAD_LOCAL int fortran_depth;
 
 /* After the MPI made *comm (err: its result). */
 static int prepared(int err, const MPI_Comm *comm)
 {
-    if (err == MPI_SUCCESS && *comm != MPI_COMM_NULL && pcoll__dropin_serves(*comm) &&
-        !pcoll__dropin_env_off("PCOLL_DROPIN_PREPARE"))
+    if (!fortran_depth && err == MPI_SUCCESS && *comm != MPI_COMM_NULL &&
+        pcoll__dropin_serves(*comm) && !pcoll__dropin_env_off("PCOLL_DROPIN_PREPARE"))
         (void)pcoll__neighbor_prepare(*comm);
     return err;
 }
@@ -90,4 +97,18 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     return prepared_dup(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
+}
+
+void pcoll__dropin_made_begin(void)
+{
+    fortran_depth++;
+}
+
+void pcoll__dropin_made_end(MPI_Comm comm, int dup)
+{
+    fortran_depth--;
+    if (dup)
+        (void)prepared_dup(MPI_SUCCESS, &comm);
+    else
+        (void)prepared(MPI_SUCCESS, &comm);
 }

@@ -6,8 +6,6 @@ program dropin_f08
   type(MPI_Request) :: req
   type(MPI_Datatype) :: ct
   type(MPI_Datatype), allocatable :: ws(:), wr(:)
-  type(MPI_Comm) :: nb
-  ! MPICH's mpi_f08 calls PMPI_Dist_graph_create_adjacent: not prepared
-  logical, parameter :: prepared_under_mpich = .false.
+  type(MPI_Comm) :: nb, line, linedup, ring2, lc
   include 'dropin_body.inc'
 end program dropin_f08

@@ -7,9 +7,6 @@ program dropin_mpi
   integer :: req
   integer :: ct
   integer, allocatable :: ws(:), wr(:)
-  integer :: nb
-  ! MPICH's mpi module reaches the C MPI_Dist_graph_create_adjacent, which
-  ! the drop-in wraps: the ring is prepared for non-blocking calls
-  logical, parameter :: prepared_under_mpich = .true.
+  integer :: nb, line, linedup, ring2, lc
   include 'dropin_body.inc'
 end program dropin_mpi
