@@ -6,13 +6,14 @@
  * An MPI program only: no pcoll header.
  *
  *   LD_PRELOAD=libpcoll_mpi.so mpiexec -n P pcoll-halo
- *       [--pattern stencil2d|stencil27|dense] [--sizes 8,64,512,4096] [--calls 200]
+ *       [--pattern stencil2d|stencil27|dense|uniform] [--sizes 8,64,512,4096]
+ *       [--calls 200]
  *       [--reps 11]
  *
  * stencil2d: a periodic 2-D Cartesian grid (4 edges a rank, MPI_Cart_create);
  * stencil27: a periodic 3-D grid's 26 neighbours (MPI_Dist_graph_create_adjacent);
  * dense: every rank's block, MPI_Ialltoallv (and PMPI_Ialltoallv) on a
- * duplicate of MPI_COMM_WORLD instead.  A size is the bytes of every
+ * duplicate of MPI_COMM_WORLD instead; uniform: the same by MPI_Ialltoall.  A size is the bytes of every
  * edge's block.  A repetition: a barrier, then `calls` exchanges (start,
  * wait) back to back; its time is the slowest rank's mean per exchange;
  * printed: the median over the repetitions of each, and their ratio (MPI /
@@ -41,6 +42,31 @@ typedef struct halo {
     char *send, *recv;
 } halo_t;
 
+/* MPI_Ialltoall and MPI_Alltoall in the alltoallv form: every block of
+ * counts[0] items, in order. */
+static int ia_mine(const void *s, const int sc[], const int sd[], MPI_Datatype st, void *r,
+                   const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm comm,
+                   MPI_Request *q)
+{
+    (void)sd, (void)rd;
+    return MPI_Ialltoall(s, sc[0], st, r, rc[0], rt, comm, q);
+}
+
+static int ia_theirs(const void *s, const int sc[], const int sd[], MPI_Datatype st, void *r,
+                     const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm comm,
+                     MPI_Request *q)
+{
+    (void)sd, (void)rd;
+    return PMPI_Ialltoall(s, sc[0], st, r, rc[0], rt, comm, q);
+}
+
+static int a_ref(const void *s, const int sc[], const int sd[], MPI_Datatype st, void *r,
+                 const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm comm)
+{
+    (void)sd, (void)rd;
+    return PMPI_Alltoall(s, sc[0], st, r, rc[0], rt, comm);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -53,7 +79,7 @@ static MPI_Comm make_comm(const char *pattern, int *deg)
     int size, rank, dims[3] = {0, 0, 0}, periods[3] = {1, 1, 1}, c[3], n = 0;
     MPI_Comm cart, comm;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (!strcmp(pattern, "dense")) {
+    if (!strcmp(pattern, "dense") || !strcmp(pattern, "uniform")) {
         MPI_Comm_dup(MPI_COMM_WORLD, &comm);
         *deg = size;
         return comm;
@@ -153,10 +179,10 @@ int main(int argc, char **argv)
     }
     if (bad || calls < 1 || reps < 1 ||
         (strcmp(pattern, "stencil2d") && strcmp(pattern, "stencil27") &&
-         strcmp(pattern, "dense"))) {
+         strcmp(pattern, "dense") && strcmp(pattern, "uniform"))) {
         if (rank == 0)
-            fprintf(stderr, "usage: pcoll-halo [--pattern stencil2d|stencil27|dense] [--sizes "
-                            "8,64,...] [--calls N] [--reps R]\n");
+            fprintf(stderr, "usage: pcoll-halo [--pattern stencil2d|stencil27|dense|uniform] "
+                            "[--sizes 8,64,...] [--calls N] [--reps R]\n");
         MPI_Finalize();
         return 2;
     }
@@ -164,6 +190,8 @@ int main(int argc, char **argv)
     h.comm = make_comm(pattern, &h.deg);
     if (!strcmp(pattern, "dense"))
         h.mine = MPI_Ialltoallv, h.theirs = PMPI_Ialltoallv, h.ref = PMPI_Alltoallv;
+    else if (!strcmp(pattern, "uniform"))
+        h.mine = ia_mine, h.theirs = ia_theirs, h.ref = a_ref;
     else
         h.mine = MPI_Ineighbor_alltoallv, h.theirs = PMPI_Ineighbor_alltoallv,
         h.ref = PMPI_Neighbor_alltoallv;

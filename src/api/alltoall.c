@@ -73,18 +73,6 @@ out:
     return rc;
 }
 
-int pcoll__alltoall_keep_types(pcoll_plan_t *plan, pcoll__a2a_args_t *a)
-{
-    int rc = pcoll__plan_keep_type(plan, &a->recvtype);
-    if (rc != PCOLL_SUCCESS)
-        return rc;
-    if (a->inplace) {
-        a->sendtype = a->recvtype;
-        return PCOLL_SUCCESS;
-    }
-    return pcoll__plan_keep_type(plan, &a->sendtype);
-}
-
 static int a2a_check(pcoll__call_t *c)
 {
     pcoll__a2a_args_t *a = (pcoll__a2a_args_t *)(void *)c->args;
@@ -296,6 +284,19 @@ static int a2a_words(const void *raw, uintptr_t w[])
     return 7;
 }
 
+/* A local call whose shape holds no plan: the plan alltoallv's shape keeps
+ * on the communicator (prepared when it was made: the drop-in's
+ * MPI_Ialltoall then gets `hier` from its first call), whatever the block
+ * size, as MPI_Ialltoallv's calls lease it.  Not in place (the shape
+ * prepared is not), nor on an intercommunicator. */
+static int a2a_lease_kin(pcoll__call_t *c)
+{
+    const pcoll__a2a_args_t *a = (const pcoll__a2a_args_t *)(const void *)c->args;
+    if (a->inplace || c->inter || c->empty || !pcoll__ctx_planned(c->ctx))
+        return PCOLL__LEASE_NONE;
+    return pcoll__alltoallv_lease_uniform(a, c->p, c->comm, c->plan);
+}
+
 static const pcoll__coll_t alltoall = {
     .name = "alltoall",
     .native_as_given = 1,
@@ -313,6 +314,7 @@ static const pcoll__coll_t alltoall = {
     .raw_size = sizeof(pcoll__a2a_raw_t),
     .inter = PCOLL__INTER_REMOTE,
     .words = a2a_words,
+    .lease_kin = a2a_lease_kin,
 };
 
 /* Every alltoall call: its six arguments, then the path's. */

@@ -128,7 +128,7 @@ static int make_union(MPI_Comm row, MPI_Comm col, int local, MPI_Comm *out)
     if ((rc = grid_agree(row, col, rc, ncols)) == PCOLL_SUCCESS) {
         MPI_Comm_group(MPI_COMM_WORLD, &world);
         MPI_Group_incl(world, nrows * ncols, list, &g);
-        if (MPI_Comm_create_group(MPI_COMM_WORLD, g, UNION_TAG, out) != MPI_SUCCESS)
+        if (PCOLL__MPI(Comm_create_group)(MPI_COMM_WORLD, g, UNION_TAG, out) != MPI_SUCCESS)
             rc = pcoll__error(PCOLL_ERR_MPI, "multi: MPI_Comm_create_group failed");
         MPI_Group_free(&g);
         MPI_Group_free(&world);

@@ -585,6 +585,18 @@ static int keep_type_arrays(pcoll_plan_t *plan, pcoll__a2a_args_t *a, int p)
     return rc;
 }
 
+int pcoll__alltoall_keep_types(pcoll_plan_t *plan, pcoll__a2a_args_t *a)
+{
+    int rc = pcoll__plan_keep_type(plan, &a->recvtype);
+    if (rc != PCOLL_SUCCESS)
+        return rc;
+    if (a->inplace) {
+        a->sendtype = a->recvtype;
+        return PCOLL_SUCCESS;
+    }
+    return pcoll__plan_keep_type(plan, &a->sendtype);
+}
+
 /* Copy the counts and displacements into the plan (the caller's arrays may
  * be freed after init), and keep the types: one per peer (c->p, the remote
  * group's size on an intercommunicator). */
@@ -826,6 +838,39 @@ int pcoll__alltoallv_dropin(pcoll__mode_t mode, const void *sendbuf, const int s
     return pcoll__entry(&alltoallv, mode, "pcoll__alltoallv_dropin", &r, comm, info, plan);
 }
 
+/* The stand-in call of pcoll__alltoallv_prepare: this many bytes a block. */
+#define PREPARE_BYTES 8
+
+int pcoll__alltoallv_prepare(MPI_Comm comm)
+{
+    static const char *const fn = "pcoll__alltoallv_prepare";
+    int p = 0, inter = 0, i, rc;
+    int *counts;
+    char *buf;
+    if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
+        MPI_Comm_size(comm, &p) != MPI_SUCCESS)
+        return pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s: an intracommunicator only", fn);
+    counts = pcoll__malloc(2 * (size_t)p * sizeof *counts);
+    buf = pcoll__calloc(2 * (size_t)p, PREPARE_BYTES);
+    if (!counts || !buf) {
+        pcoll__free(counts);
+        pcoll__free(buf);
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: stand-in call", fn);
+    }
+    for (i = 0; i < p; i++) {
+        counts[i] = PREPARE_BYTES;
+        counts[p + i] = i * PREPARE_BYTES;
+    }
+    {
+        raw_t r = {buf, counts, counts + p, MPI_BYTE, buf + (size_t)p * PREPARE_BYTES,
+                   counts, counts + p, MPI_BYTE, .negative_ok = 1};
+        rc = pcoll__entry(&alltoallv, PCOLL__PREPARE, fn, &r, comm, MPI_INFO_NULL, NULL);
+    }
+    pcoll__free(buf);
+    pcoll__free(counts);
+    return rc;
+}
+
 /* ---- large-count forms ------------------------------------------------------ */
 
 /* Counts and displacements of any size go down to the schedule as they are
@@ -842,6 +887,28 @@ static int run_c(const void *sendbuf, const MPI_Count *scounts, const MPI_Aint *
                .wscounts = scounts, .wsdispls = sdispls, .wrcounts = rcounts,
                .wrdispls = rdispls};
     return pcoll__entry(&alltoallv, mode, fn, &r, comm, info, plan);
+}
+
+int pcoll__alltoallv_lease_uniform(const pcoll__a2a_args_t *a, int p, MPI_Comm comm,
+                                   pcoll_plan_t **plan)
+{
+    MPI_Count *counts = pcoll__malloc(2 * (size_t)p * sizeof *counts);
+    MPI_Aint *displs = pcoll__malloc(2 * (size_t)p * sizeof *displs);
+    int i, rc;
+    if (!counts || !displs)
+        rc = pcoll__error(PCOLL_ERR_NOMEM, "pcoll__alltoallv_lease_uniform: %d blocks", p);
+    else {
+        for (i = 0; i < p; i++) {
+            counts[i] = a->sendcount, displs[i] = (MPI_Aint)i * a->sendcount;
+            counts[p + i] = a->recvcount, displs[p + i] = (MPI_Aint)i * a->recvcount;
+        }
+        rc = run_c(a->sendbuf, counts, displs, a->sendtype, a->recvbuf, counts + p, displs + p,
+                   a->recvtype, 0, PCOLL__LEASE, "pcoll__alltoallv_lease_uniform", comm,
+                   MPI_INFO_NULL, plan);
+    }
+    pcoll__free(counts);
+    pcoll__free(displs);
+    return rc;
 }
 
 int pcoll_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],

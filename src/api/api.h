@@ -117,6 +117,17 @@ int pcoll__neighbor_dropin(pcoll__mode_t mode, const pcoll__nbr_raw_t *r, MPI_Co
  * bytes an edge (entry.c "Prepared shapes"), so that non-blocking calls of
  * them lease the plan kept for them (`node`) from their first call. */
 int pcoll__neighbor_prepare(MPI_Comm comm);
+/* Collective over the intracommunicator comm (the drop-in, when the call
+ * that made it returns): the shape of its MPI_Alltoallv calls (not in
+ * place) decided on a stand-in call of 8 bytes a block, so that
+ * MPI_Ialltoallv (and MPI_Ialltoall) lease the plan kept for it (`hier`)
+ * from their first call. */
+int pcoll__alltoallv_prepare(MPI_Comm comm);
+/* alltoall's checked call a (not in place) on comm, p blocks, as the
+ * alltoallv it is (block i at i counts), leased from alltoallv's shape:
+ * PCOLL__LEASE_NONE where that shape holds no plan. */
+int pcoll__alltoallv_lease_uniform(const pcoll__a2a_args_t *a, int p, MPI_Comm comm,
+                                   pcoll_plan_t **plan);
 
 /* ---- shared by the descriptors ----------------------------------------- */
 
@@ -156,7 +167,8 @@ int pcoll__a2av_prepare(pcoll__call_t *c, pcoll_plan_t *plan);
  * blocks the same way. */
 int pcoll__alltoall_check(const pcoll__a2a_raw_t *r, int inter, const char *fn,
                           pcoll__a2a_args_t *a);
-/* Before building: keep the types (the caller may free its own). */
+/* Before building: keep the types (the caller may free its own); in
+ * alltoallv.c, which alltoall.c calls, not the other way round. */
 int pcoll__alltoall_keep_types(pcoll_plan_t *plan, pcoll__a2a_args_t *a);
 
 #endif

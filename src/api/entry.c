@@ -13,8 +13,10 @@
  * hit and miss differently, so nothing may communicate), and algorithms
  * whose planning communicates are planned collectively on every call
  * instead.  Local (the drop-in's non-blocking calls): a lease on the shape's
- * plan where the shape holds one (shape.h), else as a one-shot miss, on a
- * fresh tag, never cached.
+ * plan where the shape holds one (shape.h), or on the plan a kin
+ * collective's shape holds for the call (the descriptor's lease_kin: an
+ * alltoall on alltoallv's), else as a one-shot miss, on a fresh tag, never
+ * cached.
  *
  * Shapes.  A one-shot call's shape is what every rank of the communicator
  * knows alike: the options and the sizes in bytes (the descriptor's shape
@@ -36,7 +38,7 @@
  * decided on its first call.
  *
  * Prepared shapes (PCOLL__PREPARE: the drop-in, where a call that every
- * rank makes together creates a communicator with a topology).  A
+ * rank makes together creates a communicator, src/pmpi/made.c).  A
  * non-blocking call never makes a shape (that would communicate), so a
  * program whose calls of a shape are all non-blocking would never get a
  * plan made together.  Preparing decides the shape of a call like the
@@ -1016,9 +1018,10 @@ static int local_repeated(repeat_t *r, const pcoll__coll_t *coll, const void *ra
     return 1;
 }
 
-static int local(pcoll__call_t *c)
+/* A local call's options, checks and context, then its lease where its
+ * shape holds a plan (else SHAPE_FLAT). */
+static int local_lease(pcoll__call_t *c)
 {
-    const pcoll__algo_table_t *t = c->coll->table;
     int rc;
     if ((rc = read_options(c)) != PCOLL_SUCCESS)
         return rc;
@@ -1028,7 +1031,17 @@ static int local(pcoll__call_t *c)
     if ((rc = pcoll__ctx_get(c->comm, &c->ctx)) != PCOLL_SUCCESS)
         return rc;
     /* The shape's hooks leave the checked arguments as they are. */
-    if ((rc = lease_by_shape(c)) != SHAPE_FLAT)
+    return lease_by_shape(c);
+}
+
+static int local(pcoll__call_t *c)
+{
+    const pcoll__algo_table_t *t = c->coll->table;
+    int rc;
+    if ((rc = local_lease(c)) != SHAPE_FLAT)
+        return rc;
+    if (c->coll->lease_kin && pcoll__algo_is_auto(t, c->opts.algorithm) &&
+        (rc = c->coll->lease_kin(c)) != PCOLL__LEASE_NONE)
         return rc;
     if (requests_collective(c))
         return pcoll__error(PCOLL_ERR_UNSUPPORTED, "%s: %s plans collectively", c->fn,
@@ -1046,6 +1059,14 @@ static int local(pcoll__call_t *c)
         return PCOLL__LOCAL_NATIVE;
     }
     return build(c, pcoll__ctx_tag(c->ctx), c->plan);
+}
+
+/* PCOLL__LEASE: the shape's plan leased, as a local call does, or
+ * PCOLL__LEASE_NONE. */
+static int lease_only(pcoll__call_t *c)
+{
+    int rc = local_lease(c);
+    return rc == SHAPE_FLAT ? PCOLL__LEASE_NONE : rc;
 }
 
 /* PCOLL__PREPARE ("Prepared shapes"): every rank of the communicator. */
@@ -1104,6 +1125,8 @@ static int run_call(pcoll__call_t *c)
         rc = oneshot(c);
     else if (c->mode == PCOLL__PREPARE)
         rc = prepare(c);
+    else if (c->mode == PCOLL__LEASE)
+        rc = lease_only(c);
     else
         rc = local(c);
     for (i = 0; i < 2; i++)

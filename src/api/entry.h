@@ -34,8 +34,10 @@ typedef enum pcoll__mode {
     PCOLL__ONESHOT,    /* blocking call: cached plan, run once */
     PCOLL__LOCAL,      /* drop-in's non-blocking call: planned alone, fresh tag;
                           PCOLL__LOCAL_NATIVE where the MPI's own call serves it */
-    PCOLL__PREPARE     /* collective, no call run: the shape of a call like this one
+    PCOLL__PREPARE,    /* collective, no call run: the shape of a call like this one
                           decided now (entry.c "Prepared shapes") */
+    PCOLL__LEASE       /* as LOCAL, but a lease on the shape's plan alone:
+                          PCOLL__LEASE_NONE where the shape holds none */
 } pcoll__mode_t;
 
 /* The builder's argument struct lives in the call (no allocation on the
@@ -192,6 +194,12 @@ struct pcoll__coll {
      * PCOLL__FORWARD_DECLINED where it cannot (a negative count: the full
      * path then checks the call; a form it does not forward). */
     int (*forward)(const void *raw, const pcoll__ctx_t *ctx, MPI_Comm comm);
+    /* Optional, for a collective that is a case of another (alltoall of
+     * alltoallv): a local call whose own shape holds no plan and whose
+     * choice is automatic is served, where the other's shape for the call
+     * holds one, by a lease on it (the other's path in PCOLL__LEASE mode
+     * into c->plan); PCOLL__LEASE_NONE where it holds none. */
+    int (*lease_kin)(pcoll__call_t *c);
 };
 
 #define PCOLL__FORWARD_DECLINED (-1)
@@ -200,6 +208,10 @@ struct pcoll__coll {
  * and no plan was made; the caller makes the MPI's own non-blocking call
  * with the call's arguments (pcoll__last_run_algorithm names it). */
 #define PCOLL__LOCAL_NATIVE 1
+
+/* pcoll__entry in PCOLL__LEASE mode: the shape holds no plan (nothing
+ * made). */
+#define PCOLL__LEASE_NONE 2
 
 /* For forward: whether n int counts are all >= 0, and n displacements too
  * unless negative ones are accepted (the checks' rule). */

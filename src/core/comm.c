@@ -265,7 +265,8 @@ static int ranks_per_node(MPI_Comm comm)
 {
     MPI_Comm shm;
     int n = 0;
-    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm) != MPI_SUCCESS)
+    if (PCOLL__MPI(Comm_split_type)(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm) !=
+        MPI_SUCCESS)
         return 0;
     MPI_Comm_size(shm, &n);
     MPI_Comm_free(&shm);
@@ -284,7 +285,7 @@ static int ctx_inter(pcoll__ctx_t *ctx)
     if (!inter)
         return PCOLL_SUCCESS;
     MPI_Comm_remote_size(ctx->dup, &ctx->remote);
-    if (MPI_Intercomm_merge(ctx->ctl, 0, &ctx->whole) != MPI_SUCCESS) {
+    if (PCOLL__MPI(Intercomm_merge)(ctx->ctl, 0, &ctx->whole) != MPI_SUCCESS) {
         ctx->whole = ctx->dup;
         return pcoll__error(PCOLL_ERR_MPI, "MPI_Intercomm_merge failed");
     }

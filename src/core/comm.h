@@ -79,6 +79,7 @@ typedef struct pcoll__ctx {
      * the entries below: one that held a key emptied (evicted, replaced,
      * dropped) or a type of one freed (any thread), a shape given a plan. */
     atomic_ulong changes;
+    atomic_ulong planned; /* shapes given a plan (pcoll__ctx_change), ever */
     unsigned long long clock, shape_clock; /* the cache's and the shapes' uses */
     pcoll__ctx_topo_t topo;    /* the neighbourhood topology, once read */
     MPI_Comm user;           /* MPI_COMM_NULL once the user's comm is gone */
@@ -138,7 +139,14 @@ static inline unsigned long pcoll__ctx_changes(pcoll__ctx_t *ctx)
  * the drop-in's non-blocking calls remembered, entry.c, may lease it). */
 static inline void pcoll__ctx_change(pcoll__ctx_t *ctx)
 {
+    atomic_fetch_add_explicit(&ctx->planned, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&ctx->changes, 1, memory_order_release);
+}
+
+/* Whether some shape of ctx has been given a plan. */
+static inline int pcoll__ctx_planned(pcoll__ctx_t *ctx)
+{
+    return atomic_load_explicit(&ctx->planned, memory_order_relaxed) != 0;
 }
 void pcoll__ctx_retain(pcoll__ctx_t *ctx);
 void pcoll__ctx_release(pcoll__ctx_t *ctx);   /* NULL-safe */

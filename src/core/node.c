@@ -10,6 +10,7 @@
  * node and one allgather of p integers.
  */
 #include "base/mem.h"
+#include "base/pmpi.h"
 #include "core/node.h"
 #include "base/status.h"
 
@@ -42,11 +43,11 @@ static int split_node(MPI_Comm comm, int rank, int cores, MPI_Comm *node)
 {
     MPI_Comm shm;
     int local, rc = PCOLL_SUCCESS;
-    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shm) !=
+    if (PCOLL__MPI(Comm_split_type)(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shm) !=
         MPI_SUCCESS)
         return pcoll__error(PCOLL_ERR_MPI, "node: MPI_Comm_split_type failed");
     MPI_Comm_rank(shm, &local);
-    if (MPI_Comm_split(shm, cores > 0 ? local / cores : 0, rank, node) != MPI_SUCCESS)
+    if (PCOLL__MPI(Comm_split)(shm, cores > 0 ? local / cores : 0, rank, node) != MPI_SUCCESS)
         rc = pcoll__error(PCOLL_ERR_MPI, "node: MPI_Comm_split failed");
     MPI_Comm_free(&shm);
     return rc;

@@ -10,9 +10,10 @@
  * wrapper does with pcoll's answer), log.c
  * (PCOLL_DROPIN_LOG, MPI_Finalize), requests.c (the requests that stand for
  * pcoll plans and their progress), complete.c (MPI_Start, the Wait and Test
- * families, MPI_Request_free), topology.c (the calls that make
- * communicators with a topology: their neighbourhood shapes prepared), and
- * one file per collective.
+ * families, MPI_Request_free), made.c (MPI_Init and the calls that make
+ * communicators: their shapes prepared for non-blocking calls), fortran.c
+ * (the Fortran names the MPI's Fortran library does not route to the C
+ * ones), and one file per collective.
  */
 #ifndef PCOLL_PMPI_DROPIN_H
 #define PCOLL_PMPI_DROPIN_H
@@ -168,13 +169,16 @@ void pcoll__dropin_fix_status(MPI_Request request, MPI_Status *status);
 /* At MPI_Finalize: free every plan that does not run. */
 void pcoll__dropin_release_all(void);
 
-/* ---- topology.c ---------------------------------------------------------------- */
+/* ---- made.c -------------------------------------------------------------------- */
+
+/* Communicators whose alltoallv a process prepares, at most (made.c). */
+#define PCOLL__DROPIN_DENSE_MAX 8
 
 /* Around a Fortran binding's own call that makes a communicator (fortran.c):
  * begin before it; end after it with the new communicator (MPI_COMM_NULL:
- * none) prepares it as the C names do (dup: only where it has a topology,
- * as MPI_Comm_dup's), once, whatever C names the call reached. */
+ * none) prepares it as the C names do, once, whatever C names the call
+ * reached. */
 void pcoll__dropin_made_begin(void);
-void pcoll__dropin_made_end(MPI_Comm comm, int dup);
+void pcoll__dropin_made_end(MPI_Comm comm);
 
 #endif

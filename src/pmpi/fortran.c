@@ -19,9 +19,9 @@
  * Test and Request_get_status families call PMPI_*: without the definitions
  * here the log would not be printed and the drop-in's non-blocking and
  * persistent requests would never complete.  Its mpi_f08 calls that make a
- * communicator with a topology (MPI_Cart_create ..., MPI_Comm_dup) reach
- * PMPI_* too: defined here, they make the MPI's own call and then prepare
- * the communicator as topology.c's C names do.
+ * communicator (MPI_Init, MPI_Comm_dup, MPI_Cart_create ...) reach PMPI_*
+ * too: defined here, they make the MPI's own call and then prepare the
+ * communicator as made.c's C names do.
  */
 #define _GNU_SOURCE 1 /* RTLD_NEXT */
 #include <mpi.h>
@@ -276,66 +276,91 @@ static fortran_fn_t next_definition(const char *name, _Atomic(fortran_fn_t) *slo
     return f;
 }
 
-/* An mpi_f08 call that makes the communicator *made: the MPI's own call
- * with the arguments as they came (each an address: Fortran passes by
- * reference, an absent ierror is NULL, and none is a string, so there are
- * no hidden lengths), then the preparation (dup: MPI_Comm_dup's, only where
- * the communicator has a topology).  A failed call prepares nothing. */
-#define F08_MAKES(name, dup, params, args, made)                                                   \
+/* An mpi_f08 call that makes a communicator (made: it, once the call has
+ * returned): the MPI's own call with the arguments as they came (each an
+ * address: Fortran passes by reference, an absent ierror is NULL, and none
+ * is a string, so there are no hidden lengths), then the preparation.  A
+ * failed call prepares nothing. */
+#define F08_MAKES(name, params, args, made)                                                        \
     FORTRAN_FUNCTION(name, params)                                                                 \
     {                                                                                              \
         static _Atomic(fortran_fn_t) next;                                                         \
         void(*mpi) params = (void(*) params)next_definition(#name, &next);                         \
         if (!mpi) {                                                                                \
-            *(made) = MPI_Comm_c2f(MPI_COMM_NULL);                                                 \
             done(MPI_ERR_INTERN, ierror);                                                          \
             return;                                                                                \
         }                                                                                          \
         pcoll__dropin_made_begin();                                                                \
         mpi args;                                                                                  \
-        pcoll__dropin_made_end(ierror && *ierror != MPI_SUCCESS ? MPI_COMM_NULL                    \
-                                                                : MPI_Comm_f2c(*(made)),           \
-                               dup);                                                               \
+        pcoll__dropin_made_end(ierror && *ierror != MPI_SUCCESS ? MPI_COMM_NULL : (made));         \
     }
 
-/* The TYPE(MPI_Comm) and TYPE(MPI_Info) handles are one integer each; the
- * arrays, LOGICALs and weights (MPI_UNWEIGHTED ...) pass through untouched. */
-F08_MAKES(mpi_cart_create_f08_, 0,
+/* The TYPE(MPI_Comm), TYPE(MPI_Group) and TYPE(MPI_Info) handles are one
+ * integer each; the arrays, LOGICALs and weights (MPI_UNWEIGHTED ...) pass
+ * through untouched. */
+F08_MAKES(mpi_init_f08_, (MPI_Fint *ierror), (ierror), MPI_COMM_WORLD)
+
+F08_MAKES(mpi_init_thread_f08_, (MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror),
+          (required, provided, ierror), MPI_COMM_WORLD)
+
+F08_MAKES(mpi_comm_dup_f08_, (MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror),
+          (comm, newcomm, ierror), MPI_Comm_f2c(*newcomm))
+
+F08_MAKES(mpi_comm_dup_with_info_f08_,
+          (MPI_Fint *comm, MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierror),
+          (comm, info, newcomm, ierror), MPI_Comm_f2c(*newcomm))
+
+F08_MAKES(mpi_comm_split_f08_,
+          (MPI_Fint *comm, MPI_Fint *color, MPI_Fint *key, MPI_Fint *newcomm, MPI_Fint *ierror),
+          (comm, color, key, newcomm, ierror), MPI_Comm_f2c(*newcomm))
+
+F08_MAKES(mpi_comm_split_type_f08_,
+          (MPI_Fint *comm, MPI_Fint *split_type, MPI_Fint *key, MPI_Fint *info, MPI_Fint *newcomm,
+           MPI_Fint *ierror),
+          (comm, split_type, key, info, newcomm, ierror), MPI_Comm_f2c(*newcomm))
+
+F08_MAKES(mpi_comm_create_f08_,
+          (MPI_Fint *comm, MPI_Fint *group, MPI_Fint *newcomm, MPI_Fint *ierror),
+          (comm, group, newcomm, ierror), MPI_Comm_f2c(*newcomm))
+
+F08_MAKES(mpi_comm_create_group_f08_,
+          (MPI_Fint *comm, MPI_Fint *group, MPI_Fint *tag, MPI_Fint *newcomm, MPI_Fint *ierror),
+          (comm, group, tag, newcomm, ierror), MPI_Comm_f2c(*newcomm))
+
+F08_MAKES(mpi_intercomm_merge_f08_,
+          (MPI_Fint *intercomm, void *high, MPI_Fint *newintracomm, MPI_Fint *ierror),
+          (intercomm, high, newintracomm, ierror), MPI_Comm_f2c(*newintracomm))
+
+F08_MAKES(mpi_cart_create_f08_,
           (MPI_Fint *comm_old, MPI_Fint *ndims, MPI_Fint *dims, void *periods, void *reorder,
            MPI_Fint *comm_cart, MPI_Fint *ierror),
-          (comm_old, ndims, dims, periods, reorder, comm_cart, ierror), comm_cart)
+          (comm_old, ndims, dims, periods, reorder, comm_cart, ierror), MPI_Comm_f2c(*comm_cart))
 
-F08_MAKES(mpi_cart_sub_f08_, 0,
+F08_MAKES(mpi_cart_sub_f08_,
           (MPI_Fint *comm, void *remain_dims, MPI_Fint *newcomm, MPI_Fint *ierror),
-          (comm, remain_dims, newcomm, ierror), newcomm)
+          (comm, remain_dims, newcomm, ierror), MPI_Comm_f2c(*newcomm))
 
-F08_MAKES(mpi_graph_create_f08_, 0,
+F08_MAKES(mpi_graph_create_f08_,
           (MPI_Fint *comm_old, MPI_Fint *nnodes, MPI_Fint *index, MPI_Fint *edges, void *reorder,
            MPI_Fint *comm_graph, MPI_Fint *ierror),
-          (comm_old, nnodes, index, edges, reorder, comm_graph, ierror), comm_graph)
+          (comm_old, nnodes, index, edges, reorder, comm_graph, ierror),
+          MPI_Comm_f2c(*comm_graph))
 
-F08_MAKES(mpi_dist_graph_create_f08_, 0,
+F08_MAKES(mpi_dist_graph_create_f08_,
           (MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *sources, MPI_Fint *degrees,
            MPI_Fint *destinations, void *weights, MPI_Fint *info, void *reorder,
            MPI_Fint *comm_dist_graph, MPI_Fint *ierror),
           (comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph,
            ierror),
-          comm_dist_graph)
+          MPI_Comm_f2c(*comm_dist_graph))
 
-F08_MAKES(mpi_dist_graph_create_adjacent_f08_, 0,
+F08_MAKES(mpi_dist_graph_create_adjacent_f08_,
           (MPI_Fint *comm_old, MPI_Fint *indegree, MPI_Fint *sources, void *sourceweights,
            MPI_Fint *outdegree, MPI_Fint *destinations, void *destweights, MPI_Fint *info,
            void *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierror),
           (comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info,
            reorder, comm_dist_graph, ierror),
-          comm_dist_graph)
-
-F08_MAKES(mpi_comm_dup_f08_, 1, (MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror),
-          (comm, newcomm, ierror), newcomm)
-
-F08_MAKES(mpi_comm_dup_with_info_f08_, 1,
-          (MPI_Fint *comm, MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierror),
-          (comm, info, newcomm, ierror), newcomm)
+          MPI_Comm_f2c(*comm_dist_graph))
 #endif
 
 FORTRAN_FUNCTION(mpi_finalize_f08_, (MPI_Fint *ierror))

@@ -34,7 +34,8 @@ enum {
     ALLTOALL_INIT, ALLTOALLV_INIT, REDUCE_SCATTER_INIT, REDUCE_SCATTER_BLOCK_INIT, ALLTOALLW,
     IALLTOALLW, ALLTOALLW_INIT, NEIGHBOR_ALLTOALL, NEIGHBOR_ALLTOALLV, NEIGHBOR_ALLTOALLW,
     INEIGHBOR_ALLTOALL, INEIGHBOR_ALLTOALLV, INEIGHBOR_ALLTOALLW, NEIGHBOR_ALLTOALL_INIT,
-    NEIGHBOR_ALLTOALLV_INIT, NEIGHBOR_ALLTOALLW_INIT, COMM_DUP, COMM_DUP_WITH_INFO, NFUNCS
+    NEIGHBOR_ALLTOALLV_INIT, NEIGHBOR_ALLTOALLW_INIT, COMM_DUP, COMM_DUP_WITH_INFO, COMM_SPLIT,
+    COMM_SPLIT_TYPE, COMM_CREATE, COMM_CREATE_GROUP, INTERCOMM_MERGE, NFUNCS
 };
 
 static const char *const names[NFUNCS] = {
@@ -47,7 +48,8 @@ static const char *const names[NFUNCS] = {
     "MPI_Ialltoallw", "MPI_Alltoallw_init", "MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv",
     "MPI_Neighbor_alltoallw", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv",
     "MPI_Ineighbor_alltoallw", "MPI_Neighbor_alltoall_init", "MPI_Neighbor_alltoallv_init",
-    "MPI_Neighbor_alltoallw_init", "MPI_Comm_dup", "MPI_Comm_dup_with_info"};
+    "MPI_Neighbor_alltoallw_init", "MPI_Comm_dup", "MPI_Comm_dup_with_info", "MPI_Comm_split",
+    "MPI_Comm_split_type", "MPI_Comm_create", "MPI_Comm_create_group", "MPI_Intercomm_merge"};
 
 static int inside;              /* pcoll (or MPI_Finalize) runs */
 static long lib_calls[NFUNCS];  /* calls that arrived then */
@@ -134,6 +136,36 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     count(COMM_DUP_WITH_INFO);
     return PMPI_Comm_dup_with_info(comm, info, newcomm);
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    count(COMM_SPLIT);
+    return PMPI_Comm_split(comm, color, key, newcomm);
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    count(COMM_SPLIT_TYPE);
+    return PMPI_Comm_split_type(comm, type, key, info, newcomm);
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    count(COMM_CREATE);
+    return PMPI_Comm_create(comm, group, newcomm);
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    count(COMM_CREATE_GROUP);
+    return PMPI_Comm_create_group(comm, group, tag, newcomm);
+}
+
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+    count(INTERCOMM_MERGE);
+    return PMPI_Intercomm_merge(intercomm, high, newintracomm);
 }
 
 int MPI_Request_free(MPI_Request *request)
@@ -419,6 +451,30 @@ static void one_shot(void)
     free(send), free(recv), free(counts);
 }
 
+/* A one-shot alltoall between the two halves of the world (pcoll's context
+ * of an intercommunicator merges its groups: MPI_Intercomm_merge). */
+static void intercomm(void)
+{
+    int low = rank < size / 2, remote, i, send[64], recv[64];
+    MPI_Comm half, inter;
+    if (size < 2 || size > 64)
+        return;
+    MPI_Comm_split(MPI_COMM_WORLD, low, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? size / 2 : 0, 5, &inter);
+    MPI_Comm_remote_size(inter, &remote);
+    for (i = 0; i < remote; i++)
+        send[i] = rank * 100 + i, recv[i] = -1;
+    PCOLL(pcoll_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, inter));
+    for (i = 0; i < remote; i++) {
+        int from = (low ? size / 2 : 0) + i, me;
+        MPI_Comm_rank(half, &me);
+        if (recv[i] != from * 100 + me)
+            fail("pcoll_alltoall on an intercommunicator", i, from * 100 + me, recv[i]);
+    }
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+}
+
 /* A persistent alltoall plan of algorithm (with PCOLL_HIER_BARRIER=mpi,
  * `hier` waits for MPI_Ibarrier with MPI_Test): a test loop, a wait, free. */
 static void persistent_alltoall(const char *algorithm)
@@ -577,9 +633,12 @@ int main(int argc, char **argv)
         int fn, calls;
     } own[] = {{START, 2},        {STARTALL, 1}, {WAIT, 2},
                {WAITALL, 1},      {REQUEST_FREE, 2},
-               {COMM_DUP, 1},     {COMM_DUP_WITH_INFO, 1}};
+               {COMM_DUP, 1},     {COMM_DUP_WITH_INFO, 1},
+               {COMM_SPLIT, 1},   {COMM_SPLIT_TYPE, 1},
+               {COMM_CREATE, 1},  {COMM_CREATE_GROUP, 1}};
     int i;
     MPI_Comm dup;
+    MPI_Group world;
     /* The node barrier of `hier` by MPI_Ibarrier + MPI_Test (node_shm.c). */
     setenv("PCOLL_HIER_BARRIER", "mpi", 1);
     MPI_Init(&argc, &argv);
@@ -591,7 +650,18 @@ int main(int argc, char **argv)
     MPI_Comm_free(&dup);
     MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &dup);
     MPI_Comm_free(&dup);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &dup);
+    MPI_Comm_free(&dup);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &dup);
+    MPI_Comm_free(&dup);
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Comm_create(MPI_COMM_WORLD, world, &dup);
+    MPI_Comm_free(&dup);
+    MPI_Comm_create_group(MPI_COMM_WORLD, world, 7, &dup);
+    MPI_Comm_free(&dup);
+    MPI_Group_free(&world);
     one_shot();
+    intercomm();
     persistent_alltoall("pairwise");
     persistent_alltoall("hier");
     inplace_alltoallv();

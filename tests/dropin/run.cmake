@@ -54,5 +54,19 @@ function(expect_pairs kind)
 endfunction()
 expect_pairs(algorithm)
 expect_pairs(some)
+# "dropin-expect-fell: FN=ALGO:N ...": ALGO served every call of FN that
+# pcoll served, and N calls of FN a rank went to the MPI.
+string(REGEX MATCH "dropin-expect-fell:[^\n]*" fell "${out}")
+string(REPLACE "dropin-expect-fell:" "" fell "${fell}")
+separate_arguments(fell UNIX_COMMAND "${fell}")
+foreach(item IN LISTS fell)
+  string(REGEX MATCH "^([^=]+)=([^:]+):([0-9]+)$" parts "${item}")
+  math(EXPR total "${CMAKE_MATCH_3} * ${NP}")
+  if(NOT out MATCHES
+     "pcoll-dropin: ${CMAKE_MATCH_1} +[0-9]+ calls: pcoll [0-9]+ \\(${CMAKE_MATCH_2} [0-9]+\\), MPI ${total} ")
+    message(FATAL_ERROR
+      "the log does not show ${CMAKE_MATCH_2} serving ${CMAKE_MATCH_1} with ${total} calls to the MPI")
+  endif()
+endforeach()
 list(LENGTH expect n)
 message("checked: exit status 0, pcoll served the ${n} functions listed")
