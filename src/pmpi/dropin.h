@@ -110,11 +110,17 @@ int pcoll__dropin_finish_slow(int rc, pcoll_plan_t *plan, MPI_Comm comm, int col
 static inline int pcoll__dropin_finish(int rc, pcoll_plan_t *plan, MPI_Comm comm, int coll,
                                        int form, MPI_Request *request, int *err)
 {
-    /* A blocking call served, nothing to count. */
-    if (rc == PCOLL_SUCCESS && form == PCOLL__DROPIN_BLOCKING &&
-        atomic_load_explicit(&pcoll__dropin_plain, memory_order_relaxed)) {
-        *err = MPI_SUCCESS;
-        return 0;
+    /* A blocking call served, or the MPI's own call to make: nothing to
+     * count. */
+    if (atomic_load_explicit(&pcoll__dropin_plain, memory_order_relaxed)) {
+        if (rc == PCOLL_SUCCESS && form == PCOLL__DROPIN_BLOCKING) {
+            *err = MPI_SUCCESS;
+            return 0;
+        }
+        if (rc == PCOLL__LOCAL_NATIVE) {
+            *err = MPI_SUCCESS;
+            return 1;
+        }
     }
     return pcoll__dropin_finish_slow(rc, plan, comm, coll, form, request, err);
 }
