@@ -8,10 +8,12 @@
  * PCOLL_ALLTOALLV_ALGORITHM=hier, set before MPI_Init, makes that plan
  * `hier` on every MPI; unprepared, pcoll refuses a non-blocking call of
  * `hier` (it plans collectively) and the MPI serves it.  So the log must
- * show `hier` serving every call but one: the one on the 9th communicator
- * of the process, which the MPI serves.  The calls, several in flight on
- * different communicators, blocks of different sizes between each pair of
- * ranks, are checked against closed forms in poisoned buffers.
+ * show `hier` serving every MPI_Ialltoallv but one: the one on the 9th
+ * communicator of the process, which the MPI serves; MPI_Ialltoall leases
+ * it too, but in place (a shape not prepared) and under
+ * PCOLL_ALLTOALL_ALGORITHM=pairwise (an algorithm named: `pairwise`).  The calls, several in
+ * flight on different communicators, blocks of different sizes between each pair of ranks, are
+ * checked against closed forms in poisoned buffers.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdlib.h>
@@ -46,7 +48,8 @@ static int value(int from, int to, int k, int tag)
     return tag * 1000000 + from * 10000 + to * 100 + k;
 }
 
-/* Start MPI_Ialltoallv (uniform: MPI_Ialltoall of MAXN ints) on x. */
+/* Start MPI_Ialltoallv (uniform: MPI_Ialltoall of MAXN ints; 2: in place)
+ * on x. */
 static void start(exch_t *x, int tag, int uniform)
 {
     int j, k, at = 0;
@@ -67,8 +70,11 @@ static void start(exch_t *x, int tag, int uniform)
         at += x->rc[j];
     }
     for (k = 0; k < MAXP * MAXN; k++)
-        x->recv[k] = -7;
-    if (uniform)
+        x->recv[k] = uniform == 2 && k < x->p * MAXN ? x->send[k] : -7;
+    if (uniform == 2)
+        CHECK_MPI(MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, x->recv, MAXN, MPI_INT,
+                                x->comm, &x->req));
+    else if (uniform)
         CHECK_MPI(
             MPI_Ialltoall(x->send, MAXN, MPI_INT, x->recv, MAXN, MPI_INT, x->comm, &x->req));
     else
@@ -113,7 +119,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (wrank == 0)
         printf("dropin-expect: MPI_Ialltoallv MPI_Ialltoall\n"
-               "dropin-expect-algorithm: MPI_Ialltoall=hier\n"
+               "dropin-expect-some: MPI_Ialltoall=hier MPI_Ialltoall=pairwise\n"
                "dropin-expect-fell: MPI_Ialltoallv=hier:1\n"
                "dropin-expect-refused: UNSUPPORTED\n");
     /* The communicators the process makes, in order: the first PREPARED
@@ -145,6 +151,12 @@ int main(int argc, char **argv)
     round_of(NCOMMS, 1, 0);
     round_of(NCOMMS, 20, 0);
     round_of(2, 40, 1);
+    /* Not leased: in place (that shape is not prepared), and an alltoall
+     * algorithm named (pairwise, which plans alone). */
+    round_of(2, 45, 2);
+    setenv("PCOLL_ALLTOALL_ALGORITHM", "pairwise", 1);
+    round_of(2, 50, 1);
+    unsetenv("PCOLL_ALLTOALL_ALGORITHM");
     /* The unprepared communicator: the MPI's own call. */
     start(&ex[NCOMMS], 60, 0);
     CHECK_MPI(MPI_Wait(&ex[NCOMMS].req, MPI_STATUS_IGNORE));
