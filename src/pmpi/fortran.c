@@ -276,91 +276,79 @@ static fortran_fn_t next_definition(const char *name, _Atomic(fortran_fn_t) *slo
     return f;
 }
 
-/* An mpi_f08 call that makes a communicator (made: it, once the call has
- * returned): the MPI's own call with the arguments as they came (each an
- * address: Fortran passes by reference, an absent ierror is NULL, and none
- * is a string, so there are no hidden lengths), then the preparation.  A
- * failed call prepares nothing. */
-#define F08_MAKES(name, params, args, made)                                                        \
-    FORTRAN_FUNCTION(name, params)                                                                 \
+/* The first n arguments of a Fortran call, each an address (Fortran passes
+ * by reference; none of these calls has a string, so no hidden lengths),
+ * as parameters and as arguments, each with a comma after it. */
+#define F08_P0
+#define F08_P1 F08_P0 void *a1,
+#define F08_P2 F08_P1 void *a2,
+#define F08_P3 F08_P2 void *a3,
+#define F08_P4 F08_P3 void *a4,
+#define F08_P5 F08_P4 void *a5,
+#define F08_P6 F08_P5 void *a6,
+#define F08_P7 F08_P6 void *a7,
+#define F08_P8 F08_P7 void *a8,
+#define F08_P9 F08_P8 void *a9,
+#define F08_P10 F08_P9 void *a10,
+#define F08_A0
+#define F08_A1 F08_A0 a1,
+#define F08_A2 F08_A1 a2,
+#define F08_A3 F08_A2 a3,
+#define F08_A4 F08_A3 a4,
+#define F08_A5 F08_A4 a5,
+#define F08_A6 F08_A5 a6,
+#define F08_A7 F08_A6 a7,
+#define F08_A8 F08_A7 a8,
+#define F08_A9 F08_A8 a9,
+#define F08_A10 F08_A9 a10,
+/* A TYPE(MPI_Comm) argument (one integer) as a C handle. */
+#define F08_COMM(a) MPI_Comm_f2c(*(MPI_Fint *)(a))
+
+/* An mpi_f08 call of n arguments and ierror that makes a communicator
+ * (made: it, once the call has returned): the MPI's own call with the
+ * arguments as they came (an absent ierror is NULL; handles, arrays,
+ * LOGICALs and sentinels such as MPI_UNWEIGHTED pass through untouched),
+ * then the preparation.  A failed call prepares nothing. */
+#define F08_MAKES(name, n, made)                                                                   \
+    FORTRAN_FUNCTION(name, (F08_P##n MPI_Fint *ierror))                                           \
     {                                                                                              \
         static _Atomic(fortran_fn_t) next;                                                         \
-        void(*mpi) params = (void(*) params)next_definition(#name, &next);                         \
+        void (*mpi)(F08_P##n MPI_Fint *) =                                                         \
+            (void (*)(F08_P##n MPI_Fint *))next_definition(#name, &next);                          \
         if (!mpi) {                                                                                \
             done(MPI_ERR_INTERN, ierror);                                                          \
             return;                                                                                \
         }                                                                                          \
         pcoll__dropin_made_begin();                                                                \
-        mpi args;                                                                                  \
+        mpi(F08_A##n ierror);                                                                      \
         pcoll__dropin_made_end(ierror && *ierror != MPI_SUCCESS ? MPI_COMM_NULL : (made));         \
     }
 
-/* The TYPE(MPI_Comm), TYPE(MPI_Group) and TYPE(MPI_Info) handles are one
- * integer each; the arrays, LOGICALs and weights (MPI_UNWEIGHTED ...) pass
- * through untouched. */
-F08_MAKES(mpi_init_f08_, (MPI_Fint *ierror), (ierror), MPI_COMM_WORLD)
-
-F08_MAKES(mpi_init_thread_f08_, (MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror),
-          (required, provided, ierror), MPI_COMM_WORLD)
-
-F08_MAKES(mpi_comm_dup_f08_, (MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror),
-          (comm, newcomm, ierror), MPI_Comm_f2c(*newcomm))
-
-F08_MAKES(mpi_comm_dup_with_info_f08_,
-          (MPI_Fint *comm, MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierror),
-          (comm, info, newcomm, ierror), MPI_Comm_f2c(*newcomm))
-
-F08_MAKES(mpi_comm_split_f08_,
-          (MPI_Fint *comm, MPI_Fint *color, MPI_Fint *key, MPI_Fint *newcomm, MPI_Fint *ierror),
-          (comm, color, key, newcomm, ierror), MPI_Comm_f2c(*newcomm))
-
-F08_MAKES(mpi_comm_split_type_f08_,
-          (MPI_Fint *comm, MPI_Fint *split_type, MPI_Fint *key, MPI_Fint *info, MPI_Fint *newcomm,
-           MPI_Fint *ierror),
-          (comm, split_type, key, info, newcomm, ierror), MPI_Comm_f2c(*newcomm))
-
-F08_MAKES(mpi_comm_create_f08_,
-          (MPI_Fint *comm, MPI_Fint *group, MPI_Fint *newcomm, MPI_Fint *ierror),
-          (comm, group, newcomm, ierror), MPI_Comm_f2c(*newcomm))
-
-F08_MAKES(mpi_comm_create_group_f08_,
-          (MPI_Fint *comm, MPI_Fint *group, MPI_Fint *tag, MPI_Fint *newcomm, MPI_Fint *ierror),
-          (comm, group, tag, newcomm, ierror), MPI_Comm_f2c(*newcomm))
-
-F08_MAKES(mpi_intercomm_merge_f08_,
-          (MPI_Fint *intercomm, void *high, MPI_Fint *newintracomm, MPI_Fint *ierror),
-          (intercomm, high, newintracomm, ierror), MPI_Comm_f2c(*newintracomm))
-
-F08_MAKES(mpi_cart_create_f08_,
-          (MPI_Fint *comm_old, MPI_Fint *ndims, MPI_Fint *dims, void *periods, void *reorder,
-           MPI_Fint *comm_cart, MPI_Fint *ierror),
-          (comm_old, ndims, dims, periods, reorder, comm_cart, ierror), MPI_Comm_f2c(*comm_cart))
-
-F08_MAKES(mpi_cart_sub_f08_,
-          (MPI_Fint *comm, void *remain_dims, MPI_Fint *newcomm, MPI_Fint *ierror),
-          (comm, remain_dims, newcomm, ierror), MPI_Comm_f2c(*newcomm))
-
-F08_MAKES(mpi_graph_create_f08_,
-          (MPI_Fint *comm_old, MPI_Fint *nnodes, MPI_Fint *index, MPI_Fint *edges, void *reorder,
-           MPI_Fint *comm_graph, MPI_Fint *ierror),
-          (comm_old, nnodes, index, edges, reorder, comm_graph, ierror),
-          MPI_Comm_f2c(*comm_graph))
-
-F08_MAKES(mpi_dist_graph_create_f08_,
-          (MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *sources, MPI_Fint *degrees,
-           MPI_Fint *destinations, void *weights, MPI_Fint *info, void *reorder,
-           MPI_Fint *comm_dist_graph, MPI_Fint *ierror),
-          (comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph,
-           ierror),
-          MPI_Comm_f2c(*comm_dist_graph))
-
-F08_MAKES(mpi_dist_graph_create_adjacent_f08_,
-          (MPI_Fint *comm_old, MPI_Fint *indegree, MPI_Fint *sources, void *sourceweights,
-           MPI_Fint *outdegree, MPI_Fint *destinations, void *destweights, MPI_Fint *info,
-           void *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierror),
-          (comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info,
-           reorder, comm_dist_graph, ierror),
-          MPI_Comm_f2c(*comm_dist_graph))
+/* In MPI's argument order (the new communicator's position named):
+ * MPI_Init(), MPI_Init_thread(required, provided), MPI_Comm_dup(comm,
+ * newcomm), _dup_with_info(comm, info, newcomm), _split(comm, color, key,
+ * newcomm), _split_type(comm, type, key, info, newcomm), _create(comm,
+ * group, newcomm), _create_group(comm, group, tag, newcomm),
+ * MPI_Intercomm_merge(intercomm, high, newintracomm), MPI_Cart_create(old,
+ * ndims, dims, periods, reorder, cart), MPI_Cart_sub(comm, remain, newcomm),
+ * MPI_Graph_create(old, nnodes, index, edges, reorder, graph),
+ * MPI_Dist_graph_create(old, n, sources, degrees, destinations, weights,
+ * info, reorder, graph), _adjacent(old, indegree, sources, sourceweights,
+ * outdegree, destinations, destweights, info, reorder, graph). */
+F08_MAKES(mpi_init_f08_, 0, MPI_COMM_WORLD)
+F08_MAKES(mpi_init_thread_f08_, 2, MPI_COMM_WORLD)
+F08_MAKES(mpi_comm_dup_f08_, 2, F08_COMM(a2))
+F08_MAKES(mpi_comm_dup_with_info_f08_, 3, F08_COMM(a3))
+F08_MAKES(mpi_comm_split_f08_, 4, F08_COMM(a4))
+F08_MAKES(mpi_comm_split_type_f08_, 5, F08_COMM(a5))
+F08_MAKES(mpi_comm_create_f08_, 3, F08_COMM(a3))
+F08_MAKES(mpi_comm_create_group_f08_, 4, F08_COMM(a4))
+F08_MAKES(mpi_intercomm_merge_f08_, 3, F08_COMM(a3))
+F08_MAKES(mpi_cart_create_f08_, 6, F08_COMM(a6))
+F08_MAKES(mpi_cart_sub_f08_, 3, F08_COMM(a3))
+F08_MAKES(mpi_graph_create_f08_, 6, F08_COMM(a6))
+F08_MAKES(mpi_dist_graph_create_f08_, 9, F08_COMM(a9))
+F08_MAKES(mpi_dist_graph_create_adjacent_f08_, 10, F08_COMM(a10))
 #endif
 
 FORTRAN_FUNCTION(mpi_finalize_f08_, (MPI_Fint *ierror))
