@@ -5,7 +5,7 @@
  * communicator with a topology (MPI_Cart_create, MPI_Cart_sub,
  * MPI_Graph_create, MPI_Dist_graph_create, _adjacent).  The MPI makes the
  * communicator, then every rank of it, still inside the call that all of
- * them make, prepares it (docs/dropin.md, "Non-blocking calls"): the shapes
+ * them make, prepares it (docs/dropin.md, "Prepared communicators"): the shapes
  * that non-blocking calls would otherwise never see decided, as a deciding
  * blocking call decides them (src/api/entry.c, "Prepared shapes"), so that
  * the non-blocking calls, which must not communicate to get a plan, lease
@@ -29,8 +29,8 @@
  * returns the MPI's result: a preparation that fails (on every rank alike:
  * its choice is agreed) leaves the shapes undecided, as if never prepared.
  * MPI_Comm_idup is not wrapped: nothing may use its communicator before
- * the request completes.  pcoll's own duplicates (its contexts) are made
- * by PMPI_Comm_dup (base/pmpi.h) and never prepared.  Fortran bindings that
+ * the request completes.  pcoll's own communicators (its contexts, node
+ * splits) are made by PMPI_* (base/pmpi.h) and never prepared.  Fortran bindings that
  * do not reach these C names are wrapped in fortran.c, which makes the
  * MPI's call between pcoll__dropin_made_begin and _end: a C name reached
  * in between leaves the preparation to the end, so it happens once.
