@@ -292,9 +292,14 @@ static int a2a_words(const void *raw, uintptr_t w[])
 static int a2a_lease_kin(pcoll__call_t *c)
 {
     const pcoll__a2a_args_t *a = (const pcoll__a2a_args_t *)(const void *)c->args;
+    void *room;
     if (a->inplace || c->inter || c->empty || !pcoll__ctx_planned(c->ctx))
         return PCOLL__LEASE_NONE;
-    return pcoll__alltoallv_lease_uniform(a, c->p, c->comm, c->plan);
+    /* The call's own room up to 128 ranks (the lease copies the arrays). */
+    if (!(room = pcoll__call_scratch(c, 0, 2 * (size_t)c->p * (sizeof(MPI_Count) +
+                                                               sizeof(MPI_Aint)))))
+        return pcoll__error(PCOLL_ERR_NOMEM, "%s: %d blocks", c->fn, c->p);
+    return pcoll__alltoallv_lease_uniform(a, c->p, c->comm, room, c->plan);
 }
 
 static const pcoll__coll_t alltoall = {

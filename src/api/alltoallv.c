@@ -890,25 +890,18 @@ static int run_c(const void *sendbuf, const MPI_Count *scounts, const MPI_Aint *
 }
 
 int pcoll__alltoallv_lease_uniform(const pcoll__a2a_args_t *a, int p, MPI_Comm comm,
-                                   pcoll_plan_t **plan)
+                                   void *room, pcoll_plan_t **plan)
 {
-    MPI_Count *counts = pcoll__malloc(2 * (size_t)p * sizeof *counts);
-    MPI_Aint *displs = pcoll__malloc(2 * (size_t)p * sizeof *displs);
-    int i, rc;
-    if (!counts || !displs)
-        rc = pcoll__error(PCOLL_ERR_NOMEM, "pcoll__alltoallv_lease_uniform: %d blocks", p);
-    else {
-        for (i = 0; i < p; i++) {
-            counts[i] = a->sendcount, displs[i] = (MPI_Aint)i * a->sendcount;
-            counts[p + i] = a->recvcount, displs[p + i] = (MPI_Aint)i * a->recvcount;
-        }
-        rc = run_c(a->sendbuf, counts, displs, a->sendtype, a->recvbuf, counts + p, displs + p,
-                   a->recvtype, 0, PCOLL__LEASE, "pcoll__alltoallv_lease_uniform", comm,
-                   MPI_INFO_NULL, plan);
+    MPI_Count *counts = room;
+    MPI_Aint *displs = (MPI_Aint *)(void *)(counts + 2 * (size_t)p);
+    int i;
+    for (i = 0; i < p; i++) {
+        counts[i] = a->sendcount, displs[i] = (MPI_Aint)i * a->sendcount;
+        counts[p + i] = a->recvcount, displs[p + i] = (MPI_Aint)i * a->recvcount;
     }
-    pcoll__free(counts);
-    pcoll__free(displs);
-    return rc;
+    return run_c(a->sendbuf, counts, displs, a->sendtype, a->recvbuf, counts + p, displs + p,
+                 a->recvtype, 0, PCOLL__LEASE, "pcoll__alltoallv_lease_uniform", comm,
+                 MPI_INFO_NULL, plan);
 }
 
 int pcoll_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],

@@ -124,10 +124,11 @@ int pcoll__neighbor_prepare(MPI_Comm comm);
  * from their first call. */
 int pcoll__alltoallv_prepare(MPI_Comm comm);
 /* alltoall's checked call a (not in place) on comm, p blocks, as the
- * alltoallv it is (block i at i counts), leased from alltoallv's shape:
- * PCOLL__LEASE_NONE where that shape holds no plan. */
+ * alltoallv it is (block i at i counts, the arrays in room: 2 p MPI_Count
+ * then 2 p MPI_Aint), leased from alltoallv's shape: PCOLL__LEASE_NONE
+ * where that shape holds no plan. */
 int pcoll__alltoallv_lease_uniform(const pcoll__a2a_args_t *a, int p, MPI_Comm comm,
-                                   pcoll_plan_t **plan);
+                                   void *room, pcoll_plan_t **plan);
 
 /* ---- shared by the descriptors ----------------------------------------- */
 

@@ -156,6 +156,10 @@ static void fresh_args(pcoll__call_t *c)
 
 void *pcoll__call_scratch(pcoll__call_t *c, int k, size_t n)
 {
+    if (c->tmp[k]) {
+        pcoll__free(c->tmp[k]);
+        c->tmp[k] = NULL;
+    }
     if (n <= sizeof c->room[k])
         return c->room[k];
     return c->tmp[k] = pcoll__malloc(n);

@@ -238,8 +238,8 @@ enum { PCOLL__INTER_REMOTE = 1, PCOLL__INTER_LOCAL = 2 };
  * call's arguments, fn the public name (for messages), plan the output of
  * the persistent and local modes (NULL for one-shot). */
 /* n bytes for the descriptor's temporary k (0 or 1), which live until the
- * call returns or checks again: the call's room where they fit, else
- * c->tmp[k] (NULL: out of memory). */
+ * call returns, checks again or asks for k again: the call's room where
+ * they fit, else c->tmp[k] (NULL: out of memory). */
 void *pcoll__call_scratch(pcoll__call_t *c, int k, size_t n);
 
 int pcoll__entry(const pcoll__coll_t *coll, pcoll__mode_t mode, const char *fn, const void *raw,
